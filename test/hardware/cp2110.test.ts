@@ -1,0 +1,68 @@
+// The node-hid path end to end on a machine without USB: umockdev fakes the sysfs chain and
+// /dev/hidraw0 of a CP2110 bridge (test/fixtures/umockdev), answers hidapi's ioctl()s from the
+// .ioctl file and replays the .script byte for byte, aborting on any write it did not expect.
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FIXTURE_FILES, HIDRAW_NODE, ZFM_EXCHANGE } from '../fixtures/umockdev/cp2110';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./cp2110-under-umockdev.ts', import.meta.url));
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+function requireUmockdev(): void {
+  const probe = spawnSync('umockdev-run', ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new Error(
+      `umockdev-run is required for this test and is not usable (${probe.error?.message ?? probe.stderr}). ` +
+        'Install the Debian package umockdev (npm test installs it through scripts/ensure-system-packages.mjs).',
+    );
+  }
+}
+
+function runUnderUmockdev(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const args = [
+    '-d', FIXTURE_FILES.umockdev,
+    '-i', `${HIDRAW_NODE}=${FIXTURE_FILES.ioctl}`,
+    '-s', `${HIDRAW_NODE}=${FIXTURE_FILES.script}`,
+    '--', process.execPath, '--import', 'tsx', SCRIPT,
+  ];
+  return new Promise((resolve, reject) => {
+    const child = spawn('umockdev-run', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('CP2110 bridge through node-hid under umockdev', () => {
+  it('enumerates by VID/PID, configures the UART and carries a ZFM VfyPwd + ReadSysPara round trip', async () => {
+    requireUmockdev();
+    const run = await runUnderUmockdev();
+    expect(run.code, `umockdev-run failed:\n${run.stderr}\n${run.stdout}`).toBe(0);
+    const seen = JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+
+    expect(seen.availability).toMatchObject({ available: true });
+    expect(seen.bridges).toEqual([
+      {
+        path: HIDRAW_NODE,
+        serialNumber: '0001A2B3',
+        manufacturer: 'Silicon Laboratories',
+        product: 'CP2110 HID USB-to-UART Bridge',
+        release: 0x0100,
+      },
+    ]);
+    // Read back from the chip with Get Feature 0x50 after Set Feature 0x50.
+    expect(seen.uart).toEqual({ baudRate: 57_600, parity: 'none', flowControl: 'none', dataBits: 8, stopBits: 'short' });
+    expect(seen.vfyPwd).toEqual({ reply: hex(ZFM_EXCHANGE.vfyPwdAck), chunks: [12] });
+    // The ReadSysPara answer arrives in two interrupt reports (20 + 8 bytes) and is reassembled.
+    expect(seen.readSysPara).toEqual({ reply: hex(ZFM_EXCHANGE.readSysParaAck), chunks: [20, 8] });
+  });
+});
