@@ -1,0 +1,4 @@
+export * from './packet';
+export * from './codes';
+export * from './commands';
+export * from './data';
