@@ -1,0 +1,311 @@
+// Runs any operation of the table: refuse bad input before sending, attach the bearer token,
+// replay once on an expired token, retry reads on transient failures, bound the whole call by
+// one deadline, and turn every outcome into a domain value or an ExchangeError.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorFromResponse, isExpiredTokenError } from './error-body';
+import { ExchangeError, type ExchangeErrorKind } from './errors';
+import { formatPath, refusal, type EncodedRequest, type Operation } from './operation';
+import { retryableStatuses, retryDelay, type RetryPolicy } from './retry';
+import type { TokenManager } from './token';
+import { MissingPathParameter, type Transport, type TransportResponse } from './transport';
+
+/**
+ * What the station may log about each HTTP attempt. By construction it holds no secret and no
+ * patient data: the path is the template (no ids, no query), never a token, OTP or name.
+ */
+export interface ExchangeEvent {
+  readonly operation: string;
+  readonly method: string;
+  /** The path template, e.g. `/api/v1/claims/authorizations/{token}/reject`. */
+  readonly path: string;
+  /** HTTP status, when the exchange answered. */
+  readonly status: number | undefined;
+  readonly durationMs: number;
+  /** 1 for the first try of a call; the replay after an expired token and each retry count up. */
+  readonly attempt: number;
+  /** This attempt replays the call with a fresh token. */
+  readonly replay: boolean;
+  readonly outcome: 'ok' | 'error';
+  readonly errorKind: ExchangeErrorKind | undefined;
+  /** The exchange's machine code (e.g. BIOMETRICS_REQUIRED), never its free text. */
+  readonly errorCode: string | undefined;
+  readonly traceId: string | undefined;
+}
+
+export interface CallOptions {
+  /** Aborting rejects the call with kind `aborted`; it is never retried. */
+  readonly signal?: AbortSignal;
+  /** Deadline for the whole call (token, replay, retries and their waits included). */
+  readonly timeoutMs?: number;
+}
+
+export interface ExecutorDependencies {
+  readonly transport: Transport;
+  readonly tokens: TokenManager;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly facility: { readonly id: string; readonly idType: string } | undefined;
+  readonly onEvent: ((event: ExchangeEvent) => void) | undefined;
+  readonly isClosed: () => boolean;
+}
+
+/** Why a call's own signal fired: its deadline, or the caller. */
+class DeadlinePassed {
+  constructor(readonly timeoutMs: number) {}
+}
+class CallerAborted {
+  constructor(readonly reason: unknown) {}
+}
+
+/** One call's deadline and the caller's signal, folded into one signal for everything it awaits. */
+class CallScope {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly deadline: number;
+  private readonly detach: () => void;
+
+  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    this.deadline = Date.now() + timeoutMs;
+    this.timer = setTimeout(() => this.controller.abort(new DeadlinePassed(timeoutMs)), timeoutMs);
+    const onCallerAbort = () => this.controller.abort(new CallerAborted(callerSignal?.reason));
+    if (callerSignal?.aborted) onCallerAbort();
+    else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+    this.detach = () => callerSignal?.removeEventListener('abort', onCallerAbort);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  remainingMs(): number {
+    return this.deadline - Date.now();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.detach();
+  }
+}
+
+const notSentCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function errorCodeOf(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  return errorCodeOf((error as { cause?: unknown }).cause);
+}
+
+/** A failure without an HTTP answer, as an ExchangeError. */
+function failureOf(error: unknown, scope: CallScope, operation: string, sent: boolean): ExchangeError {
+  if (error instanceof ExchangeError) return error;
+  const reason: unknown = scope.signal.aborted ? scope.signal.reason : undefined;
+  if (reason instanceof DeadlinePassed) {
+    return new ExchangeError({
+      kind: 'timeout',
+      operation,
+      message: `no answer within ${reason.timeoutMs} ms`,
+      outcomeUnknown: sent,
+      cause: error,
+    });
+  }
+  if (reason instanceof CallerAborted) {
+    return new ExchangeError({ kind: 'aborted', operation, message: 'aborted by the caller', outcomeUnknown: sent, cause: reason.reason });
+  }
+  const code = errorCodeOf(error);
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new ExchangeError({ kind: 'timeout', operation, message: 'the exchange stopped answering', outcomeUnknown: sent, cause: error });
+  }
+  const notSent = !sent || (code !== undefined && notSentCodes.has(code));
+  const detail = error instanceof Error && error.message ? error.message : String(error);
+  return new ExchangeError({
+    kind: 'network',
+    operation,
+    message: `network failure${code ? ` (${code})` : ''}: ${detail}`,
+    outcomeUnknown: !notSent,
+    cause: error,
+  });
+}
+
+function malformed(operation: string, status: number, field: string, message: string, traceId: string | undefined): ExchangeError {
+  return new ExchangeError({
+    kind: 'malformed_response',
+    operation,
+    status,
+    field,
+    traceId,
+    message: field === '' ? `unexpected answer: ${message}` : `unexpected answer at ${field}: ${message}`,
+  });
+}
+
+/**
+ * A 2xx body as the operation's domain value, or malformed_response naming the offending path.
+ * Pure and total: exported so the property tests can feed it any body.
+ */
+export function decodeResponse<O>(op: Operation<never, O>, response: Pick<TransportResponse, 'status' | 'headers' | 'bodyText'> & { truncated?: boolean }): O {
+  const traceId = response.headers['x-trace-id'];
+  if (response.truncated) return fail('', 'the answer is larger than the client accepts');
+  let body: unknown;
+  if (response.bodyText.trim() === '') {
+    if (!op.response.emptyBody) return fail('', 'an empty body where JSON was expected');
+    body = undefined;
+  } else {
+    try {
+      body = JSON.parse(response.bodyText) as unknown;
+    } catch {
+      if (!op.response.textBody) return fail('', `not JSON (${response.headers['content-type'] ?? 'no content-type'})`);
+      body = response.bodyText;
+    }
+  }
+  let parsed;
+  try {
+    parsed = op.response.schema.safeParse(body);
+  } catch (error) {
+    return fail('', `could not be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  return fail(issue ? formatPath(issue.path) : '', issue?.message ?? 'does not fit the expected shape');
+
+  function fail(field: string, message: string): never {
+    throw malformed(op.name, response.status, field, message, traceId);
+  }
+}
+
+export class Executor {
+  constructor(private readonly deps: ExecutorDependencies) {}
+
+  async run<I, O>(op: Operation<I, O>, input: I, options: CallOptions = {}): Promise<O> {
+    if (this.deps.isClosed()) {
+      throw new ExchangeError({ kind: 'network', operation: op.name, message: 'the exchange client is closed' });
+    }
+    const prepared = op.prepare(input);
+    if (!prepared.ok) throw refusal(op.name, prepared.issues);
+    const scope = new CallScope(options.timeoutMs ?? this.deps.timeoutMs, options.signal);
+    try {
+      return await this.attempts(op, prepared.request, scope);
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async attempts<I, O>(op: Operation<I, O>, request: EncodedRequest, scope: CallScope): Promise<O> {
+    let attempt = 0;
+    let retries = 0;
+    let replayed = false;
+    let replayNext = false;
+    for (;;) {
+      attempt += 1;
+      const replay = replayNext;
+      replayNext = false;
+      let bearer: string | undefined;
+      try {
+        bearer = op.auth === 'bearer' ? await this.deps.tokens.get(scope.signal) : undefined;
+      } catch (error) {
+        throw failureOf(error, scope, op.name, false);
+      }
+
+      const started = performance.now();
+      let response: TransportResponse;
+      try {
+        response = await this.deps.transport.send({
+          method: op.method,
+          path: op.path,
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          headers: this.headers(bearer, request),
+          signal: scope.signal,
+        });
+      } catch (error) {
+        if (error instanceof MissingPathParameter) {
+          throw new ExchangeError({ kind: 'validation', operation: op.name, field: error.parameter, message: error.message });
+        }
+        const failure = failureOf(error, scope, op.name, true);
+        this.emit(op, { started, attempt, replay, status: undefined, error: failure, traceId: undefined });
+        if (op.safeToRepeat && failure.kind === 'network' && retries + 1 < this.deps.retry.attempts) {
+          retries += 1;
+          await this.wait(retryDelay(retries, this.deps.retry, undefined), failure, scope, op.name);
+          continue;
+        }
+        throw failure;
+      }
+
+      if (response.status >= 200 && response.status < 300) {
+        try {
+          const value = decodeResponse(op as Operation<never, O>, response);
+          this.emit(op, { started, attempt, replay, status: response.status, error: undefined, traceId: response.headers['x-trace-id'] });
+          return value;
+        } catch (error) {
+          const failure = failureOf(error, scope, op.name, true);
+          this.emit(op, { started, attempt, replay, status: response.status, error: failure, traceId: failure.traceId });
+          throw failure;
+        }
+      }
+
+      const failure = errorFromResponse({ status: response.status, headers: response.headers, bodyText: response.bodyText, operation: op.name });
+      this.emit(op, { started, attempt, replay, status: response.status, error: failure, traceId: failure.traceId });
+      // The exchange refused the token before doing anything: replaying is safe for any call,
+      // but only once, so a token that expires again at once cannot loop.
+      if (bearer !== undefined && !replayed && isExpiredTokenError(failure)) {
+        this.deps.tokens.invalidate(bearer);
+        replayed = true;
+        replayNext = true;
+        continue;
+      }
+      if (op.safeToRepeat && retryableStatuses.has(response.status) && retries + 1 < this.deps.retry.attempts) {
+        retries += 1;
+        await this.wait(retryDelay(retries, this.deps.retry, failure.retryAfterMs), failure, scope, op.name);
+        continue;
+      }
+      throw failure;
+    }
+  }
+
+  /** Waits before a retry, or gives up with the last failure when the wait cannot end in time. */
+  private async wait(delayMs: number | undefined, failure: ExchangeError, scope: CallScope, operation: string): Promise<void> {
+    if (delayMs === undefined || delayMs >= scope.remainingMs()) throw failure;
+    try {
+      await sleep(delayMs, undefined, { signal: scope.signal });
+    } catch (error) {
+      throw failureOf(error, scope, operation, failure.outcomeUnknown);
+    }
+  }
+
+  private headers(bearer: string | undefined, request: EncodedRequest): Record<string, string> {
+    const headers: Record<string, string> = { ...request.headers };
+    if (bearer !== undefined) {
+      headers.authorization = `Bearer ${bearer}`;
+      if (this.deps.facility !== undefined) {
+        headers['x-facility-id'] = this.deps.facility.id;
+        headers['x-facility-id-type'] = this.deps.facility.idType;
+      }
+    }
+    return headers;
+  }
+
+  private emit(
+    op: { readonly name: string; readonly method: string; readonly path: string },
+    a: { started: number; attempt: number; replay: boolean; status: number | undefined; error: ExchangeError | undefined; traceId: string | undefined },
+  ): void {
+    const listener = this.deps.onEvent;
+    if (listener === undefined) return;
+    try {
+      listener({
+        operation: op.name,
+        method: op.method,
+        path: op.path,
+        status: a.status,
+        durationMs: Math.round((performance.now() - a.started) * 100) / 100,
+        attempt: a.attempt,
+        replay: a.replay,
+        outcome: a.error === undefined ? 'ok' : 'error',
+        errorKind: a.error?.kind,
+        errorCode: a.error?.code,
+        traceId: a.traceId,
+      });
+    } catch {
+      // Logging must never break a call to the exchange.
+    }
+  }
+}

@@ -1,0 +1,8 @@
+// The exchange client (SDK) of the national payer's claims, preauthorization, eligibility and
+// prescription interface. Import from here; the wire schemas are also at ./wire for the sandbox.
+export { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from './client';
+export { ExchangeError, exchangeErrorKinds, isExchangeError, type ExchangeErrorDetail, type ExchangeErrorKind } from './errors';
+export type { CallOptions, ExchangeEvent } from './executor';
+export { operations, operationGroups, pathMatchesTemplate, type OperationInfo } from './operations';
+export type { RetryPolicy } from './retry';
+export * from './wire/types';

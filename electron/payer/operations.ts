@@ -1,0 +1,49 @@
+// The table of every operation the client knows, grouped as the client exposes them. The
+// contract-path test reads `operations` to prove every path of the contract has an operation.
+import type { HttpMethod } from './operation';
+import { authOperations } from './resources/auth';
+import { callbacksOperations } from './resources/callbacks';
+import { claimsOperations } from './resources/claims';
+import { consentOperations } from './resources/consent';
+import { eligibilityOperations } from './resources/eligibility';
+import { emergencyOperations } from './resources/emergency';
+import { lookupsOperations, shrOperations } from './resources/lookups';
+import { preauthOperations } from './resources/preauth';
+import { prescriptionsOperations } from './resources/prescriptions';
+import { registryOperations } from './resources/registry';
+
+export const operationGroups = {
+  auth: authOperations,
+  registry: registryOperations,
+  eligibility: eligibilityOperations,
+  consent: consentOperations,
+  preauth: preauthOperations,
+  claims: claimsOperations,
+  emergency: emergencyOperations,
+  prescriptions: prescriptionsOperations,
+  callbacks: callbacksOperations,
+  lookups: lookupsOperations,
+  shr: shrOperations,
+} as const;
+
+export interface OperationInfo {
+  /** `group.method`, as called on the client: `claims.submit` is `client.claims.submit(…)`. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Path template under the base URL, e.g. `/api/v1/claims/authorizations/{token}/reject`. */
+  readonly path: string;
+  readonly safeToRepeat: boolean;
+}
+
+export const operations: readonly OperationInfo[] = Object.values(operationGroups).flatMap((group) =>
+  Object.values(group).map(({ name, method, path, safeToRepeat }) => ({ name, method, path, safeToRepeat })),
+);
+
+/** Whether a concrete path (`/api/v1/claims/authorizations/abc/reject`) fits a template. */
+export function pathMatchesTemplate(template: string, path: string): boolean {
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}$`).test(path);
+}

@@ -1,0 +1,91 @@
+// Registry look-ups (facilities, professionals, terminology, bed occupancy) and the shared
+// health record (/shr/*). All reads.
+import { defineOperation, nameOperations, queryOf } from '../operation';
+import {
+  bedOccupancyQuery,
+  bedOccupancyResponse,
+  bundleResponse,
+  conceptsQuery,
+  conceptsResponse,
+  facilitySearchQuery,
+  facilitySearchResponse,
+  observationsQuery,
+  professionalsQuery,
+  professionalsResponse,
+  securityLabelsQuery,
+  securityLabelsResponse,
+  serviceRequestsQuery,
+} from '../wire/lookups';
+
+export const lookupsOperations = nameOperations('lookups', {
+  searchFacilities: defineOperation({
+    method: 'GET',
+    path: '/api/v1/facilities/search',
+    safeToRepeat: true,
+    request: facilitySearchQuery,
+    encode: (v) => ({ query: { identifier: v.identifier, 'identifier-type': v.identifier_type, name: v.name } }),
+    response: { schema: facilitySearchResponse },
+  }),
+  searchProfessionals: defineOperation({
+    method: 'GET',
+    path: '/api/v1/professionals',
+    safeToRepeat: true,
+    request: professionalsQuery,
+    encode: (v) => ({ query: { ...queryOf(v), regulator: v.regulator.toUpperCase() } }),
+    response: { schema: professionalsResponse, textBody: true },
+  }),
+  searchConcepts: defineOperation({
+    method: 'GET',
+    path: '/api/v1/clinical/concepts',
+    safeToRepeat: true,
+    request: conceptsQuery,
+    encode: (v) => ({ query: queryOf(v) }),
+    response: { schema: conceptsResponse },
+  }),
+  bedOccupancy: defineOperation({
+    method: 'GET',
+    path: '/api/v1/facilities/{facility_code}/beds/occupancy',
+    safeToRepeat: true,
+    request: bedOccupancyQuery,
+    encode: (v) => ({ params: { facility_code: v.facility_code } }),
+    response: { schema: bedOccupancyResponse },
+  }),
+});
+
+export const shrOperations = nameOperations('shr', {
+  observations: defineOperation({
+    method: 'GET',
+    path: '/api/v1/shr/Observation',
+    safeToRepeat: true,
+    request: observationsQuery,
+    encode: (v) => ({
+      query: { subject: v.subject },
+      headers: { 'x-consent-token': v.consent_token, ...(v.puid === undefined ? {} : { 'x-puid': v.puid }) },
+    }),
+    response: { schema: bundleResponse },
+  }),
+  serviceRequests: defineOperation({
+    method: 'GET',
+    path: '/api/v1/shr/ServiceRequest',
+    safeToRepeat: true,
+    request: serviceRequestsQuery,
+    encode: (v) => ({
+      query: {
+        'performer:Organization': v.performer_organization,
+        'requester:Organization': v.requester_organization,
+        status: v.status,
+        count: v.count,
+        page_token: v.page_token,
+      },
+    }),
+    response: { schema: bundleResponse },
+  }),
+  securityLabels: defineOperation({
+    method: 'GET',
+    path: '/api/v1/shr/security-labels',
+    safeToRepeat: true,
+    request: securityLabelsQuery,
+    encode: () => ({}),
+    response: { schema: securityLabelsResponse },
+  }),
+});

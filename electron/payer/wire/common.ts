@@ -1,0 +1,246 @@
+// Building blocks of the wire schemas. Responses are read leniently (numbers for strings, "true"
+// for true, null for absent, extra fields ignored) because the live exchange is inconsistent;
+// requests are written strictly (unknown fields refused, enumerations enforced) because the
+// contract is what we promise to send.
+import { z } from 'zod';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
+);
+
+// ---------------------------------------------------------------- lenient reading of responses
+
+/** Absent and null are the same thing on the way in. */
+export function optional<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((value): z.output<T> | undefined => value ?? undefined);
+}
+
+/** Identifiers and codes: some services send numbers where strings are documented. */
+export const text = z.union([z.string(), z.number()]).transform(String);
+export const optionalText = optional(text);
+
+const numeric = /^\s*-?\d+(\.\d+)?\s*$/;
+/** Amounts and counts: a number, or a string holding one. */
+export const number = z.union([z.number().finite(), z.string().regex(numeric).transform(Number)]);
+export const optionalNumber = optional(number);
+
+// A Map, not an object literal: looking up "constructor" or "__proto__" must find nothing.
+const booleanWords = new Map<string, boolean>([
+  ['true', true],
+  ['false', false],
+  ['1', true],
+  ['0', false],
+  ['yes', true],
+  ['no', false],
+  ['y', true],
+  ['n', false],
+]);
+/** Flags: true/false, 1/0, "true"/"false", "Y"/"N". */
+export const boolean = z.union([
+  z.boolean(),
+  z.literal(1).transform(() => true),
+  z.literal(0).transform(() => false),
+  z
+    .string()
+    .refine((s) => booleanWords.has(s.trim().toLowerCase()), 'expected a yes/no flag')
+    .transform((s) => booleanWords.get(s.trim().toLowerCase()) === true),
+]);
+export const optionalBoolean = optional(boolean);
+
+/** A list that may be absent (read as empty). */
+export function list<T extends z.ZodType>(item: T) {
+  return z
+    .array(item)
+    .nullish()
+    .transform((value): z.output<T>[] => value ?? []);
+}
+
+/** A free-form object we pass through without interpreting it. */
+export const record = z.record(z.string(), jsonValue);
+export const optionalRecord = optional(record);
+
+/** Upper-case with single underscores: "Fee for Service" → FEE_FOR_SERVICE, "per-diem" → PER_DIEM. */
+export function canonicalWord(value: string): string {
+  return value
+    .trim()
+    .toUpperCase()
+    .replace(/[\s\-/]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_|_$/g, '');
+}
+
+/** A status or enumeration value, canonicalised; unknown values pass through so the caller sees them. */
+export const status = z.string().transform(canonicalWord);
+export const optionalStatus = optional(status);
+
+/** An intervention reference that may be a bare code or an object carrying one. */
+export const interventionRef = z.union([
+  z.string(),
+  z
+    .looseObject({ intervention_code: optionalText, code: optionalText, interventionCode: optionalText })
+    .refine((o) => (o.intervention_code ?? o.interventionCode ?? o.code) !== undefined, 'expected an intervention code')
+    .transform((o) => String(o.intervention_code ?? o.interventionCode ?? o.code)),
+]);
+
+/**
+ * Chooses a schema by the shape of the value, so a failure reports the path inside the chosen
+ * shape (a plain union would report only "no variant matched" at the root).
+ */
+export function byShape<T>(choose: (value: unknown) => z.ZodType<T>): z.ZodType<T> {
+  return z.unknown().transform((value, ctx): T => {
+    const result = choose(value).safeParse(value);
+    if (result.success) return result.data;
+    for (const issue of result.error.issues) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path], input: value });
+    }
+    return z.NEVER;
+  });
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface Page<T> {
+  readonly items: T[];
+  /** Total number of entries across pages, when the exchange says. */
+  readonly count: number;
+  readonly page: number;
+  readonly pageSize: number;
+  readonly totalPages: number;
+  readonly hasNext: boolean;
+}
+
+/**
+ * A page `{count, currentPage, pageSize, totalPages, next, previous, results[]}`, or a bare array
+ * (one page of the docs shows lists that way): both become a Page.
+ */
+export function pageOf<T extends z.ZodType>(item: T): z.ZodType<Page<z.output<T>>> {
+  const bare = z.array(item).transform(
+    (items): Page<z.output<T>> => ({ items, count: items.length, page: 1, pageSize: items.length, totalPages: 1, hasNext: false }),
+  );
+  const paged = z
+    .looseObject({
+      count: optionalNumber,
+      currentPage: optionalNumber,
+      pageSize: optionalNumber,
+      totalPages: optionalNumber,
+      next: z.unknown().optional(),
+      results: z.array(item),
+    })
+    .transform((p): Page<z.output<T>> => {
+      const page = p.currentPage ?? 1;
+      const totalPages = p.totalPages ?? 1;
+      return {
+        items: p.results,
+        count: p.count ?? p.results.length,
+        page,
+        pageSize: p.pageSize ?? p.results.length,
+        totalPages,
+        hasNext: (p.next !== undefined && p.next !== null && p.next !== '') || page < totalPages,
+      };
+    });
+  return byShape((value) => (Array.isArray(value) ? bare : paged));
+}
+
+/** `[x]`, `{results: [x]}` or one `x` become a list. */
+export function oneOrMany<T extends z.ZodType>(item: T): z.ZodType<z.output<T>[]> {
+  const many = z.array(item);
+  const results = z.looseObject({ results: z.array(item) }).transform((r) => r.results);
+  const one = item.transform((x) => [x]);
+  return byShape((value) => (Array.isArray(value) ? many : isRecord(value) && Array.isArray(value.results) ? results : one));
+}
+
+/**
+ * Answers that only confirm (empty, a string, `{message}`, `{message, data}`): any 2xx body is a
+ * success; its message, when there is one, is kept for the nurse.
+ */
+export const confirmation = z.unknown().transform((body): Confirmation => {
+  if (typeof body === 'string') return { message: body.trim() === '' ? undefined : body };
+  if (isRecord(body) && typeof body.message === 'string') return { message: body.message };
+  return { message: undefined };
+});
+
+export interface Confirmation {
+  readonly message: string | undefined;
+}
+
+// ---------------------------------------------------------------- strict writing of requests
+
+export const nonEmpty = z.string().trim().min(1, 'must not be empty');
+export const amount = z.number().finite().nonnegative();
+
+/** Types of identification the registry accepts (field notes; docs/exchange-wire.md). */
+export const identificationTypes = [
+  'National ID',
+  'ClientRegistry ID',
+  'Birth Notification',
+  'Birth Certificate',
+  'Alien ID',
+  'Refugee ID',
+  'Mandate Number',
+] as const;
+export const identificationType = z.enum(identificationTypes);
+
+/** Pages are 1-based; pageSize 1..100 (docs/exchange-wire.md). */
+export const pageQuery = {
+  page: z.number().int().min(1).optional(),
+  pageSize: z.number().int().min(1).max(100).optional(),
+};
+
+export const serviceTypes = ['CAPITATION', 'OUTPATIENT', 'INPATIENT', 'EMERGENCY'] as const;
+export const serviceType = z.enum(serviceTypes);
+
+export const diagnosis = z.strictObject({ code: nonEmpty, name: z.string().optional() });
+
+/** A file to upload: its bytes, its name and its media type. */
+export const fileInput = z.strictObject({
+  file_name: nonEmpty,
+  content_type: nonEmpty,
+  data: z.instanceof(Uint8Array),
+});
+export type FileInput = z.input<typeof fileInput>;
+
+type Issues = { addIssue: (issue: { code: 'custom'; message: string; path: (string | number)[]; input?: unknown }) => void };
+
+/**
+ * The attending doctor is identified by three fields that travel together: all three or none.
+ * Names the first missing field so the refusal points at it.
+ */
+export function requireAllOrNone(value: Record<string, unknown>, fields: readonly string[], ctx: Issues, what: string): void {
+  const given = fields.filter((f) => value[f] !== undefined);
+  if (given.length === 0 || given.length === fields.length) return;
+  const missing = fields.filter((f) => value[f] === undefined);
+  for (const field of missing) {
+    ctx.addIssue({ code: 'custom', path: [field], message: `${what}: give ${fields.join(', ')} together (missing ${field})` });
+  }
+}
+
+/** Exactly one of the fields: names the second when both are given, the first when none is. */
+export function requireExactlyOne(value: Record<string, unknown>, fields: readonly string[], ctx: Issues, what: string): void {
+  const given = fields.filter((f) => value[f] !== undefined);
+  if (given.length === 1) return;
+  const field = given.length === 0 ? fields[0] : given[1];
+  ctx.addIssue({
+    code: 'custom',
+    path: [field ?? fields.join('|')],
+    message: `${what}: give exactly one of ${fields.join(', ')} (${given.length === 0 ? 'none' : given.join(' and ')} given)`,
+  });
+}
+
+export const practitionerFields = [
+  'practitioner_identification_type',
+  'practitioner_identification_number',
+  'practitioner_regulation_body',
+] as const;
+
+/** The attending practitioner on visits, lines and preauths: three fields, all or none. */
+export const practitioner = {
+  practitioner_identification_type: nonEmpty.optional(),
+  practitioner_identification_number: nonEmpty.optional(),
+  practitioner_regulation_body: nonEmpty.optional(),
+};
+
+export const doctorFields = ['identification_number', 'identification_type', 'regulation_body'] as const;
