@@ -1,0 +1,57 @@
+// This station's audit trail: append-only and hash-chained by the core. Records name workflows and
+// actions, never secrets or patient names.
+import { z } from 'zod';
+import { noInput, page, pageRequest, timestamp, workflowId } from './common';
+import { errorCode } from './errors';
+import { workflowKind } from './workflows';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 hex digest');
+
+export const auditRecord = z.strictObject({
+  seq: z.number().int().min(1),
+  at: timestamp,
+  /** What happened, e.g. "visit.open" or "exchange.claims.submit". */
+  action: z.string().min(1).max(100),
+  workflowId: workflowId.nullable(),
+  workflowKind: workflowKind.nullable(),
+  /** Journaled before an exchange call ("started") and after it ("succeeded" or "failed"). */
+  outcome: z.enum(['started', 'succeeded', 'failed']),
+  errorCode: errorCode.nullable(),
+  summary: z.string().max(500),
+  previousHash: hash.nullable(),
+  hash,
+});
+
+const filters = {
+  from: timestamp.optional(),
+  to: timestamp.optional(),
+  workflowId: workflowId.optional(),
+  /** Matches actions that start with it ("consent." matches every consent action). */
+  action: z.string().min(1).max(100).optional(),
+  outcome: auditRecord.shape.outcome.optional(),
+};
+
+export const auditCommands = {
+  /** Newest first. */
+  'audit.read': { input: z.strictObject({ ...filters, ...pageRequest }), output: page(auditRecord) },
+  /** The matching records as JSON Lines, oldest first, for the renderer to save as a file. */
+  'audit.export': {
+    input: z.strictObject(filters),
+    output: z.strictObject({
+      fileName: z.string().regex(/^[A-Za-z0-9._-]{1,100}\.jsonl$/),
+      mediaType: z.literal('application/x-ndjson'),
+      recordCount: z.number().int().min(0),
+      content: z.string(),
+    }),
+  },
+  /** Walks the hash chain: an edited or removed record breaks it. */
+  'audit.verify': {
+    input: noInput,
+    output: z.strictObject({
+      intact: z.boolean(),
+      recordCount: z.number().int().min(0),
+      firstBrokenSeq: z.number().int().min(1).nullable(),
+      checkedAt: timestamp,
+    }),
+  },
+};

@@ -1,0 +1,57 @@
+// Taking consent. consent.begin starts flow B's consent with the route already decided; the other
+// consent.* commands act on the verification step of whichever workflow is taking consent (consent,
+// elective, discharge, emergency) and answer with that workflow's view. Exchange tokens, guids and
+// OTPs stay in the main side: the renderer holds the workflow id and, for fingerprints, the link.
+import { z } from 'zod';
+import { interventionCode, linkHandle, longText, patientRef, serviceType, workflowId } from './common';
+import { consentView, whitelistReasonType, workflowView } from './workflows';
+
+const onWorkflow = z.strictObject({ workflowId });
+
+export const screenArea = z.strictObject({
+  x: z.number().min(0).max(100_000),
+  y: z.number().min(0).max(100_000),
+  width: z.number().min(1).max(100_000),
+  height: z.number().min(1).max(100_000),
+});
+
+export const consentCommands = {
+  /**
+   * Starts consent for a visit. Without an intervention the core uses the suggested one; the route
+   * (fingerprint, SMS code, SMS fallback or blocked) comes back decided, with its reason.
+   */
+  'consent.begin': {
+    input: z.strictObject({ patientRef, interventionCode: interventionCode.optional(), serviceType: serviceType.optional() }),
+    output: consentView,
+  },
+  /** Sends (or, after the cooldown, resends) the SMS code; without a contact, to the main one. */
+  'consent.sendSms': {
+    input: z.strictObject({ workflowId, contactId: z.string().min(1).max(100).optional() }),
+    output: workflowView,
+  },
+  /** The code the patient (or, in an emergency, the doctor) read out. */
+  'consent.confirmSms': {
+    input: z.strictObject({ workflowId, code: z.string().regex(/^[0-9]{4,8}$/, 'must be the 4 to 8 digits of the SMS code') }),
+    output: workflowView,
+  },
+  /** Asks the exchange for a fingerprint authorization; the view then carries the authorization link. */
+  'consent.startFingerprint': { input: onWorkflow, output: workflowView },
+  /** Withdraws a pending fingerprint request (rejecting it at the exchange) or an unconfirmed SMS code. */
+  'consent.cancel': { input: onWorkflow, output: workflowView },
+  /** After a rejection or expiry: the same route again, with a fresh request. */
+  'consent.retry': { input: onWorkflow, output: workflowView },
+  /** For a patient with no phone or no usable fingerprints: asks the payer to allow SMS codes. */
+  'consent.requestWhitelist': {
+    input: z.strictObject({ workflowId, reasonType: whitelistReasonType, reasonText: longText.optional() }),
+    output: workflowView,
+  },
+  /**
+   * The rectangle (CSS pixels of the renderer's window) the renderer reserves for the authorization
+   * link, or null when hidden. The Electron shell lays its own view over it; the browser host answers
+   * that the renderer shows the link itself, in a sandboxed iframe.
+   */
+  'authorizationView.setArea': {
+    input: z.strictObject({ handle: linkHandle, area: screenArea.nullable() }),
+    output: z.strictObject({ shownBy: z.enum(['shell', 'renderer']) }),
+  },
+};

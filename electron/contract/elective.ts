@@ -1,0 +1,30 @@
+// Flow A, the elective inpatient preauth, in two phases separated in time. Phase one: consent
+// before the visit and the preauth, watched until FINALISED (doctor step, then payer step). Phase
+// two, on the day: visit.open on the same workflow, with no new authorization.
+import { z } from 'zod';
+import { attendingDoctor, diagnosis, interventionCode, kes, longText, patientRef, workflowId } from './common';
+import { electiveView } from './workflows';
+
+export const preauthType = z.enum(['normal', 'surgical', 'renal', 'oncology', 'optical', 'imaging', 'dental']);
+
+export const electiveCommands = {
+  /** Phase one: consent for an intervention that needs a manually approved preauth. */
+  'elective.begin': { input: z.strictObject({ patientRef, interventionCode: interventionCode.optional() }), output: electiveView },
+  /** The preauth request; may be given before consent is complete, and is sent as soon as it is. */
+  'elective.submitPreauth': {
+    input: z.strictObject({
+      workflowId,
+      preauthType,
+      requestedAmountKes: kes,
+      diagnoses: z.array(diagnosis).min(1).max(20),
+      doctor: attendingDoctor,
+      clinicalNotes: longText.optional(),
+    }),
+    output: electiveView,
+  },
+  /** Sends the doctor's approval request again (no change of state at the exchange). */
+  'elective.resendDoctorRequest': { input: z.strictObject({ workflowId }), output: electiveView },
+  /** Checks the preauth status now instead of waiting for the next poll. */
+  'elective.refreshPreauth': { input: z.strictObject({ workflowId }), output: electiveView },
+  'elective.cancelPreauth': { input: z.strictObject({ workflowId, reason: longText }), output: electiveView },
+};

@@ -1,0 +1,144 @@
+// The station contract: the one typed boundary between the renderer and the main side. This file
+// assembles the area tables into the command table and the event union, defines the bridge type
+// both shells must satisfy, and the checks both shells run on every message that crosses.
+import { z } from 'zod';
+import { auditCommands } from './audit';
+import type { CommandSpec } from './common';
+import { consentCommands } from './consent';
+import { dischargeCommands } from './discharge';
+import { electiveCommands } from './elective';
+import { emergencyCommands } from './emergency';
+import { makeError } from './errors';
+import type { Outcome, StationError } from './errors';
+import { patientCommands } from './patient';
+import { readerCommands, readerEvents } from './readers';
+import { settingsCommands } from './settings';
+import { statusCommands, statusEvents } from './status';
+import { visitCommands } from './visit';
+import { workflowCommands, workflowEvents } from './workflows';
+
+export const commandGroups = {
+  settings: settingsCommands,
+  patient: patientCommands,
+  consent: consentCommands,
+  visit: visitCommands,
+  discharge: dischargeCommands,
+  elective: electiveCommands,
+  emergency: emergencyCommands,
+  readers: readerCommands,
+  audit: auditCommands,
+  status: statusCommands,
+  workflows: workflowCommands,
+} as const;
+
+export const commands = {
+  ...settingsCommands,
+  ...patientCommands,
+  ...consentCommands,
+  ...visitCommands,
+  ...dischargeCommands,
+  ...electiveCommands,
+  ...emergencyCommands,
+  ...readerCommands,
+  ...auditCommands,
+  ...statusCommands,
+  ...workflowCommands,
+} satisfies Record<string, CommandSpec>;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+/** What the renderer sends. */
+export type CommandInput<N extends CommandName> = z.input<Commands[N]['input']>;
+/** What the station core receives once the input has been validated. */
+export type ValidInput<N extends CommandName> = z.output<Commands[N]['input']>;
+export type CommandOutput<N extends CommandName> = z.output<Commands[N]['output']>;
+export type CommandOutcome<N extends CommandName> = Outcome<CommandOutput<N>>;
+
+export const commandNames = Object.keys(commands) as CommandName[];
+
+export const stationEvent = z.discriminatedUnion('type', [...workflowEvents, ...readerEvents, ...statusEvents]);
+export type StationEvent = z.infer<typeof stationEvent>;
+export type StationEventType = StationEvent['type'];
+export const eventTypes = stationEvent.options.map((option) => option.shape.type.value) as StationEventType[];
+
+/**
+ * The one contract both shells expose to the renderer: the Electron preload (over IPC) and the
+ * browser host's client (over loopback HTTP/WebSocket) are each declared `satisfies StationBridge`.
+ */
+export interface StationBridge {
+  invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutcome<N>>;
+  /** Returns the function that unsubscribes. */
+  subscribe(listener: (event: StationEvent) => void): () => void;
+}
+
+/** A validated inbound call, narrowed by its name. */
+export type Invocation = { [N in CommandName]: { name: N; input: ValidInput<N> } }[CommandName];
+
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.hasOwn(commands, name);
+}
+
+/**
+ * Checks one inbound call (an IPC message, a WebSocket frame) before the core sees it. Refusals are
+ * ready to send back as they are; they name the bad field and never echo the values sent.
+ */
+export function validateInvoke(name: unknown, input: unknown): Outcome<Invocation> {
+  if (!isCommandName(name)) {
+    const shown = typeof name === 'string' ? `"${name.slice(0, 60)}"` : typeof name;
+    return { ok: false, error: makeError('UNKNOWN_COMMAND', `Unknown command ${shown}.`, { field: 'name' }) };
+  }
+  const parsed = commands[name].input.safeParse(input);
+  if (!parsed.success) return { ok: false, error: validationError(name, parsed.error) };
+  return { ok: true, value: { name, input: parsed.data } as Invocation };
+}
+
+/**
+ * Checks what the core answered before it crosses to the renderer: an output outside the contract
+ * (an unknown key, say, that might carry a token) is replaced by an INTERNAL error.
+ */
+export function checkOutput<N extends CommandName>(name: N, value: unknown): CommandOutcome<N> {
+  const parsed = commands[name].output.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data as CommandOutput<N> };
+  return {
+    ok: false,
+    error: makeError('INTERNAL', `The station answered ${name} outside the contract.`, { issues: issuesOf(parsed.error) }),
+  };
+}
+
+/** Checks an event before it is pushed to the renderer. */
+export function checkEvent(value: unknown): Outcome<StationEvent> {
+  const parsed = stationEvent.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, error: makeError('INTERNAL', 'The station emitted an event outside the contract.', { issues: issuesOf(parsed.error) }) };
+}
+
+function issuesOf(error: z.ZodError): { field: string; message: string }[] {
+  return error.issues.slice(0, 50).flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is reported on its parent; name the key itself.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...path, key].join('.'), message: 'is not part of the contract' }));
+    }
+    return [{ field: path.join('.') || '(input)', message: issue.message }];
+  });
+}
+
+function validationError(name: CommandName, error: z.ZodError): StationError {
+  const issues = issuesOf(error);
+  const first = issues[0] ?? { field: '(input)', message: 'is invalid' };
+  return makeError('VALIDATION', `${name}: ${first.field}: ${first.message}`, { field: first.field, issues });
+}
+
+export * from './audit';
+export * from './common';
+export * from './consent';
+export * from './discharge';
+export * from './elective';
+export * from './emergency';
+export * from './errors';
+export * from './patient';
+export * from './readers';
+export * from './settings';
+export * from './status';
+export * from './visit';
+export * from './workflows';

@@ -1,0 +1,78 @@
+// Station settings and the facility's sign-in to the exchange. The client secret goes in once, on
+// facility.signIn, and is kept by the main side's secret store: no output ever carries it back.
+import { z } from 'zod';
+import { httpUrl, noInput, origin, serviceType, shortText, timestamp } from './common';
+
+export const language = z.enum(['en', 'sw']);
+
+/** Which reader takes fingerprints: `readerId` comes from readers.list. */
+export const readerPreference = z.strictObject({
+  source: z.enum(['auto', 'hardware-service', 'station-reader', 'virtual']),
+  readerId: z.string().min(1).max(200).nullable(),
+});
+
+const editable = {
+  exchangeBaseUrl: httpUrl,
+  /** Training mode talks to the built-in sandbox with its demo facilities and the virtual reader. */
+  trainingMode: z.boolean(),
+  facilityCode: z.string().regex(/^[A-Za-z0-9-]{3,40}$/, 'must be a facility registry code such as FID-00-000004-0'),
+  facilityName: shortText,
+  /** National ID of the facility's biometrics agent (agent_id of the fingerprint request). */
+  agentNationalId: z.string().regex(/^[0-9]{5,12}$/, 'must be 5 to 12 digits'),
+  /** Origins the authorization link may load from and navigate within. */
+  allowedLinkOrigins: z.array(origin).max(20),
+  language,
+  idleLockMinutes: z.number().int().min(1).max(240),
+  reader: readerPreference,
+  /** The ward's usual service type, used to pick the one intervention that fits. */
+  defaultServiceType: serviceType,
+};
+
+const settingName = z.enum(['clientId', ...(Object.keys(editable) as [keyof typeof editable])]);
+
+export const stationSettings = z.strictObject({
+  exchangeBaseUrl: editable.exchangeBaseUrl.nullable(),
+  trainingMode: editable.trainingMode,
+  clientId: z.string().max(200).nullable(),
+  /** Whether a client secret is held by the secret store; the secret itself never comes back. */
+  credentialsStored: z.boolean(),
+  facilityCode: editable.facilityCode.nullable(),
+  facilityName: editable.facilityName.nullable(),
+  agentNationalId: editable.agentNationalId.nullable(),
+  allowedLinkOrigins: editable.allowedLinkOrigins,
+  language: editable.language,
+  idleLockMinutes: editable.idleLockMinutes,
+  reader: editable.reader,
+  defaultServiceType: editable.defaultServiceType,
+  /** Settings still to fill in before the station can work (first run). */
+  missing: z.array(settingName),
+});
+
+export const facilitySession = z.strictObject({
+  signedIn: z.boolean(),
+  facilityCode: z.string().nullable(),
+  facilityName: z.string().nullable(),
+  trainingMode: z.boolean(),
+  exchangeOrigin: z.string().nullable(),
+  signedInAt: timestamp.nullable(),
+});
+
+export const settingsCommands = {
+  'settings.get': { input: noInput, output: stationSettings },
+  /** Changes only the fields given. Secrets are not settings: see facility.signIn. */
+  'settings.update': { input: z.strictObject(editable).partial(), output: stationSettings },
+  /**
+   * Signs the facility in to the exchange. With a client secret: checks it against the exchange and,
+   * on success, stores it. Without: signs in again with the stored one.
+   */
+  'facility.signIn': {
+    input: z.strictObject({
+      clientId: z.string().min(1).max(200).optional(),
+      clientSecret: z.string().min(1).max(500).optional(),
+    }),
+    output: facilitySession,
+  },
+  'facility.signOut': { input: z.strictObject({ forgetCredentials: z.boolean().optional() }), output: facilitySession },
+};
+
+export type StationSettings = z.infer<typeof stationSettings>;

@@ -1,0 +1,44 @@
+// The station as a whole: which shell hosts it, whether the exchange answers, training mode, the
+// optional native pieces that could not load (reported, never a crash), and the idle lock. While
+// locked, every command except station.* answers LOCKED; unlocking shows a fresh look-up screen.
+import { z } from 'zod';
+import { noInput, timestamp } from './common';
+
+/** Bumped when a change would break a renderer built against an older contract. */
+export const contractVersion = 1;
+
+export const stationStatus = z.strictObject({
+  contractVersion: z.number().int().min(1),
+  host: z.enum(['electron', 'browser']),
+  appVersion: z.string().max(60),
+  trainingMode: z.boolean(),
+  signedIn: z.boolean(),
+  facility: z.strictObject({ code: z.string().max(60), name: z.string().max(200) }).nullable(),
+  exchange: z.strictObject({
+    state: z.enum(['reachable', 'unreachable', 'unknown']),
+    checkedAt: timestamp.nullable(),
+    latencyMs: z.number().min(0).nullable(),
+  }),
+  /** Optional native pieces that failed to load (node-hid without libusb, say), with why. */
+  unavailablePieces: z.array(z.strictObject({ piece: z.string().max(100), reason: z.string().max(500) })),
+  locked: z.boolean(),
+  /** When the idle lock engages if nothing happens before. */
+  lockAt: timestamp.nullable(),
+});
+
+export const statusCommands = {
+  'station.status': { input: noInput, output: stationStatus },
+  'station.lock': { input: noInput, output: stationStatus },
+  'station.unlock': { input: noInput, output: stationStatus },
+  /** The nurse is using the screen (browser mode has no system idle time to read); pushes lockAt back. */
+  'station.reportActivity': { input: noInput, output: stationStatus },
+};
+
+export const statusEvents = [
+  z.strictObject({ type: z.literal('station.statusChanged'), status: stationStatus }),
+  /** The renderer drops every patient detail it holds. */
+  z.strictObject({ type: z.literal('station.locked'), reason: z.enum(['idle', 'manual', 'system']), at: timestamp }),
+  z.strictObject({ type: z.literal('station.unlocked'), at: timestamp }),
+] as const;
+
+export type StationStatus = z.infer<typeof stationStatus>;

@@ -1,0 +1,332 @@
+// What the renderer renders: one view per workflow kind, each with the explicit state enum the
+// station core's state machine uses, what the nurse can do next (as command names), the deadlines
+// to count down and the last error. Views always carry every key (null when not known yet), so the
+// renderer never has to guess whether a key was dropped on the way.
+import { z } from 'zod';
+import {
+  attendingDoctor,
+  calendarDate,
+  diagnosis,
+  httpUrl,
+  interventionBrief,
+  interventionCode,
+  kes,
+  linkHandle,
+  masked,
+  patientBrief,
+  patientRef,
+  serviceType,
+  shortText,
+  timestamp,
+  workflowId,
+} from './common';
+import { stationError } from './errors';
+
+export const workflowKind = z.enum(['consent', 'visit', 'discharge', 'elective', 'emergency']);
+
+/** Something the nurse watches run out: each view lists the ones that apply now. */
+export const deadline = z.strictObject({
+  kind: z.enum(['link-expiry', 'sms-code-expiry', 'sms-resend', 'fallback-window', 'emergency-submit']),
+  at: timestamp,
+});
+
+// ---- The verification step: where the patient's (or, in an emergency, the doctor's) consent is taken.
+
+/** Why the core chose the route it chose; the renderer words it for the nurse and the patient. */
+export const routeReason = z.enum([
+  'biometrics-enforced', // fingerprint only: the facility enforces biometrics and the patient is not whitelisted
+  'biometrics-not-enforced', // fingerprint by default, SMS code allowed (Level 2 and 3 facilities)
+  'whitelisted', // fingerprint by default, SMS code allowed: the patient is whitelisted for OTP
+  'fingerprints-unusable', // SMS code within a window: the exchange answered BIOMETRICS_NOT_FOUND_OTP_ALLOWED
+  'no-phone', // fingerprint only: there is no contact to send a code to
+  'no-phone-no-fingerprints', // blocked: advise the OTP whitelist request
+  'fallback-window-closed', // the SMS window after unusable fingerprints has ended
+  'sms-only', // emergency consent and emergency identification are by SMS code only
+]);
+
+export const routeDecision = z.strictObject({
+  route: z.enum(['fingerprint', 'sms', 'sms-fallback', 'blocked']),
+  reason: routeReason,
+  fingerprintAllowed: z.boolean(),
+  smsAllowed: z.boolean(),
+  /** End of the SMS window opened by BIOMETRICS_NOT_FOUND_OTP_ALLOWED. */
+  fallbackUntil: timestamp.nullable(),
+  whitelistAdvised: z.boolean(),
+});
+
+/** Masked contact the SMS code can go to; `contactId` is the exchange's contact id (not a secret). */
+export const smsContact = z.strictObject({ contactId: z.string().min(1).max(100), masked, main: z.boolean() });
+
+/** The page where the patient matches fingerprints. Its URL is shown in a view or iframe; it is not a secret. */
+export const authorizationLink = z.strictObject({ handle: linkHandle, url: httpUrl, expiresAt: timestamp });
+
+export const whitelistReasonType = z.enum([
+  'OLD',
+  'AMPUTEE',
+  'MEDICAL_CONDITION',
+  'MENTALLY_UNSTABLE',
+  'ONCOLOGY_TREATMENT',
+  'DIALYSIS_TREATMENT',
+  'CONSTRUCTION_WORKER',
+  'OTHER',
+  'EXPIRED',
+  'BIOMETRIC_FAILURE',
+  'CHILD_BELOW_7_YEARS',
+  'PRIVACY_CONCERNS',
+  'TECHNICAL_ISSUES',
+]);
+
+export const verificationStep = z.strictObject({
+  purpose: z.enum(['visit', 'pre-visit', 'visit-day', 'discharge', 'emergency-doctor', 'identification']),
+  route: routeDecision,
+  stage: z.enum(['ready', 'sms-sent', 'awaiting-fingerprint', 'verified', 'blocked', 'rejected', 'expired', 'cancelled']),
+  sms: z
+    .strictObject({
+      contacts: z.array(smsContact),
+      selectedContactId: z.string().max(100).nullable(),
+      sentTo: masked.nullable(),
+      sentAt: timestamp.nullable(),
+      codeExpiresAt: timestamp.nullable(),
+      resendAvailableAt: timestamp.nullable(),
+      failedAttempts: z.number().int().min(0),
+      /** After three wrong codes: offer switching to fingerprint, or the whitelist request. */
+      escapeOffered: z.boolean(),
+    })
+    .nullable(),
+  fingerprint: z.strictObject({ link: authorizationLink.nullable(), checkedAt: timestamp.nullable() }).nullable(),
+  whitelist: z
+    .strictObject({ status: z.enum(['pending', 'approved', 'rejected']), reasonType: whitelistReasonType, requestedAt: timestamp })
+    .nullable(),
+});
+
+/** The commands that act on the verification step of whichever workflow is taking consent. */
+export const verificationActions = [
+  'consent.startFingerprint',
+  'consent.sendSms',
+  'consent.confirmSms',
+  'consent.cancel',
+  'consent.retry',
+  'consent.requestWhitelist',
+] as const;
+
+// ---- Claim-side data shown in views.
+
+export const claimStatus = z.enum([
+  'DRAFT',
+  'PENDING',
+  'SUBMISSION_READY',
+  'ON_HOLD',
+  'TIME_BARRED',
+  'SUBMITTED',
+  'DISPATCHED',
+  'FAILED_TO_SUBMIT',
+  'SUBMITTED_PAYER',
+  'AUTOMATIC_CHECKS_DONE',
+  'DRAFT_RESUBMIT',
+  'DRAFT_RESUBMIT_DOCUMENTS',
+  'CLOSED',
+  'OTHER', // a status the station does not know yet
+]);
+
+export const preauthStatus = z.enum([
+  'DRAFT',
+  'PENDING_SUBMISSION',
+  'CANCELLED',
+  'DOCTOR_REQUEST_SENT',
+  'PENDING_DOCTOR_APPROVAL',
+  'DOCTOR_REQUEST_FAILED',
+  'ACTIVE',
+  'CLARIFICATION_AFTER_AUTOMATIC_CHECKS',
+  'FINALISED',
+  'REJECTED',
+  'REJECTED_AFTER_APPROVAL',
+  'OTHER',
+]);
+
+/** Reasons a claim may be closed with; DECEASED is valid for an inpatient discharge, never on submit. */
+export const dischargeReason = z.enum(['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER', 'DECEASED']);
+export const submitReason = dischargeReason.exclude(['DECEASED']);
+
+export const billingLine = z.strictObject({
+  lineId: z.string().min(1).max(100),
+  interventionCode,
+  itemCode: z.string().max(60).nullable(),
+  description: shortText.nullable(),
+  unitPriceKes: kes,
+  quantity: z.number().int().min(1),
+  amountKes: kes,
+  diagnoses: z.array(diagnosis),
+  serviceDate: calendarDate.nullable(),
+  /** Per-diem lines are generated by the exchange when the visit opens. */
+  automatic: z.boolean(),
+});
+
+export const preauthProgress = z.strictObject({
+  /** The exchange's preauth id, for quoting to the payer (not a secret). */
+  reference: z.string().max(100).nullable(),
+  status: preauthStatus,
+  doctorStep: z.enum(['not-started', 'waiting', 'approved', 'failed']),
+  payerStep: z.enum(['not-started', 'waiting', 'approved', 'rejected']),
+  requestedAmountKes: kes,
+  createdAt: timestamp.nullable(),
+  checkedAt: timestamp.nullable(),
+});
+
+export const emergencyProtocol = z.strictObject({ protocolCode: z.string().min(1).max(60), name: shortText, interventionCode, tariffKes: kes });
+
+// ---- The five workflow views.
+
+const viewBase = {
+  workflowId,
+  deadlines: z.array(deadline),
+  lastError: stationError.nullable(),
+  updatedAt: timestamp,
+};
+
+export const consentState = z.enum(['verifying', 'verified', 'opening-visit', 'visit-opened', 'cancelled']);
+export const consentView = z.strictObject({
+  ...viewBase,
+  kind: z.literal('consent'),
+  state: consentState,
+  next: z.array(z.enum([...verificationActions, 'visit.open'])),
+  patient: patientBrief,
+  intervention: interventionBrief,
+  serviceType,
+  verification: verificationStep,
+  visitWorkflowId: workflowId.nullable(),
+});
+
+export const visitState = z.enum(['opening', 'open', 'closing', 'closed', 'reconciling', 'failed']);
+export const visitView = z.strictObject({
+  ...viewBase,
+  kind: z.literal('visit'),
+  state: visitState,
+  next: z.array(z.enum(['visit.addLine', 'visit.removeLine', 'visit.attachDoctor', 'visit.preview', 'discharge.begin'])),
+  patient: patientBrief,
+  intervention: interventionBrief,
+  serviceType,
+  visitNumber: z.string().max(60).nullable(),
+  invoiceNumber: z.string().max(60).nullable(),
+  claimStatus: claimStatus.nullable(),
+  startedAt: timestamp.nullable(),
+  doctor: attendingDoctor.nullable(),
+  lines: z.array(billingLine),
+  totalKes: kes,
+  closeBy: z.enum(['discharge', 'submit']),
+  /** The consent or elective workflow the visit was opened from. */
+  fromWorkflowId: workflowId.nullable(),
+  dischargeWorkflowId: workflowId.nullable(),
+});
+
+export const dischargeState = z.enum([
+  'verifying',
+  'ready', // verified: waiting for the reason and invoice number
+  'sending',
+  'reconciling', // after a restart: checking the claim before anything is sent again
+  'partially-discharged',
+  'discharged',
+  'submitted',
+  'cancelled',
+]);
+export const dischargeView = z.strictObject({
+  ...viewBase,
+  kind: z.literal('discharge'),
+  state: dischargeState,
+  next: z.array(z.enum([...verificationActions, 'discharge.dischargeInpatient', 'discharge.submit'])),
+  visitWorkflowId: workflowId,
+  patient: patientBrief,
+  intervention: interventionBrief,
+  serviceType,
+  closeBy: z.enum(['discharge', 'submit']),
+  verification: verificationStep.nullable(),
+  /** The reasons the renderer may offer: never DECEASED when closing by submit. */
+  reasons: z.array(dischargeReason),
+  invoiceNumber: z.string().max(60).nullable(),
+  partialDischarges: z.array(timestamp),
+  claimStatus: claimStatus.nullable(),
+  closedAt: timestamp.nullable(),
+});
+
+export const electiveState = z.enum([
+  'verifying', // phase one: taking consent before the visit
+  'verified', // consent given; waiting for the preauth details
+  'creating-preauth',
+  'awaiting-doctor',
+  'awaiting-payer',
+  'finalised', // ready for phase two on the day of the visit
+  'visit-day-verifying', // phase two by SMS code (no new authorization)
+  'opening-visit',
+  'visit-opened',
+  'preauth-rejected',
+  'cancelled',
+  'reconciling',
+]);
+export const electiveView = z.strictObject({
+  ...viewBase,
+  kind: z.literal('elective'),
+  state: electiveState,
+  next: z.array(
+    z.enum([
+      ...verificationActions,
+      'elective.submitPreauth',
+      'elective.resendDoctorRequest',
+      'elective.refreshPreauth',
+      'elective.cancelPreauth',
+      'visit.open',
+    ]),
+  ),
+  phase: z.enum(['pre-visit', 'visit-day']),
+  patient: patientBrief,
+  intervention: interventionBrief,
+  verification: verificationStep.nullable(),
+  preauth: preauthProgress.nullable(),
+  visitWorkflowId: workflowId.nullable(),
+});
+
+export const emergencyState = z.enum([
+  'awaiting-doctor-code', // the doctor's SMS code authorizes the emergency claim
+  'creating',
+  'open-unidentified',
+  'identifying', // waiting for the patient's SMS code
+  'open-identified',
+  'submitting',
+  'reconciling',
+  'submitted',
+  'window-expired',
+]);
+export const emergencyView = z.strictObject({
+  ...viewBase,
+  kind: z.literal('emergency'),
+  state: emergencyState,
+  next: z.array(z.enum(['consent.sendSms', 'consent.confirmSms', 'consent.cancel', 'emergency.identify', 'emergency.submit'])),
+  intervention: interventionBrief,
+  protocol: emergencyProtocol,
+  /** Null while the patient is unidentified. */
+  patient: patientBrief.nullable(),
+  verification: verificationStep.nullable(),
+  emergencyAt: timestamp.nullable(),
+  /** 24 hours after the emergency: submission is refused after this. */
+  submitBy: timestamp.nullable(),
+  claimStatus: claimStatus.nullable(),
+  submittedAt: timestamp.nullable(),
+});
+
+export const workflowView = z.discriminatedUnion('kind', [consentView, visitView, dischargeView, electiveView, emergencyView]);
+
+export type WorkflowView = z.infer<typeof workflowView>;
+export type WorkflowKind = z.infer<typeof workflowKind>;
+export type VerificationStep = z.infer<typeof verificationStep>;
+
+// ---- Commands and the event about any workflow.
+
+export const workflowCommands = {
+  /** One workflow's current view. */
+  'workflow.get': { input: z.strictObject({ workflowId }), output: workflowView },
+  /** Unfinished workflows (resumed after a restart), optionally of one patient or kind. */
+  'workflow.list': {
+    input: z.strictObject({ patientRef: patientRef.optional(), kind: workflowKind.optional(), includeEnded: z.boolean().optional() }),
+    output: z.strictObject({ items: z.array(workflowView) }),
+  },
+};
+
+export const workflowEvents = [z.strictObject({ type: z.literal('workflow.updated'), view: workflowView })] as const;
