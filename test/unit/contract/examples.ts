@@ -1,0 +1,380 @@
+// One realistic answer for every command and one of every event, typed by the contract, so the
+// compiler insists on a complete table and the tests can prove each survives its schema and JSON.
+import type { CommandName, CommandOutput, StationEvent, StationStatus, VerificationStep, WorkflowView } from '../../../electron/contract';
+
+const at = '2025-03-04T09:15:00+03:00';
+const later = '2025-03-04T09:25:00+03:00';
+const patient = { patientRef: 'pt_7Hq2mZ0a', maskedName: 'J*** W*** K***' };
+const capitation = { code: 'SHA-03-001', name: 'Outpatient consultation (capitation)', scenario: 'capitation' as const };
+const elective = { code: 'SHA-07-015', name: 'Elective hernia repair', scenario: 'elective-preauth' as const };
+const doctor = { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
+
+const smsRoute = {
+  route: 'sms' as const,
+  reason: 'whitelisted' as const,
+  fingerprintAllowed: true,
+  smsAllowed: true,
+  fallbackUntil: null,
+  whitelistAdvised: false,
+};
+
+export const verifyingBySms: VerificationStep = {
+  purpose: 'visit',
+  route: smsRoute,
+  stage: 'sms-sent',
+  sms: {
+    contacts: [
+      { contactId: '41', masked: '+254714***898', main: true },
+      { contactId: '42', masked: '+254722***101', main: false },
+    ],
+    selectedContactId: '41',
+    sentTo: '+254714***898',
+    sentAt: at,
+    codeExpiresAt: '2025-03-04T09:20:00+03:00',
+    resendAvailableAt: '2025-03-04T09:16:00+03:00',
+    failedAttempts: 0,
+    escapeOffered: false,
+  },
+  fingerprint: null,
+  whitelist: null,
+};
+
+const awaitingFingerprint: VerificationStep = {
+  purpose: 'discharge',
+  route: { ...smsRoute, route: 'fingerprint', reason: 'biometrics-enforced', smsAllowed: false },
+  stage: 'awaiting-fingerprint',
+  sms: null,
+  fingerprint: {
+    link: { handle: 'lk_c0ffee42', url: 'https://ekyc.example.com/verify/req-1234', expiresAt: later },
+    checkedAt: at,
+  },
+  whitelist: null,
+};
+
+const base = { deadlines: [], lastError: null, updatedAt: at };
+
+export const consentView: WorkflowView & { kind: 'consent' } = {
+  ...base,
+  workflowId: 'wf_consent01',
+  kind: 'consent',
+  state: 'verifying',
+  next: ['consent.confirmSms', 'consent.sendSms', 'consent.startFingerprint', 'consent.cancel'],
+  deadlines: [
+    { kind: 'sms-code-expiry', at: '2025-03-04T09:20:00+03:00' },
+    { kind: 'sms-resend', at: '2025-03-04T09:16:00+03:00' },
+  ],
+  patient,
+  intervention: capitation,
+  serviceType: 'OUTPATIENT',
+  verification: verifyingBySms,
+  visitWorkflowId: null,
+};
+
+const line = {
+  lineId: 'ln-1',
+  interventionCode: 'SHA-03-001',
+  itemCode: null,
+  description: 'Consultation',
+  unitPriceKes: 1500,
+  quantity: 1,
+  amountKes: 1500,
+  diagnoses: [{ code: 'CA40.0', name: 'Pneumonia' }],
+  serviceDate: '2025-03-04',
+  automatic: false,
+};
+
+export const visitView: WorkflowView & { kind: 'visit' } = {
+  ...base,
+  workflowId: 'wf_visit0001',
+  kind: 'visit',
+  state: 'open',
+  next: ['visit.addLine', 'visit.preview', 'discharge.begin'],
+  patient,
+  intervention: capitation,
+  serviceType: 'OUTPATIENT',
+  visitNumber: 'VST-2025-000123',
+  invoiceNumber: 'INV-000123',
+  claimStatus: 'DRAFT',
+  startedAt: at,
+  doctor,
+  lines: [line],
+  totalKes: 1500,
+  closeBy: 'submit',
+  fromWorkflowId: 'wf_consent01',
+  dischargeWorkflowId: null,
+};
+
+export const dischargeView: WorkflowView & { kind: 'discharge' } = {
+  ...base,
+  workflowId: 'wf_dischg001',
+  kind: 'discharge',
+  state: 'verifying',
+  next: ['consent.cancel'],
+  deadlines: [{ kind: 'link-expiry', at: later }],
+  visitWorkflowId: 'wf_visit0001',
+  patient,
+  intervention: capitation,
+  serviceType: 'OUTPATIENT',
+  closeBy: 'submit',
+  verification: awaitingFingerprint,
+  reasons: ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'],
+  invoiceNumber: 'INV-000123',
+  partialDischarges: [],
+  claimStatus: 'DRAFT',
+  closedAt: null,
+};
+
+export const electiveView: WorkflowView & { kind: 'elective' } = {
+  ...base,
+  workflowId: 'wf_elect0001',
+  kind: 'elective',
+  state: 'awaiting-payer',
+  next: ['elective.refreshPreauth', 'elective.cancelPreauth'],
+  phase: 'pre-visit',
+  patient,
+  intervention: elective,
+  verification: null,
+  preauth: {
+    reference: 'PA-88412',
+    status: 'ACTIVE',
+    doctorStep: 'approved',
+    payerStep: 'waiting',
+    requestedAmountKes: 85000,
+    createdAt: at,
+    checkedAt: later,
+  },
+  visitWorkflowId: null,
+};
+
+export const emergencyView: WorkflowView & { kind: 'emergency' } = {
+  ...base,
+  workflowId: 'wf_emerg0001',
+  kind: 'emergency',
+  state: 'open-unidentified',
+  next: ['emergency.identify', 'emergency.submit'],
+  deadlines: [{ kind: 'emergency-submit', at: '2025-03-05T09:15:00+03:00' }],
+  intervention: { code: 'SHA-01-004', name: 'Emergency resuscitation', scenario: 'emergency' },
+  protocol: { protocolCode: 'EP-004', name: 'Resuscitation protocol', interventionCode: 'SHA-01-004', tariffKes: 12000 },
+  patient: null,
+  verification: null,
+  emergencyAt: at,
+  submitBy: '2025-03-05T09:15:00+03:00',
+  claimStatus: 'DRAFT',
+  submittedAt: null,
+};
+
+const settings = {
+  exchangeBaseUrl: 'http://127.0.0.1:4100',
+  trainingMode: true,
+  clientId: 'demo-hospital',
+  credentialsStored: true,
+  facilityCode: 'FID-00-000004-0',
+  facilityName: 'Demo Hospital',
+  agentNationalId: '21234567',
+  allowedLinkOrigins: ['http://127.0.0.1:4100'],
+  language: 'sw' as const,
+  idleLockMinutes: 5,
+  reader: { source: 'virtual' as const, readerId: null },
+  defaultServiceType: 'OUTPATIENT' as const,
+  missing: [],
+};
+
+const session = {
+  signedIn: true,
+  facilityCode: 'FID-00-000004-0',
+  facilityName: 'Demo Hospital',
+  trainingMode: true,
+  exchangeOrigin: 'http://127.0.0.1:4100',
+  signedInAt: at,
+};
+
+const summary = {
+  ...patient,
+  idType: 'National ID' as const,
+  maskedIdNumber: '3000***1',
+  ageYears: 42,
+  covered: true,
+  message: null,
+  reason: null,
+  possibleSolution: null,
+  schemes: [
+    {
+      schemeId: 'SHIF',
+      name: 'Social Health Insurance Fund',
+      memberType: 'PRINCIPAL',
+      covered: true,
+      coverageStart: '2024-10-01',
+      coverageEnd: '2025-09-30',
+      reason: null,
+      possibleSolution: null,
+    },
+  ],
+  chosenSchemeId: 'SHIF',
+  schemeChoiceNeeded: false,
+  memberType: 'PRINCIPAL',
+  coverageStart: '2024-10-01',
+  coverageEnd: '2025-09-30',
+  badges: { smsCodeAllowed: false, fingerprintRequired: true },
+  hasPhone: true,
+  suggestedIntervention: capitation,
+  lookedUpAt: at,
+};
+
+const readers = {
+  reader: {
+    state: 'idle' as const,
+    readerId: 'virtual',
+    label: 'Virtual reader (training)',
+    connection: 'virtual' as const,
+    protocol: null,
+    virtual: true,
+    message: null,
+  },
+  hardwareService: { state: 'not-running' as const, scanners: [], workstationId: null, version: null, checkedAt: at },
+  localDeviceService: { state: 'running' as const, url: 'http://127.0.0.1:18066', message: null },
+  capture: null,
+};
+
+export const status: StationStatus = {
+  contractVersion: 1,
+  host: 'browser',
+  appVersion: '0.1.0',
+  trainingMode: true,
+  signedIn: true,
+  facility: { code: 'FID-00-000004-0', name: 'Demo Hospital' },
+  exchange: { state: 'reachable', checkedAt: at, latencyMs: 42 },
+  unavailablePieces: [{ piece: 'node-hid', reason: 'libusb-1.0 could not be loaded' }],
+  locked: false,
+  lockAt: later,
+};
+
+const auditRecord = {
+  seq: 7,
+  at,
+  action: 'consent.sms-sent',
+  workflowId: 'wf_consent01',
+  workflowKind: 'consent' as const,
+  outcome: 'succeeded' as const,
+  errorCode: null,
+  summary: 'SMS code sent to the main contact',
+  previousHash: 'a'.repeat(64),
+  hash: 'b'.repeat(64),
+};
+
+const onePage = <T>(items: T[]) => ({ items, page: 1, pageSize: 50, total: items.length, totalPages: 1 });
+
+export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
+  'settings.get': settings,
+  'settings.update': { ...settings, language: 'en' },
+  'facility.signIn': session,
+  'facility.signOut': { ...session, signedIn: false, signedInAt: null },
+  'patient.lookUp': summary,
+  'patient.chooseScheme': summary,
+  'patient.recent': {
+    items: [{ ...patient, idType: 'National ID', maskedIdNumber: '3000***1', covered: true, lookedUpAt: at }],
+  },
+  'benefits.subBenefits': onePage([{ code: 'SB-OP-01', name: 'Outpatient services', careSetting: 'outpatient', fund: 'PHC', interventionCount: 12 }]),
+  'benefits.interventions': onePage([
+    {
+      code: 'SHA-03-001',
+      name: 'Outpatient consultation (capitation)',
+      subBenefitCode: 'SB-OP-01',
+      fund: 'PHC',
+      careSetting: 'outpatient',
+      paymentMechanism: 'CAPITATION',
+      scenario: 'capitation',
+      handling: { startsWith: 'visit', serviceType: 'OUTPATIENT', needsPreauth: false, needsDoctor: false, billing: 'manual', closeBy: 'submit' },
+      tariffKes: null,
+      protocolCode: null,
+      requiredDocuments: [],
+    },
+  ]),
+  'benefits.utilization': {
+    interventionCode: 'SHA-03-001',
+    available: true,
+    individual: { limitKes: 50000, usedKes: 1500, remainingKes: 48500 },
+    household: null,
+    limitScope: 'INDIVIDUAL',
+    nextAvailableAt: null,
+    utilizationDays: null,
+  },
+  'consent.begin': consentView,
+  'consent.sendSms': consentView,
+  'consent.confirmSms': { ...consentView, state: 'verified', next: ['visit.open'], verification: { ...verifyingBySms, stage: 'verified' } },
+  'consent.startFingerprint': dischargeView,
+  'consent.cancel': { ...dischargeView, verification: { ...awaitingFingerprint, stage: 'cancelled' }, next: ['consent.retry'] },
+  'consent.retry': dischargeView,
+  'consent.requestWhitelist': {
+    ...consentView,
+    verification: {
+      ...verifyingBySms,
+      route: { ...smsRoute, route: 'blocked', reason: 'no-phone-no-fingerprints', fingerprintAllowed: false, smsAllowed: false, whitelistAdvised: true },
+      stage: 'blocked',
+      whitelist: { status: 'pending', reasonType: 'AMPUTEE', requestedAt: at },
+    },
+  },
+  'authorizationView.setArea': { shownBy: 'renderer' },
+  'visit.open': visitView,
+  'visit.addLine': visitView,
+  'visit.removeLine': { ...visitView, lines: [], totalKes: 0 },
+  'visit.attachDoctor': visitView,
+  'visit.preview': {
+    visitNumber: 'VST-2025-000123',
+    invoiceNumber: 'INV-000123',
+    claimStatus: 'DRAFT',
+    serviceType: 'OUTPATIENT',
+    interventions: [capitation],
+    lines: [line],
+    diagnoses: [{ code: 'CA40.0' }],
+    doctor,
+    attachmentCount: 0,
+    totalKes: 1500,
+    dischargeStatus: null,
+    partialDischarges: [],
+    submittedAt: null,
+    previewedAt: at,
+  },
+  'discharge.begin': dischargeView,
+  'discharge.dischargeInpatient': { ...dischargeView, state: 'partially-discharged', closeBy: 'discharge', partialDischarges: [later] },
+  'discharge.submit': { ...dischargeView, state: 'submitted', next: [], claimStatus: 'SUBMITTED', closedAt: later },
+  'elective.begin': { ...electiveView, state: 'verifying', preauth: null, verification: { ...verifyingBySms, purpose: 'pre-visit' } },
+  'elective.submitPreauth': electiveView,
+  'elective.resendDoctorRequest': electiveView,
+  'elective.refreshPreauth': electiveView,
+  'elective.cancelPreauth': { ...electiveView, state: 'cancelled', next: [] },
+  'emergency.protocols': onePage([{ protocolCode: 'EP-004', name: 'Resuscitation protocol', interventionCode: 'SHA-01-004', tariffKes: 12000 }]),
+  'emergency.create': { ...emergencyView, state: 'awaiting-doctor-code', emergencyAt: null, submitBy: null, deadlines: [] },
+  'emergency.identify': { ...emergencyView, state: 'identifying', patient },
+  'emergency.submit': { ...emergencyView, state: 'submitted', next: [], claimStatus: 'SUBMITTED', submittedAt: later },
+  'readers.state': readers,
+  'readers.list': {
+    items: [
+      { readerId: 'virtual', label: 'Virtual reader (training)', connection: 'virtual', protocol: null, path: null },
+      { readerId: 'serial:COM3', label: 'R307 on COM3', connection: 'serial', protocol: 'zfm', path: 'COM3' },
+    ],
+  },
+  'readers.cancelCapture': readers,
+  'audit.read': onePage([auditRecord]),
+  'audit.export': {
+    fileName: 'idhini-audit-2025-03-04.jsonl',
+    mediaType: 'application/x-ndjson',
+    recordCount: 1,
+    content: `${JSON.stringify(auditRecord)}\n`,
+  },
+  'audit.verify': { intact: true, recordCount: 7, firstBrokenSeq: null, checkedAt: at },
+  'station.status': status,
+  'station.lock': { ...status, locked: true, lockAt: null },
+  'station.unlock': status,
+  'station.reportActivity': status,
+  'workflow.get': electiveView,
+  'workflow.list': { items: [consentView, visitView, dischargeView, electiveView, emergencyView] },
+};
+
+export const eventExamples: StationEvent[] = [
+  { type: 'workflow.updated', view: emergencyView },
+  { type: 'readers.changed', readers: { ...readers, reader: { ...readers.reader, state: 'waiting-for-finger' } } },
+  { type: 'capture.requested', capture: { origin: 'https://ekyc.example.com', requestedAt: at } },
+  { type: 'station.statusChanged', status },
+  { type: 'station.locked', reason: 'idle', at },
+  { type: 'station.unlocked', at: later },
+];
