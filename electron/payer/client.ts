@@ -47,7 +47,10 @@ export type ExchangeClient = { readonly [G in Exclude<keyof Groups, 'auth'>]: Re
     /** Obtains a fresh token now: checks the credentials (e.g. on a settings screen). */
     readonly authenticate: (options?: Pick<CallOptions, 'signal'>) => Promise<void>;
   };
-  /** Closes the connection pool after the calls under way; later calls fail with kind `network`. */
+  /**
+   * Closes the connection pool after the calls under way; later calls fail with kind `network`.
+   * Calling it again returns the same promise.
+   */
   readonly close: () => Promise<void>;
 };
 
@@ -117,10 +120,12 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
       }
     },
   });
-  bound.close = async () => {
+  let closing: Promise<void> | undefined;
+  bound.close = () => {
     closed = true;
     tokens.clear();
-    await transport.close();
+    closing ??= transport.close();
+    return closing;
   };
   return Object.freeze(bound) as ExchangeClient;
 }
