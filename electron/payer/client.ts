@@ -31,11 +31,20 @@ export interface ExchangeClientOptions {
   readonly maxResponseBytes?: number;
 }
 
+/** Inputs are only read, so callers may pass readonly arrays and frozen objects. */
+export type ReadonlyInput<T> = T extends Uint8Array
+  ? T
+  : T extends readonly (infer U)[]
+    ? readonly ReadonlyInput<U>[]
+    : T extends object
+      ? { readonly [K in keyof T]: ReadonlyInput<T[K]> }
+      : T;
+
 type MethodOf<Op> =
   Op extends Operation<infer I, infer O>
     ? object extends I
-      ? (input?: I, options?: CallOptions) => Promise<O>
-      : (input: I, options?: CallOptions) => Promise<O>
+      ? (input?: ReadonlyInput<I>, options?: CallOptions) => Promise<O>
+      : (input: ReadonlyInput<I>, options?: CallOptions) => Promise<O>
     : never;
 
 type ResourceClient<G> = { readonly [K in keyof G]: MethodOf<G[K]> };

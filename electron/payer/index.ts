@@ -1,6 +1,6 @@
 // The exchange client (SDK) of the national payer's claims, preauthorization, eligibility and
 // prescription interface. Import from here; the wire schemas are also at ./wire for the sandbox.
-export { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from './client';
+export { createExchangeClient, type ExchangeClient, type ExchangeClientOptions, type ReadonlyInput } from './client';
 export { ExchangeError, exchangeErrorKinds, isExchangeError, type ExchangeErrorDetail, type ExchangeErrorKind } from './errors';
 export type { CallOptions, ExchangeEvent } from './executor';
 export { operations, operationGroups, pathMatchesTemplate, type OperationInfo } from './operations';

@@ -1,0 +1,149 @@
+// Requests that break the contract are refused before anything is sent, with the field named.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createExchangeClient, ExchangeError, type ExchangeClient } from '../../../electron/payer';
+import { startScriptedExchange, type ScriptedExchange } from './helpers/scripted-exchange';
+
+let exchange: ScriptedExchange;
+let client: ExchangeClient;
+
+beforeAll(async () => {
+  exchange = await startScriptedExchange({
+    routes: {
+      'POST /api/v1/claims/discharge': () => ({ status: 200, json: { message: 'discharged', workflow_state: 'SUBMITTED', consent_token: 'CT' } }),
+      'POST /api/v1/claims/visit': () => ({ status: 200, json: { authorization_code: 'CT-9', workflow_state: 'DRAFT' } }),
+    },
+  });
+  client = createExchangeClient({ baseUrl: exchange.url, credentials: { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secret' } });
+});
+
+afterAll(async () => {
+  await client.close();
+  await exchange.close();
+});
+
+beforeEach(() => {
+  exchange.requests.length = 0;
+  exchange.tokenRequests.length = 0;
+});
+
+const doctor = { identification_number: 'A123', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
+const practitioner = {
+  practitioner_identification_type: 'registration_number',
+  practitioner_identification_number: 'A123',
+  practitioner_regulation_body: 'KMPDC',
+} as const;
+const submit = { consent_token: 'CT', invoice_number: 'INV', discharge_reason: 'RECOVERED', otp: '123456' } as const;
+const visit = { patient_id: 'CR1', intervention_code: 'SHA-02-001', service_type: 'OUTPATIENT', otp: '123456' } as const;
+const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1 } as const;
+const emergencyClaim = {
+  consent_token: 'ECT',
+  intervention_code: 'SHA-01-001',
+  protocol_code: 'P-1',
+  unit_price: 1000,
+  mode_of_arrival: 'AMBULANCE',
+  brought_by: 'PARAMEDICS',
+  ...doctor,
+} as const;
+const preauth = {
+  consent_token: 'AT',
+  intervention_code: 'SHA-05-010',
+  preauth_type: 'surgical',
+  diagnoses: [{ code: 'DA01' }],
+  requested_amount: 50_000,
+} as const;
+
+// Each case passes deliberately bad input: the cast is the point of the test.
+type Call = (c: ExchangeClient) => Promise<unknown>;
+const cases: [string, Call, string, RegExp?][] = [
+  ['submit with DECEASED', (c) => c.claims.submit({ ...submit, discharge_reason: 'DECEASED' } as never), 'discharge_reason', /DECEASED is not valid/],
+  ['submit with a reason outside the enumeration', (c) => c.claims.submit({ ...submit, discharge_reason: 'CURED' } as never), 'discharge_reason'],
+  ['submit with both otp and discharge_auth_guid', (c) => c.claims.submit({ ...submit, discharge_auth_guid: 'G' }), 'discharge_auth_guid', /exactly one/],
+  ['submit with neither otp nor discharge_auth_guid', (c) => c.claims.submit({ ...submit, otp: undefined }), 'otp', /exactly one/],
+  ['emergency submit with DECEASED as discharge_reason', (c) => c.claims.submitEmergency({ consent_token: 'E', invoice_number: 'I', discharge_reason: 'DECEASED' } as never), 'discharge_reason'],
+  [
+    'emergency submit with an unknown reason_for_unknown_patient',
+    (c) => c.claims.submitEmergency({ consent_token: 'E', invoice_number: 'I', discharge_reason: 'OTHER', reason_for_unknown_patient: 'LOST' } as never),
+    'reason_for_unknown_patient',
+  ],
+  ['visit with a service_type outside the enumeration', (c) => c.claims.createVisit({ ...visit, service_type: 'DAYCASE' } as never), 'service_type'],
+  ['visit with both otp and auth_guid', (c) => c.claims.createVisit({ ...visit, auth_guid: 'G-1' }), 'auth_guid', /consent strategy/],
+  ['visit with no consent strategy', (c) => c.claims.createVisit({ ...visit, otp: undefined }), 'otp', /consent strategy/],
+  ['visit with intervention_code and intervention_codes', (c) => c.claims.createVisit({ ...visit, intervention_codes: ['X'] }), 'intervention_codes'],
+  [
+    'visit with two of the three doctor fields',
+    (c) => c.claims.createVisit({ ...visit, ...practitioner, practitioner_regulation_body: undefined }),
+    'practitioner_regulation_body',
+    /together/,
+  ],
+  ['line with one doctor field', (c) => c.claims.addLine({ ...line, practitioner_identification_number: 'A1' }), 'practitioner_identification_type'],
+  [
+    'combined billing with two doctor fields',
+    (c) => c.claims.addBilling({ ...line, ...practitioner, practitioner_identification_type: undefined }),
+    'practitioner_identification_type',
+  ],
+  ['doctor on a claim without regulation_body', (c) => c.claims.addDoctor({ consent_token: 'CT', identification_number: 'A1', identification_type: 'x' } as never), 'regulation_body'],
+  ['preauth with one doctor field', (c) => c.preauth.create({ ...preauth, practitioner_regulation_body: 'KMPDC' }), 'practitioner_identification_type'],
+  ['preauth of an unknown type', (c) => c.preauth.create({ ...preauth, preauth_type: 'cosmetic' } as never), 'preauth_type'],
+  ['preauth cancel naming both the token and the id', (c) => c.preauth.cancel({ consent_token: 'AT', preauth_id: 'P1', reason: 'x' }), 'preauth_id'],
+  ['prescription with no items', (c) => c.prescriptions.create({ items: [], ...doctor }), 'items', /at least one/],
+  ['prescription item without its concept code', (c) => c.prescriptions.create({ items: [{ dose_unit: 'mg' } as never] }), 'items[0].generic_concept_code'],
+  ['prescription with two of the three doctor fields', (c) => c.prescriptions.create({ items: [{ generic_concept_code: 'C1' }], ...doctor, regulation_body: undefined }), 'regulation_body'],
+  ['dispense by a professional without identification_type', (c) => c.prescriptions.dispense({
+    actual_products: [{ actual_product_code: 'P', medication_price: 10, total_quantity: 2 }],
+    consent_token: 'CT',
+    doctors: [{ identification_number: 'PH1' } as never],
+    intervention_code: 'SHA-02-001',
+  }), 'doctors[0].identification_type'],
+  ['emergency claim with two interventions', (c) => c.emergency.createClaim({ ...emergencyClaim, intervention_code: undefined, interventions: ['SHA-01-001', 'SHA-01-002'] }), 'interventions', /exactly one/],
+  ['emergency claim with intervention_code and interventions', (c) => c.emergency.createClaim({ ...emergencyClaim, interventions: ['SHA-01-002'] }), 'interventions', /exactly one/],
+  ['emergency claim with no intervention', (c) => c.emergency.createClaim({ ...emergencyClaim, intervention_code: undefined }), 'intervention_code'],
+  ['emergency claim without the doctor regulation_body', (c) => c.emergency.createClaim({ ...emergencyClaim, regulation_body: undefined } as never), 'regulation_body'],
+  ['emergency identification without the patient OTP', (c) => c.emergency.identifyClaim({ ...emergencyClaim, beneficiary_cr_id: 'CR1' } as never), 'otp'],
+  ['biometric authorize with an unknown service_type', (c) => c.consent.authorizeBiometric({
+    patient_id: 'CR1',
+    service_type: 'DAYCARE' as never,
+    interventions: ['SHA-02-001'],
+    agent_id: '1',
+    work_station_id: 'W',
+    authorizing_device_os: 'windows',
+    ekyc_provider_id: 'Demo',
+    provider: 'FID',
+  }), 'service_type'],
+  ['eligibility with an unknown identification type', (c) => c.eligibility.check({ identification_number: '1', identification_type: 'Passport' } as never), 'identification_type'],
+  ['a field the contract does not have', (c) => c.consent.sendOtp({ patient_id: 'CR1', intervention_codes: ['X'], phone: '0712' } as never), 'phone', /not a field/],
+  ['an OTP that is not digits', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '12ab56' }), 'otp'],
+  ['an empty patient id', (c) => c.consent.contacts({ patient_id: '  ' }), 'patient_id'],
+  ['a page size beyond 100', (c) => c.eligibility.interventions({ patient_id: 'CR1', pageSize: 500 }), 'pageSize'],
+  ['no input at all where fields are required', (c) => (c.claims.preview as (i?: unknown) => Promise<unknown>)(), 'consent_token'],
+];
+
+describe('refused before sending', () => {
+  it.each(cases)('%s', async (_name, call, field, message) => {
+    const error = await call(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ExchangeError);
+    expect(error).toMatchObject({ kind: 'validation', field, status: undefined, outcomeUnknown: false });
+    if (message) expect((error as ExchangeError).message).toMatch(message);
+    expect(exchange.requests).toHaveLength(0);
+    expect(exchange.tokenRequests).toHaveLength(0);
+  });
+});
+
+describe('accepted and sent as the contract says', () => {
+  it('lets an inpatient discharge record DECEASED (only submit refuses it)', async () => {
+    await client.claims.discharge({ consent_token: 'CT', discharge_reason: 'DECEASED', invoice_number: 'INV', auth_guid: 'G-1' });
+    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toEqual({
+      consent_token: 'CT',
+      discharge_reason: 'DECEASED',
+      invoice_number: 'INV',
+      auth_guid: 'G-1',
+    });
+  });
+
+  it('sends all three doctor fields together on a visit', async () => {
+    await client.claims.createVisit({ ...visit, ...practitioner });
+    expect(exchange.to('POST /api/v1/claims/visit')[0]?.json).toEqual({ ...visit, ...practitioner });
+  });
+});
