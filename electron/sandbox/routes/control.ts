@@ -1,0 +1,180 @@
+// The sandbox control API (loopback only, no token): what ../shared/design/contracts.md fixes, plus
+// the documented extensions (README "Control API").
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { iso } from '../clock';
+import type { SandboxContext } from '../context';
+import { fail } from '../errors';
+import { faultRequest, type FaultRule } from '../faults';
+import { presentFingerprint } from '../state/consent';
+import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, eventTo, type ClaimState } from '../state/machines';
+import { doctorApproves, findPreauth, payerApproves, payerRejects } from '../state/preauths';
+import { parse } from '../validation';
+import { authorizationView, claimPreview, preauthView } from '../views';
+import { API_CLIENTS, FACILITIES } from '../world/facilities';
+import { enrolledFingers } from '../world/fingerprints';
+import { PATIENTS, patientByCrId } from '../world/patients';
+import { PROFESSIONALS, professionalName } from '../world/professionals';
+
+/** A template as base64; matching compares the decoded bytes. */
+export const templateField = z
+  .string()
+  .trim()
+  .min(1, 'a base64 template is required')
+  .max(64 * 1024)
+  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'must be base64');
+
+function faultView(rule: FaultRule) {
+  return {
+    id: rule.id,
+    routes: rule.routes?.map((r) => `${r.method} ${r.path}`) ?? null,
+    latency_ms: rule.latency_ms,
+    fail_rate: rule.fail_rate,
+    status: rule.status,
+    remaining: rule.remaining,
+    reset_connection: rule.reset_connection,
+    injected: rule.injected,
+  };
+}
+
+const CLAIM_STATES = Object.keys(CLAIM_MACHINE) as ClaimState[];
+
+export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.get('/sms', async (request) => {
+    const query = parse(z.object({ patient_id: z.string().trim().optional(), doctor_id: z.string().trim().optional() }), request.query, 'query');
+    return ctx.state.sms.filter(
+      (m) =>
+        (query.patient_id === undefined || m.patient_id === query.patient_id) &&
+        (query.doctor_id === undefined || m.doctor_id === query.doctor_id || m.doctor_national_id === query.doctor_id),
+    );
+  });
+
+  app.get<{ Params: { cr: string } }>('/patients/:cr/fingerprints', async (request) => {
+    const patient = patientByCrId(request.params.cr);
+    if (patient === undefined) throw fail.notFound(`No patient ${request.params.cr}`);
+    return enrolledFingers(patient);
+  });
+
+  app.post<{ Params: { guid: string } }>('/authorizations/:guid/fingerprint', async (request) => {
+    const body = parse(z.object({ template: templateField }), request.body);
+    const a = ctx.state.authorizations.get(request.params.guid);
+    if (a === undefined) throw fail.notFound(`No authorization ${request.params.guid}`);
+    const outcome = presentFingerprint(ctx, a, Buffer.from(body.template, 'base64'));
+    return { guid: a.guid, ...outcome, authorization: authorizationView(a) };
+  });
+
+  app.post<{ Params: { id: string } }>('/preauths/:id/doctor-approval', async (request) => {
+    const p = findPreauth(ctx, request.params.id);
+    doctorApproves(ctx, p);
+    return preauthView(p);
+  });
+
+  app.post<{ Params: { id: string } }>('/preauths/:id/payer-approval', async (request) => {
+    const body = parse(z.object({ approved_amount: z.number().positive().optional() }), request.body ?? {});
+    const p = findPreauth(ctx, request.params.id);
+    payerApproves(ctx, p, body.approved_amount);
+    return preauthView(p);
+  });
+
+  app.post<{ Params: { id: string } }>('/preauths/:id/payer-rejection', async (request) => {
+    const body = parse(z.object({ reason: z.string().trim().max(500).default('rejected by the payer') }), request.body ?? {});
+    const p = findPreauth(ctx, request.params.id);
+    payerRejects(ctx, p, body.reason);
+    return preauthView(p);
+  });
+
+  app.get('/clock', async () => ({ now: iso(ctx.now()), offset_ms: ctx.clock.offsetMs }));
+
+  app.post('/clock', async (request) => {
+    const body = parse(z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) }), request.body);
+    ctx.clock.advance(body.advance_ms);
+    const expired = ctx.sweep();
+    return { now: iso(ctx.now()), offset_ms: ctx.clock.offsetMs, expired };
+  });
+
+  app.get('/faults', async () => {
+    const { global, routes } = ctx.faults.list();
+    return { global: faultView(global), routes: routes.map(faultView) };
+  });
+
+  app.post('/faults', async (request) => {
+    const rule = ctx.faults.apply(parse(faultRequest, request.body));
+    return faultView(rule);
+  });
+
+  app.delete('/faults', async (_request, reply) => {
+    ctx.faults.clear();
+    return reply.code(204).send();
+  });
+
+  app.get('/events', async () => ctx.callbacks.list());
+
+  app.get('/transitions', async () => ctx.transitions.map((t) => ({ ...t, at: iso(t.at) })));
+
+  app.post('/reset', async () => {
+    ctx.reset();
+    return { message: 'Sandbox reset to the seeded demo world', now: iso(ctx.now()) };
+  });
+
+  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/approval', async (request) => {
+    const record = ctx.state.whitelistRequests.get(request.params.guid);
+    if (record === undefined) throw fail.notFound(`No OTP whitelist request ${request.params.guid}`);
+    if (record.status !== 'PENDING') throw fail.conflict('INVALID_TRANSITION', `The request is already ${record.status}`);
+    record.status = 'APPROVED';
+    record.decided_at = ctx.now();
+    ctx.state.whitelisted.add(record.beneficiary_cr_id);
+    return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id };
+  });
+
+  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/rejection', async (request) => {
+    const record = ctx.state.whitelistRequests.get(request.params.guid);
+    if (record === undefined) throw fail.notFound(`No OTP whitelist request ${request.params.guid}`);
+    if (record.status !== 'PENDING') throw fail.conflict('INVALID_TRANSITION', `The request is already ${record.status}`);
+    record.status = 'REJECTED';
+    record.decided_at = ctx.now();
+    return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id };
+  });
+
+  app.post<{ Params: { token: string } }>('/claims/:token/workflow-state', async (request) => {
+    const body = parse(z.object({ to: z.enum(CLAIM_STATES as [ClaimState, ...ClaimState[]]) }), request.body);
+    const claim = ctx.state.claims.get(request.params.token);
+    if (claim === undefined) throw fail.notFound(`No claim with consent_token ${request.params.token}`);
+    const event = eventTo(CLAIM_MACHINE, claim.workflow_state, body.to, PAYER_CLAIM_EVENTS);
+    if (event === undefined) {
+      throw fail.conflict('INVALID_TRANSITION', `The payer cannot move a claim from ${claim.workflow_state} to ${body.to}`, [
+        { from: claim.workflow_state, to: body.to },
+      ]);
+    }
+    ctx.state.fireClaim(claim, event, 'INVALID_TRANSITION', `payer: ${event}`);
+    return claimPreview(claim);
+  });
+
+  app.get('/world', async () => ({
+    facilities: FACILITIES.map((f) => ({
+      code: f.code,
+      name: f.name,
+      level: f.level,
+      biometrics_enforced: f.biometricsEnforced,
+      client_id: API_CLIENTS.find((c) => c.facilityCode === f.code)?.clientId ?? null,
+      client_secret: API_CLIENTS.find((c) => c.facilityCode === f.code)?.clientSecret ?? null,
+    })),
+    service_accounts: API_CLIENTS.filter((c) => c.facilityCode === null).map((c) => ({ client_id: c.clientId, client_secret: c.clientSecret })),
+    patients: PATIENTS.map((p) => ({
+      identification_number: p.nationalId,
+      identification_type: 'National ID',
+      cr_id: p.crId,
+      full_name: p.fullName,
+      situation: p.situation,
+      fingers: p.fingers,
+    })),
+    not_found: [{ identification_number: '99999999', identification_type: 'National ID' }],
+    professionals: PROFESSIONALS.map((p) => ({
+      name: professionalName(p),
+      regulator: p.regulator,
+      registration_number: p.registrationNumber,
+      national_id: p.nationalId,
+      cadre: p.cadre,
+    })),
+  }));
+
+}

@@ -1,0 +1,149 @@
+// Prescriptions and dispenses.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { iso } from '../clock';
+import type { SandboxContext } from '../context';
+import { fail } from '../errors';
+import type { DispenseRecord, PrescriptionRecord } from '../state/store';
+import { tenantOf } from '../tenancy';
+import { money, parse, practitionerIdType, regulator, text } from '../validation';
+import { PROFESSIONALS } from '../world/professionals';
+import { doctorRecord, requireProfessional } from './shared';
+
+const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}/, 'a date such as 2025-07-01');
+
+/** Item fields as the exchange documents them [doc]. */
+const item = z.object({
+  generic_concept_code: text,
+  dose_quantity: z.coerce.number().positive().optional(),
+  dose_unit: z.string().trim().max(50).optional(),
+  duration: z.coerce.number().positive().optional(),
+  duration_unit: z.string().trim().max(50).optional(),
+  frequency: z.union([z.string().trim().max(50), z.number()]).optional(),
+  period_unit: z.string().trim().max(50).optional(),
+  start_date: isoDate.optional(),
+  end_date: isoDate.optional(),
+  needs_refill: z.boolean().optional(),
+  refill_count: z.number().int().min(0).max(12).optional(),
+  patient_instruction: z.string().trim().max(1000).optional(),
+  additional_instruction: z.string().trim().max(1000).optional(),
+});
+
+const prescriptionRequest = z.object({
+  consent_token: text.optional(),
+  intervention_code: text.optional(),
+  items: z.array(item).min(1, 'a prescription needs at least one item'),
+  identification_number: text,
+  identification_type: practitionerIdType,
+  regulation_body: regulator,
+});
+
+const dispenseRequest = z.object({
+  actual_products: z
+    .array(z.object({ actual_product_code: text, medication_price: money, total_quantity: z.coerce.number().positive() }))
+    .min(1, 'at least one dispensed product'),
+  consent_token: text,
+  doctors: z.array(z.object({ identification_number: text, identification_type: practitionerIdType, regulation_body: regulator.optional() })).min(1),
+  intervention_code: text,
+});
+
+function requireConsent(ctx: SandboxContext, facilityCode: string, token: string): { interventions: readonly string[] } {
+  const known = ctx.state.claimByToken(facilityCode, token) ?? ctx.state.authorizationByToken(facilityCode, token);
+  if (known === undefined) throw fail.notFound('No claim or authorization with that consent_token at this facility');
+  return known;
+}
+
+export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/prescriptions', async (request) => {
+    const facility = tenantOf(request);
+    const body = parse(prescriptionRequest, request.body);
+    if (body.consent_token !== undefined) {
+      const consent = requireConsent(ctx, facility.code, body.consent_token);
+      if (body.intervention_code !== undefined && !consent.interventions.includes(body.intervention_code)) {
+        throw fail.rule('INTERVENTION_NOT_ALLOWED', `${body.intervention_code} is not an intervention of this consent`);
+      }
+    }
+    const professional = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
+    const serial = ctx.state.nextSerial();
+    const record: PrescriptionRecord = {
+      id: serial,
+      guid: ctx.rng.uuid(),
+      code: `RX-${facility.kmhflCode}-${String(serial).padStart(6, '0')}`,
+      facility: facility.code,
+      consent_token: body.consent_token ?? null,
+      intervention_code: body.intervention_code ?? null,
+      items: body.items,
+      doctors: [doctorRecord(professional, body.identification_type, body.identification_number)],
+      status: 'ACTIVE',
+      created_at: ctx.now(),
+    };
+    ctx.state.prescriptions.push(record);
+    return {
+      code: record.code,
+      doctorReviewStatus: record.doctors.map((d) => ({
+        identification_number: d.identification_number,
+        regulation_body: d.regulation_body,
+        name: d.name,
+        status: 'APPROVED',
+        reviewed_at: iso(record.created_at),
+      })),
+      guid: record.guid,
+      id: record.id,
+      replicated: true,
+      status: record.status,
+    };
+  });
+
+  const dispense = async (request: Parameters<typeof tenantOf>[0]) => {
+    const facility = tenantOf(request);
+    const body = parse(dispenseRequest, request.body);
+    requireConsent(ctx, facility.code, body.consent_token);
+    const prescribed = ctx.state.prescriptions.some(
+      (p) => p.facility === facility.code && p.consent_token === body.consent_token && (p.intervention_code === null || p.intervention_code === body.intervention_code),
+    );
+    if (!prescribed) throw fail.notFound(`No prescription for ${body.intervention_code} with that consent_token`);
+    for (const d of body.doctors) {
+      const known = PROFESSIONALS.some(
+        (p) =>
+          (d.regulation_body === undefined || p.regulator === d.regulation_body) &&
+          (d.identification_type === 'registration_number' ? p.registrationNumber === d.identification_number : p.nationalId === d.identification_number),
+      );
+      if (!known) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
+    }
+    return body.actual_products.map((product) => {
+      const record: DispenseRecord = {
+        id: ctx.state.nextSerial(),
+        facility: facility.code,
+        consent_token: body.consent_token,
+        intervention_code: body.intervention_code,
+        actual_products: [product],
+        doctors: body.doctors,
+        status: 'DISPENSED',
+        created_at: ctx.now(),
+      };
+      ctx.state.dispenses.push(record);
+      return { id: record.id, status: record.status, actual_product_code: product.actual_product_code };
+    });
+  };
+  app.post('/prescriptions/dispenses', dispense);
+  // The singular path answered in one live test [1x]; both are served.
+  app.post('/prescriptions/dispense', dispense);
+
+  app.delete('/prescriptions/doctors', async (request, reply) => {
+    const facility = tenantOf(request);
+    const body = parse(z.object({ consent_token: text, intervention_code: text, practitioner_registration_number: text }), request.body);
+    const prescription = [...ctx.state.prescriptions]
+      .reverse()
+      .find(
+        (p) =>
+          p.facility === facility.code &&
+          p.consent_token === body.consent_token &&
+          p.intervention_code === body.intervention_code &&
+          p.doctors.some((d) => d.registration_number === body.practitioner_registration_number),
+      );
+    if (prescription === undefined) throw fail.notFound(`Doctor ${body.practitioner_registration_number} is on no prescription of that consent_token`);
+    prescription.doctors = prescription.doctors.filter((d) => d.registration_number !== body.practitioner_registration_number);
+    // "A string" [contract]: sent JSON-encoded so JSON clients read it as one.
+    return reply.type('application/json').send(JSON.stringify(`Doctor ${body.practitioner_registration_number} removed from prescription ${prescription.code}`));
+  });
+}

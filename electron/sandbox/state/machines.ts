@@ -1,0 +1,131 @@
+// The lifecycles of authorizations, preauthorizations and claims as explicit transition tables.
+// Every state change in the sandbox goes through `nextState`, so an impossible transition is a 409
+// and never a silent corruption, and every change can be announced to the callback endpoints.
+import { fail, type ConflictCode } from '../errors';
+
+export type Machine<S extends string, E extends string> = Readonly<Record<S, Readonly<Partial<Record<E, S>>>>>;
+
+export type AuthorizationStatus =
+  | 'PENDING'
+  | 'AUTHORIZED'
+  | 'AUTHORIZED_PENDING_VISIT'
+  | 'REJECTED'
+  | 'EXPIRED'
+  | 'EMERGENCY_AUTHORIZED';
+export type AuthorizationEvent = 'match_visit' | 'match_pre_visit' | 'third_mismatch' | 'reject' | 'expire' | 'preauth_finalised';
+
+export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEvent> = {
+  PENDING: {
+    match_visit: 'AUTHORIZED',
+    match_pre_visit: 'AUTHORIZED_PENDING_VISIT',
+    third_mismatch: 'REJECTED',
+    reject: 'REJECTED',
+    expire: 'EXPIRED',
+  },
+  AUTHORIZED_PENDING_VISIT: { preauth_finalised: 'AUTHORIZED' },
+  AUTHORIZED: {},
+  REJECTED: {},
+  EXPIRED: {},
+  EMERGENCY_AUTHORIZED: {},
+};
+
+export type PreauthStatus = 'PENDING_DOCTOR_APPROVAL' | 'ACTIVE' | 'FINALISED' | 'CANCELLED' | 'REJECTED';
+export type PreauthEvent = 'doctor_approval' | 'payer_approval' | 'payer_rejection' | 'cancel';
+
+export const PREAUTH_MACHINE: Machine<PreauthStatus, PreauthEvent> = {
+  PENDING_DOCTOR_APPROVAL: { doctor_approval: 'ACTIVE', cancel: 'CANCELLED' },
+  ACTIVE: { payer_approval: 'FINALISED', payer_rejection: 'REJECTED', cancel: 'CANCELLED' },
+  FINALISED: {},
+  CANCELLED: {},
+  REJECTED: {},
+};
+
+export type ClaimState =
+  | 'DRAFT'
+  | 'SUBMITTED'
+  | 'DISPATCHED'
+  | 'FAILED_TO_SUBMIT'
+  | 'SUBMITTED_PAYER'
+  | 'AUTOMATIC_CHECKS_DONE'
+  | 'ON_HOLD'
+  | 'DRAFT_RESUBMIT'
+  | 'DRAFT_RESUBMIT_DOCUMENTS'
+  | 'TIME_BARRED'
+  | 'CLOSED';
+export type ClaimEvent =
+  // the facility's calls
+  | 'submit'
+  | 'discharge_full'
+  | 'close'
+  | 'resubmit'
+  // the payer's side, driven by the control API
+  | 'dispatch'
+  | 'dispatch_failed'
+  | 'payer_received'
+  | 'automatic_checks'
+  | 'hold'
+  | 'request_documents'
+  | 'time_bar'
+  | 'payer_close';
+
+export const CLAIM_MACHINE: Machine<ClaimState, ClaimEvent> = {
+  DRAFT: { submit: 'SUBMITTED', discharge_full: 'SUBMITTED', close: 'CLOSED' },
+  SUBMITTED: { dispatch: 'DISPATCHED', dispatch_failed: 'FAILED_TO_SUBMIT' },
+  DISPATCHED: { payer_received: 'SUBMITTED_PAYER' },
+  FAILED_TO_SUBMIT: { dispatch: 'DISPATCHED', resubmit: 'DRAFT_RESUBMIT' },
+  SUBMITTED_PAYER: {
+    automatic_checks: 'AUTOMATIC_CHECKS_DONE',
+    hold: 'ON_HOLD',
+    request_documents: 'DRAFT_RESUBMIT_DOCUMENTS',
+    time_bar: 'TIME_BARRED',
+  },
+  AUTOMATIC_CHECKS_DONE: {
+    payer_close: 'CLOSED',
+    hold: 'ON_HOLD',
+    request_documents: 'DRAFT_RESUBMIT_DOCUMENTS',
+    resubmit: 'DRAFT_RESUBMIT',
+  },
+  ON_HOLD: { automatic_checks: 'AUTOMATIC_CHECKS_DONE', request_documents: 'DRAFT_RESUBMIT_DOCUMENTS', resubmit: 'DRAFT_RESUBMIT' },
+  DRAFT_RESUBMIT: { submit: 'SUBMITTED', close: 'CLOSED' },
+  DRAFT_RESUBMIT_DOCUMENTS: { submit: 'SUBMITTED', close: 'CLOSED' },
+  TIME_BARRED: {},
+  CLOSED: {},
+};
+
+/** Claim states where the facility may still edit lines, diagnoses, attachments and the doctor. */
+export const EDITABLE_CLAIM_STATES: readonly ClaimState[] = ['DRAFT', 'DRAFT_RESUBMIT', 'DRAFT_RESUBMIT_DOCUMENTS'];
+
+/** Payer-side events the control API may fire. */
+export const PAYER_CLAIM_EVENTS: readonly ClaimEvent[] = [
+  'dispatch',
+  'dispatch_failed',
+  'payer_received',
+  'automatic_checks',
+  'hold',
+  'request_documents',
+  'time_bar',
+  'payer_close',
+];
+
+export function canFire<S extends string, E extends string>(machine: Machine<S, E>, from: S, event: E): boolean {
+  return machine[from][event] !== undefined;
+}
+
+export function nextState<S extends string, E extends string>(
+  machine: Machine<S, E>,
+  entity: string,
+  from: S,
+  event: E,
+  conflict: ConflictCode = 'INVALID_TRANSITION',
+): S {
+  const to = machine[from][event];
+  if (to === undefined) {
+    throw fail.conflict(conflict, `The ${entity} is ${from}: '${event}' is not allowed in that state`, [{ state: from, event }]);
+  }
+  return to;
+}
+
+/** The event of `machine` that leads from `from` to `to`, limited to `allowed`. */
+export function eventTo<S extends string, E extends string>(machine: Machine<S, E>, from: S, to: S, allowed: readonly E[]): E | undefined {
+  return allowed.find((e) => machine[from][e] === to);
+}
