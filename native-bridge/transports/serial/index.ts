@@ -1,0 +1,1 @@
+export { SerialTransport, SerialTransportError, type SerialOpenOptions, type SerialPortLike } from './serial-transport';
