@@ -50,6 +50,12 @@ export interface ReaderInfo {
   readonly packetSize?: number;
   readonly capacity?: number;
   readonly templateBytes?: number;
+  /** The handshake the module answered (ZFM: 'HandShake', 'GetEcho', 'PortControl'; GT-521: 'Open'). */
+  readonly handshake?: string;
+  /** ZFM module address, eight hex digits. */
+  readonly deviceAddress?: string;
+  /** ZFM security level 1..5 from ReadSysPara. */
+  readonly securityLevel?: number;
   readonly capabilities: { readonly identify: boolean; readonly verify: boolean; readonly led: boolean };
 }
 
