@@ -52,13 +52,14 @@ export const NON_MATCHING_TEMPLATE_BYTES = 512;
 const CALLER_OUTCOMES: ReadonlySet<string> = new Set(['no-finger', 'cancelled']);
 
 /**
- * States as for the hardware drivers: absent until probed, then idle; waiting-for-finger →
- * capturing → idle; a failure leaves `error` with its code, except no-finger and cancelled (the
- * caller's outcome, not the reader's fault), which return to idle; closed is absent for good.
+ * States as for the hardware drivers, except that there is nothing to probe: idle from the start;
+ * waiting-for-finger → capturing → idle; a failure leaves `error` with its code, except no-finger
+ * and cancelled (the caller's outcome, not the reader's fault), which return to idle; closed is
+ * absent for good.
  */
 export class VirtualReader implements FingerprintReader {
   readonly id: string;
-  private current: ReaderState = { kind: 'absent' };
+  private current: ReaderState = { kind: 'idle' };
   private readonly listeners = new Set<(state: ReaderState) => void>();
   private readonly sandboxUrl: URL;
   private readonly fingerDelayMs: number;
@@ -106,7 +107,6 @@ export class VirtualReader implements FingerprintReader {
 
   async probe(): Promise<ReaderInfo> {
     this.assertOpen();
-    if (this.current.kind === 'absent') this.setState({ kind: 'idle' });
     return {
       id: this.id,
       protocol: 'virtual',
