@@ -8,7 +8,6 @@ import { FIXTURE_FILES, HIDRAW_NODE, ZFM_EXCHANGE } from '../fixtures/umockdev/c
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('./cp2110-under-umockdev.ts', import.meta.url));
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 function requireUmockdev(): void {
   const probe = spawnSync('umockdev-run', ['--version'], { encoding: 'utf8' });
@@ -43,7 +42,7 @@ function runUnderUmockdev(): Promise<{ code: number | null; stdout: string; stde
 }
 
 describe('CP2110 bridge through node-hid under umockdev', () => {
-  it('enumerates by VID/PID, configures the UART and carries a ZFM VfyPwd + ReadSysPara round trip', async () => {
+  it('enumerates by VID/PID, configures the UART and carries a ZfmReader probe (VfyPwd, ReadSysPara, HandShake)', async () => {
     requireUmockdev();
     const run = await runUnderUmockdev();
     expect(run.code, `umockdev-run failed:\n${run.stderr}\n${run.stdout}`).toBe(0);
@@ -61,8 +60,25 @@ describe('CP2110 bridge through node-hid under umockdev', () => {
     ]);
     // Read back from the chip with Get Feature 0x50 after Set Feature 0x50.
     expect(seen.uart).toEqual({ baudRate: 57_600, parity: 'none', flowControl: 'none', dataBits: 8, stopBits: 'short' });
-    expect(seen.vfyPwd).toEqual({ reply: hex(ZFM_EXCHANGE.vfyPwdAck), chunks: [12] });
-    // The ReadSysPara answer arrives in two interrupt reports (20 + 8 bytes) and is reassembled.
-    expect(seen.readSysPara).toEqual({ reply: hex(ZFM_EXCHANGE.readSysParaAck), chunks: [20, 8] });
+    // What ReadSysPara said (packet size code 2, capacity 200, level 3), checksums verified by the driver.
+    expect(seen.info).toMatchObject({
+      protocol: 'zfm',
+      transport: 'hid-cp2110',
+      path: HIDRAW_NODE,
+      baudRate: 57_600,
+      packetSize: 128,
+      capacity: 200,
+      securityLevel: 3,
+      deviceAddress: 'FFFFFFFF',
+      handshake: 'HandShake',
+    });
+    expect(seen.state).toBe('idle');
+    // The three answers, the ReadSysPara one in two interrupt reports (20 + 8 bytes) reassembled.
+    expect(seen.reports).toEqual([
+      ZFM_EXCHANGE.vfyPwdAck.length,
+      20,
+      ZFM_EXCHANGE.readSysParaAck.length - 20,
+      ZFM_EXCHANGE.handShakeAck.length,
+    ]);
   });
 });
