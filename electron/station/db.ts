@@ -1,0 +1,79 @@
+// The station's one SQLite file: settings, patients looked up this shift, workflows, the journal
+// of exchange calls and the audit log. WAL with synchronous FULL: a row that a call returned from
+// is on disk, so a crash after it (even of the machine) cannot lose a consent the exchange has.
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const schema = [
+  // version 1
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE patients (
+    ref TEXT PRIMARY KEY,
+    looked_up_at TEXT NOT NULL,
+    id_type TEXT NOT NULL,
+    masked_name TEXT NOT NULL,
+    masked_id_number TEXT NOT NULL,
+    covered INTEGER NOT NULL,
+    sealed TEXT NOT NULL
+  );
+  CREATE TABLE workflows (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    patient_ref TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    ended INTEGER NOT NULL DEFAULT 0,
+    sealed TEXT NOT NULL
+  );
+  CREATE INDEX workflows_open ON workflows (ended, updated_at);
+  CREATE TABLE calls (
+    id INTEGER PRIMARY KEY,
+    workflow_id TEXT NOT NULL REFERENCES workflows (id),
+    operation TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('started', 'succeeded', 'failed', 'unknown', 'reconciled')),
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    error_code TEXT,
+    sealed TEXT NOT NULL
+  );
+  CREATE INDEX calls_open ON calls (status, workflow_id);
+  CREATE TABLE audit (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    action TEXT NOT NULL,
+    workflow_id TEXT,
+    workflow_kind TEXT,
+    outcome TEXT NOT NULL,
+    error_code TEXT,
+    summary TEXT NOT NULL,
+    previous_hash TEXT,
+    hash TEXT NOT NULL
+  );
+  -- The newest record's seq and hash, written with it: removing the last records shows as a mismatch.
+  CREATE TABLE audit_head (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
+  -- Append-only: the station never edits or removes a record; only someone with the file in hand can.
+  CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  `,
+];
+
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > schema.length) {
+    db.close();
+    throw new Error(`The station database ${path} was written by a newer Idhini (schema ${version}); this one knows ${schema.length}.`);
+  }
+  db.transaction(() => {
+    for (let v = version; v < schema.length; v += 1) db.exec(schema[v]!);
+    db.pragma(`user_version = ${schema.length}`);
+  })();
+  return db;
+}

@@ -1,0 +1,116 @@
+// What a shell (Electron main, the browser host) or a test hands the station core. Everything that
+// touches the outside world — the exchange, time, randomness, the OS keystore, the readers, the
+// log file — comes in here, so the core runs unchanged under Electron, plain Node and vitest.
+import { randomBytes } from 'node:crypto';
+import type { ExchangeClient, ExchangeClientOptions } from '../payer';
+import type { ReadersFacade } from './readers';
+
+/** Where secrets live: Electron's safeStorage-backed store in the product, a map in tests. */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined> | string | undefined;
+  set(key: string, value: string): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+}
+
+/** Anything with a write(line) method: a file stream, process.stdout, a test's array. */
+export interface LogDestination {
+  write(line: string): unknown;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** The operating systems the exchange's biometric authorize knows (`authorizing_device_os`). */
+export type DeviceOs = 'windows' | 'linux' | 'macos' | 'android';
+
+/** A point just around an exchange call that changes state, for the crash-resume tests. */
+export interface JournalPoint {
+  readonly operation: string;
+  /** before-send: the intent is journaled; after-answer: the exchange answered, nothing journaled yet; after-outcome: the outcome is journaled. */
+  readonly phase: 'before-send' | 'after-answer' | 'after-outcome';
+  readonly workflowKind: string;
+}
+
+export interface StationDeps {
+  /** The SQLite file of the journal, audit log and settings (created if missing). */
+  readonly databasePath: string;
+  readonly secrets: SecretStore;
+  /** Builds the exchange client; tests and shells pass `createExchangeClient` from electron/payer. */
+  readonly exchangeClientFactory: (options: ExchangeClientOptions) => ExchangeClient;
+  readonly readers?: ReadersFacade;
+  /** `process.platform` of the station (win32, linux, darwin …): sent as authorizing_device_os. */
+  readonly platform?: string;
+  readonly host?: 'electron' | 'browser';
+  readonly appVersion?: string;
+  readonly clock?: Clock;
+  /** Random bytes as URL-safe text, for opaque handles; default crypto.randomBytes. */
+  readonly randomId?: () => string;
+  readonly log?: { readonly destination?: LogDestination; readonly level?: 'trace' | 'debug' | 'info' | 'warn' | 'error' };
+  /** Settings applied on first run only (an empty database), e.g. training mode on the built-in sandbox. */
+  readonly initialSettings?: Readonly<Record<string, unknown>>;
+  readonly timing?: Partial<StationTiming>;
+  /** Test hook: called synchronously at each journal point (the crash-resume tests SIGKILL here). */
+  readonly onJournalPoint?: (point: JournalPoint) => void;
+}
+
+export interface StationTiming {
+  /** Between two look-ups of a pending fingerprint authorization (3 s). */
+  readonly authorizationPollMs: number;
+  /** Between two look-ups of a preauth awaiting the doctor or the payer (15 s). */
+  readonly preauthPollMs: number;
+  /** Before an SMS code may be sent again (60 s). */
+  readonly smsResendCooldownMs: number;
+  /** How long a sent SMS code stays valid when the exchange does not say (5 min). */
+  readonly smsCodeTtlMs: number;
+  /** Between two reconciliation attempts while the exchange cannot be reached (10 s). */
+  readonly reconcileRetryMs: number;
+  /** Deadline of one exchange call (20 s). */
+  readonly exchangeTimeoutMs: number;
+}
+
+export const defaultTiming: StationTiming = {
+  authorizationPollMs: 3000,
+  preauthPollMs: 15_000,
+  smsResendCooldownMs: 60_000,
+  smsCodeTtlMs: 5 * 60_000,
+  reconcileRetryMs: 10_000,
+  exchangeTimeoutMs: 20_000,
+};
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export function defaultRandomId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** Maps `process.platform` honestly: the exchange knows windows, linux, macos and android. */
+export function deviceOsOf(platform: string): DeviceOs {
+  switch (platform) {
+    case 'win32':
+    case 'cygwin':
+      return 'windows';
+    case 'darwin':
+      return 'macos';
+    case 'android':
+      return 'android';
+    default:
+      // linux and the other unix kernels (freebsd, openbsd, sunos, aix) run a Linux-like desktop.
+      return 'linux';
+  }
+}
+
+/** A secret store kept in memory: for tests and for browser mode without a keystore. */
+export function memorySecretStore(initial: Record<string, string> = {}): SecretStore {
+  const values = new Map(Object.entries(initial));
+  return {
+    get: (key) => values.get(key),
+    set: (key, value) => {
+      values.set(key, value);
+    },
+    delete: (key) => {
+      values.delete(key);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The journal encrypts what it keeps of a patient's consent: consent tokens, authorization guids,
+// SMS codes waiting to be spent, the patient's registry id and ID number. They must survive a crash
+// (so they are on disk), but the SQLite file sits on a shared ward workstation, is backed up and
+// can be copied; with the key in the OS keystore (the injected secret store: safeStorage under
+// Electron) a copied file shows workflow states and masked names, nothing that opens a claim.
+// AES-256-GCM: an edited row fails to open instead of yielding altered data.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { SecretStore } from './deps';
+
+const KEY_NAME = 'idhini.journal-key';
+const VERSION = 'v1';
+
+export interface Sealer {
+  seal(value: unknown): string;
+  open<T>(sealed: string): T;
+}
+
+export class SealError extends Error {
+  override readonly name = 'SealError';
+}
+
+/** The journal key from the secret store, made on first use. */
+export async function loadSealer(secrets: SecretStore, mayCreate: boolean): Promise<Sealer> {
+  let encoded = await secrets.get(KEY_NAME);
+  if (encoded === undefined) {
+    if (!mayCreate) {
+      throw new SealError('The journal key is missing from the secret store, but the journal holds sealed records: they cannot be read.');
+    }
+    encoded = randomBytes(32).toString('base64');
+    await secrets.set(KEY_NAME, encoded);
+  }
+  const key = Buffer.from(encoded, 'base64');
+  if (key.length !== 32) throw new SealError('The journal key in the secret store is not 32 bytes.');
+  return createSealer(key);
+}
+
+export function createSealer(key: Buffer): Sealer {
+  return {
+    seal(value) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
+      return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
+    },
+    open<T>(sealed: string): T {
+      const [version, payload] = sealed.split(':', 2);
+      if (version !== VERSION || payload === undefined) throw new SealError('A journal record is not in a format this station knows.');
+      const raw = Buffer.from(payload, 'base64url');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+        return JSON.parse(text) as T;
+      } catch {
+        throw new SealError('A journal record could not be opened: it was altered, or the key is not the one it was sealed with.');
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// Station settings, persisted in the station database. The client secret is not a setting: it
+// goes to the injected secret store on facility.signIn and never comes back out of the core.
+import type { z } from 'zod';
+import type { settingsCommands, StationSettings } from '../contract';
+import type { Db } from './db';
+import type { SecretStore } from './deps';
+
+export type EditableSettings = z.output<(typeof settingsCommands)['settings.update']['input']>;
+type Stored = Omit<StationSettings, 'credentialsStored' | 'missing'>;
+
+export const CLIENT_SECRET_KEY = 'idhini.client-secret';
+
+export const defaultSettings: Stored = {
+  exchangeBaseUrl: null,
+  trainingMode: false,
+  clientId: null,
+  facilityCode: null,
+  facilityName: null,
+  agentNationalId: null,
+  allowedLinkOrigins: [],
+  language: 'en',
+  idleLockMinutes: 10,
+  reader: { source: 'auto', readerId: null },
+  defaultServiceType: 'OUTPATIENT',
+};
+
+const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];
+
+/** The settings the station cannot work without, in the order a first-run screen asks for them. */
+const required = ['exchangeBaseUrl', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId'] as const;
+
+export class SettingsStore {
+  private current: Stored;
+  private readonly upsert;
+
+  constructor(
+    private readonly db: Db,
+    private readonly secrets: SecretStore,
+  ) {
+    this.upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    const rows = db.prepare("SELECT key, value FROM settings WHERE key NOT LIKE 'memo.%'").all() as { key: string; value: string }[];
+    const loaded: Record<string, unknown> = { ...defaultSettings };
+    for (const row of rows) if ((storedKeys as string[]).includes(row.key)) loaded[row.key] = JSON.parse(row.value) as unknown;
+    this.current = loaded as Stored;
+  }
+
+  get isEmpty(): boolean {
+    return (this.db.prepare("SELECT COUNT(*) AS n FROM settings WHERE key NOT LIKE 'memo.%'").get() as { n: number }).n === 0;
+  }
+
+  get values(): Stored {
+    return this.current;
+  }
+
+  /** Changes only the fields given (already validated against the contract). */
+  update(changes: Partial<Stored>): void {
+    const next: Record<string, unknown> = { ...this.current };
+    this.db.transaction(() => {
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === undefined || !(storedKeys as string[]).includes(key)) continue;
+        next[key] = value;
+        this.upsert.run(key, JSON.stringify(value));
+      }
+    })();
+    this.current = next as Stored;
+  }
+
+  async clientSecret(): Promise<string | undefined> {
+    return (await this.secrets.get(CLIENT_SECRET_KEY)) ?? undefined;
+  }
+
+  async view(): Promise<StationSettings> {
+    const credentialsStored = (await this.clientSecret()) !== undefined;
+    const missing = required.filter((key) => (key === 'clientId' ? this.current.clientId === null || !credentialsStored : this.current[key] === null));
+    return { ...this.current, credentialsStored, missing: [...missing] };
+  }
+
+  /** Small things the station remembers between shifts (the ward's usual intervention). */
+  memo(key: string): string | undefined {
+    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(`memo.${key}`) as { value: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.value) as string);
+  }
+
+  remember(key: string, value: string): void {
+    this.upsert.run(`memo.${key}`, JSON.stringify(value));
+  }
+}

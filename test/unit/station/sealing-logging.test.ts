@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../../electron/station/deps';
+import { createStationLogger, Scrubber } from '../../../electron/station/logging';
+import { loadSealer, SealError } from '../../../electron/station/sealing';
+
+describe('the journal seal', () => {
+  it('round-trips, makes the key once, and refuses an altered record', async () => {
+    const secrets = memorySecretStore();
+    const sealer = await loadSealer(secrets, true);
+    const sealed = sealer.seal({ consentToken: 'CT123456789' });
+    expect(sealed).not.toContain('CT123456789');
+    expect((await loadSealer(secrets, false)).open(sealed)).toEqual({ consentToken: 'CT123456789' });
+    const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
+    expect(() => sealer.open(flipped)).toThrow(SealError);
+  });
+
+  it('will not invent a key for a journal that already has sealed records', async () => {
+    await expect(loadSealer(memorySecretStore(), false)).rejects.toThrow(SealError);
+  });
+});
+
+describe('the station logger', () => {
+  function capture() {
+    const lines: string[] = [];
+    const { log, scrubber } = createStationLogger({ destination: { write: (l: string) => lines.push(l) }, level: 'debug' });
+    return { lines, log, scrubber };
+  }
+
+  it('censors secret keys at any of the first three levels', () => {
+    const { lines, log } = capture();
+    log.info({ token: 'abc', nested: { otp: '123456', deeper: { consent_token: 'zzz' } }, operation: 'claims.submit' }, 'hello');
+    const line = lines.join('');
+    expect(line).not.toMatch(/abc|123456|zzz/);
+    expect(line).toContain('claims.submit');
+  });
+
+  it('scrubs registered values wherever they appear, message and errors included', () => {
+    const { lines, log, scrubber } = capture();
+    scrubber.add('demo-hospital-secret');
+    scrubber.add('CTJ6K2ABCDEF1234');
+    scrubber.addName('Wanjiku Mumbi Kamau');
+    log.warn({ detail: 'sent CTJ6K2ABCDEF1234 for wanjiku', err: new Error('secret demo-hospital-secret') }, 'patient Wanjiku Mumbi Kamau seen');
+    const line = lines.join('');
+    for (const value of ['demo-hospital-secret', 'CTJ6K2ABCDEF1234', 'Wanjiku', 'wanjiku', 'Mumbi', 'Kamau']) expect(line).not.toContain(value);
+    expect(line).toContain('[patient]');
+  });
+
+  it('ignores values too short to scrub safely', () => {
+    const scrubber = new Scrubber();
+    scrubber.add('1');
+    scrubber.add('ab');
+    expect(scrubber.scrub('a1b ab')).toBe('a1b ab');
+  });
+});
