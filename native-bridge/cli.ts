@@ -11,12 +11,14 @@ import { parseArgs } from 'node:util';
 import { captureCommand } from './cli/capture';
 import { CliUsageError, type CliCommand } from './cli/command';
 import { probeCommand } from './cli/probe';
+import { listCommand } from './manager/list-command';
 import { ReaderError } from './drivers/reader';
 import { SerialTransportError } from './transports/serial';
 
 const commands: Readonly<Record<string, CliCommand>> = {
   probe: probeCommand,
   capture: captureCommand,
+  list: listCommand,
 };
 
 function usage(): string {

@@ -19,12 +19,12 @@ function requireUmockdev(): void {
   }
 }
 
-function runUnderUmockdev(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runUnderUmockdev(command: string[] = [SCRIPT]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const args = [
     '-d', FIXTURE_FILES.umockdev,
     '-i', `${HIDRAW_NODE}=${FIXTURE_FILES.ioctl}`,
     '-s', `${HIDRAW_NODE}=${FIXTURE_FILES.script}`,
-    '--', process.execPath, '--import', 'tsx', SCRIPT,
+    '--', process.execPath, '--import', 'tsx', ...command,
   ];
   return new Promise((resolve, reject) => {
     const child = spawn('umockdev-run', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -80,5 +80,30 @@ describe('CP2110 bridge through node-hid under umockdev', () => {
       ZFM_EXCHANGE.readSysParaAck.length - 20,
       ZFM_EXCHANGE.handShakeAck.length,
     ]);
+  });
+
+  it('is what `reader list --json` finds on the HID side, without opening it', async () => {
+    requireUmockdev();
+    const cli = fileURLToPath(new URL('../../native-bridge/cli.ts', import.meta.url));
+    // A port where no hardware service answers, so the listing does not depend on this machine.
+    const run = await runUnderUmockdev([cli, 'list', '--json', '--service-url', 'http://127.0.0.1:9']);
+    expect(run.code, `reader list failed:\n${run.stderr}\n${run.stdout}`).toBe(0);
+    const listed = JSON.parse(run.stdout) as { readers: unknown[]; hid: unknown; hardwareService: { state: string } };
+    expect(listed.hid).toEqual({
+      available: true,
+      hidapiVersion: expect.any(String),
+      bridges: [
+        {
+          path: HIDRAW_NODE,
+          vendorId: '10c4',
+          productId: 'ea80',
+          manufacturer: 'Silicon Laboratories',
+          serialNumber: '0001A2B3',
+          bridge: 'Silicon Labs CP2110',
+        },
+      ],
+    });
+    expect(listed.readers).toContainEqual(expect.objectContaining({ source: 'hid-cp2110', path: HIDRAW_NODE }));
+    expect(listed.hardwareService.state).toBe('not-running');
   });
 });
