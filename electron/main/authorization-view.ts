@@ -1,0 +1,201 @@
+// The payer's authorization link, shown by the shell in its own WebContentsView laid over the area
+// the renderer reserves (contract command authorizationView.setArea). Each link gets a fresh
+// in-memory session (a unique partition without 'persist:'), so nothing of one patient's
+// authorization — cookies, storage, cache — is there for the next. The view may navigate only
+// within the payer allowlist, may open no window, gets every permission denied except Local
+// Network Access for an allowlisted origin, and is closed as soon as the workflow it belongs to no
+// longer shows the link (verified, cancelled, expired) or the station locks.
+import { authorizationLink, makeError } from '../contract';
+import type { Outcome, screenArea } from '../contract';
+import type { z } from 'zod';
+import type { LinkSessionApi, LinkViewApi, ShellLog } from './electron-api';
+import type { NavigationPolicy } from './navigation';
+import { describe } from './navigation';
+import { isAllowedUrl } from './origins';
+import { applyPermissionPolicy } from './permissions';
+
+type Area = z.output<typeof screenArea>;
+interface KnownLink {
+  url: string;
+  workflowId: string | null;
+}
+
+export interface AuthorizationViewDeps<S extends LinkSessionApi, V extends LinkViewApi> {
+  /** A fresh in-memory session: session.fromPartition(<unique name without 'persist:'>). */
+  createSession(): S;
+  /** new WebContentsView({ webPreferences: linkWebPreferences(session) }) */
+  createView(session: S): V;
+  /** Lays the view over the station window (contentView.addChildView) and takes it off again. */
+  attach(view: V): void;
+  detach(view: V): void;
+  /** The station window's zoom: the renderer measures in CSS pixels, views are placed in DIPs. */
+  zoomFactor(): number;
+  /** The payer origins from settings (allowedLinkOrigins). */
+  allowedOrigins(): ReadonlySet<string>;
+  navigation: NavigationPolicy;
+  log: ShellLog;
+}
+
+interface Shown<S, V> {
+  handle: string;
+  session: S;
+  view: V;
+  area: Area;
+  restarts: number;
+}
+
+export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> {
+  readonly #deps: AuthorizationViewDeps<S, V>;
+  readonly #links = new Map<string, KnownLink>();
+  #shown: Shown<S, V> | null = null;
+
+  constructor(deps: AuthorizationViewDeps<S, V>) {
+    this.#deps = deps;
+  }
+
+  /** The handle of the link on screen, if any. */
+  get shownHandle(): string | null {
+    return this.#shown?.handle ?? null;
+  }
+
+  /**
+   * Learns the links from everything the core answers or emits (workflow views carry them), and
+   * forgets — closing it if shown — a link its workflow no longer carries.
+   */
+  learn(value: unknown): void {
+    const handlesOf = new Map<string, Set<string>>();
+    const handles = (workflowId: string) => {
+      let set = handlesOf.get(workflowId);
+      if (set === undefined) handlesOf.set(workflowId, (set = new Set()));
+      return set;
+    };
+    collectLinks(
+      value,
+      null,
+      (link, workflowId) => {
+        this.#links.set(link.handle, { url: link.url, workflowId });
+        if (workflowId !== null) handles(workflowId).add(link.handle);
+      },
+      handles,
+    );
+    for (const [handle, link] of this.#links) {
+      if (link.workflowId === null) continue;
+      const current = handlesOf.get(link.workflowId);
+      if (current !== undefined && !current.has(handle)) this.#forget(handle);
+    }
+  }
+
+  /** authorizationView.setArea: shows the link over the area, moves it, or (area null) closes it. */
+  setArea(input: { handle: string; area: Area | null }): Outcome<{ shownBy: 'shell' }> {
+    const { handle, area } = input;
+    if (area === null) {
+      if (this.#shown?.handle === handle) this.#close();
+      return { ok: true, value: { shownBy: 'shell' } };
+    }
+    const link = this.#links.get(handle);
+    if (link === undefined) {
+      return { ok: false, error: makeError('NOT_FOUND', 'No authorization link with this handle is open.', { field: 'handle' }) };
+    }
+    if (!isAllowedUrl(link.url, this.#deps.allowedOrigins())) {
+      this.#deps.log.warn({ target: describe(link.url) }, 'authorization link refused: origin not on the allowlist');
+      return {
+        ok: false,
+        error: makeError('VALIDATION', "The authorization link's origin is not on the allowed link origins of the settings.", { field: 'handle' }),
+      };
+    }
+    if (this.#shown?.handle === handle) {
+      this.#shown.area = area;
+      this.#shown.view.setBounds(this.#bounds(area));
+      return { ok: true, value: { shownBy: 'shell' } };
+    }
+    this.#close();
+    this.#open(handle, link.url, area, 0);
+    return { ok: true, value: { shownBy: 'shell' } };
+  }
+
+  /** Takes the link off the screen and drops its session (idle lock, renderer gone, quit). */
+  closeAll(): void {
+    this.#close();
+  }
+
+  #open(handle: string, url: string, area: Area, restarts: number): void {
+    const deps = this.#deps;
+    const session = deps.createSession();
+    applyPermissionPolicy(session, { label: 'authorization-link', localNetworkOrigins: () => deps.allowedOrigins(), log: deps.log });
+    const view = deps.createView(session);
+    const contents = view.webContents;
+    deps.navigation.allow(contents.id, (target) => isAllowedUrl(target, deps.allowedOrigins()));
+    const shown: Shown<S, V> = { handle, session, view, area, restarts };
+    contents.on('render-process-gone', (_event, details) => {
+      if (this.#shown !== shown) return;
+      deps.log.warn({ reason: details.reason, exitCode: details.exitCode }, 'authorization view renderer gone');
+      this.#close();
+      // Once more with a fresh session; a page that keeps crashing is left closed for the nurse to retry.
+      if (shown.restarts < 1 && this.#links.has(handle)) this.#open(handle, url, shown.area, shown.restarts + 1);
+    });
+    view.setBounds(this.#bounds(area));
+    deps.attach(view);
+    this.#shown = shown;
+    contents.loadURL(url).catch((error: unknown) => {
+      deps.log.warn({ target: describe(url), error: error instanceof Error ? error.name : 'unknown' }, 'authorization link failed to load');
+    });
+  }
+
+  #close(): void {
+    const shown = this.#shown;
+    if (shown === null) return;
+    this.#shown = null;
+    const deps = this.#deps;
+    deps.detach(shown.view);
+    deps.navigation.forget(shown.view.webContents.id);
+    if (!shown.view.webContents.isDestroyed()) shown.view.webContents.close();
+    shown.session.clearStorageData().catch(() => undefined);
+  }
+
+  #forget(handle: string): void {
+    this.#links.delete(handle);
+    if (this.#shown?.handle === handle) this.#close();
+  }
+
+  #bounds(area: Area): { x: number; y: number; width: number; height: number } {
+    const zoom = this.#deps.zoomFactor();
+    return {
+      x: Math.round(area.x * zoom),
+      y: Math.round(area.y * zoom),
+      width: Math.max(1, Math.round(area.width * zoom)),
+      height: Math.max(1, Math.round(area.height * zoom)),
+    };
+  }
+}
+
+type Link = z.output<typeof authorizationLink>;
+
+/**
+ * Walks a contract value (already checked against the contract, so bounded and plain) and reports
+ * each authorization link with the workflow it sits in, and each workflow view met on the way.
+ */
+function collectLinks(
+  value: unknown,
+  workflowId: string | null,
+  onLink: (link: Link, workflowId: string | null) => void,
+  onWorkflow: (workflowId: string) => void,
+  depth = 0,
+): void {
+  if (depth > 12 || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectLinks(item, workflowId, onLink, onWorkflow, depth + 1);
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  let context = workflowId;
+  if (typeof record.workflowId === 'string' && typeof record.kind === 'string' && typeof record.state === 'string') {
+    context = record.workflowId;
+    onWorkflow(context);
+  }
+  const link = authorizationLink.safeParse(record);
+  if (link.success) {
+    onLink(link.data, context);
+    return;
+  }
+  for (const child of Object.values(record)) collectLinks(child, context, onLink, onWorkflow, depth + 1);
+}
