@@ -1,0 +1,231 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
+// Status callbacks: registration, signed delivery of every state change to a real HTTP endpoint,
+// retries with backoff, and the record in GET /sandbox/events.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, startHarness, type Harness } from './harness';
+
+interface Received {
+  path: string;
+  headers: IncomingMessage['headers'];
+  raw: string;
+  body: any;
+}
+
+/** A receiver that fails the first `failures` deliveries with 500, then answers 204. */
+class Receiver {
+  readonly received: Received[] = [];
+  failures = 0;
+  private server: Server | null = null;
+  url = '';
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        this.received.push({ path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw) });
+        if (this.failures > 0) {
+          this.failures -= 1;
+          res.writeHead(500).end('not now');
+        } else {
+          res.writeHead(204).end();
+        }
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let h: Harness;
+let receiver: Receiver;
+beforeAll(async () => {
+  h = await startHarness({ callbackRetryBaseMs: 20 });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+  receiver = new Receiver();
+  await receiver.start();
+});
+afterEach(async () => {
+  await receiver.stop();
+});
+
+async function register(client = h.hospital, code: string = HOSPITAL.code, withOperation = true) {
+  const endpoint = await client.post(`/api/v1/tenants/${code}/endpoints`, { url: receiver.url, name: 'ward station' });
+  expect(endpoint.status).toBe(201);
+  if (withOperation) {
+    const op = await client.post(`/api/v1/tenants/${code}/endpoints/${endpoint.body.id}/operations`, {
+      name: 'status',
+      action: 'status_changed',
+      method: 'POST',
+      path: '/hooks/exchange',
+      request_content_type: 'application/json',
+    });
+    expect(op.status).toBe(201);
+  }
+  return endpoint.body as { id: string; url: string; signing_secret: string };
+}
+
+describe('status callbacks', () => {
+  it('delivers every state change of an authorization and a claim, signed with the endpoint secret', async () => {
+    const endpoint = await register();
+    const id = await crId(h.hospital, NID.covered);
+    const visit = await openVisit(h, h.hospital, id, 'SHA-02-001', 'OUTPATIENT');
+    const changes = await until('three callbacks', async () => (receiver.received.length >= 3 ? receiver.received : undefined));
+    // Deliveries run concurrently: the order of arrival is not guaranteed, the set is.
+    expect(changes).toHaveLength(3);
+    expect(changes.map((c) => [c.body.entity_type, c.body.from_state, c.body.to_state])).toEqual(
+      expect.arrayContaining([
+        ['authorization', null, 'PENDING'],
+        ['authorization', 'PENDING', 'AUTHORIZED'],
+        ['claim', null, 'DRAFT'],
+      ]),
+    );
+    const claim = changes.find((c) => c.body.entity_type === 'claim');
+    expect(claim?.path).toBe('/hooks/exchange');
+    expect(claim?.body).toMatchObject({ facility_fr_code: HOSPITAL.code, consent_token: visit.consent_token, subject_guid: visit.claim_guid });
+    expect(Date.parse(claim?.body.timestamp)).not.toBeNaN();
+    for (const c of changes) {
+      const timestamp = String(c.headers['x-exchange-timestamp']);
+      expect(Math.abs(Number(timestamp) - Date.now())).toBeLessThan(60_000);
+      const expected = `sha256=${createHmac('sha256', endpoint.signing_secret).update(`${timestamp}.${c.raw}`).digest('hex')}`;
+      expect(c.headers['x-exchange-signature']).toBe(expected);
+      expect(c.headers['content-type']).toBe('application/json');
+    }
+    const events = (await h.control.get('/sandbox/events')).body as any[];
+    expect(events).toHaveLength(3);
+    expect(events.every((e) => e.outcome === 'delivered' && e.attempts.length === 1 && e.attempts[0].status === 204)).toBe(true);
+  });
+
+  it('delivers preauth changes too', async () => {
+    await register();
+    const id = await crId(h.hospital, NID.covered);
+    const a = await authorizeByFingerprint(h, h.hospital, id, ['SHA-08-001'], 'INPATIENT');
+    const p = await h.hospital.post('/api/v1/preauths', {
+      consent_token: a.token,
+      intervention_code: 'SHA-08-001',
+      preauth_type: 'surgical',
+      practitioner_identification_type: 'registration_number',
+      practitioner_identification_number: 'A23456',
+      practitioner_regulation_body: 'KMPDC',
+      diagnoses: [{ code: 'DD51' }],
+      requested_amount: 50_000,
+    });
+    await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
+    await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
+    const preauth = await until('preauth and authorization callbacks', async () => {
+      const seen = receiver.received.map((c) => `${c.body.entity_type}:${c.body.from_state}>${c.body.to_state}`);
+      return seen.includes('authorization:AUTHORIZED_PENDING_VISIT>AUTHORIZED') ? seen : undefined;
+    });
+    expect(preauth).toEqual(
+      expect.arrayContaining([
+        'preauth:null>PENDING_DOCTOR_APPROVAL',
+        'preauth:PENDING_DOCTOR_APPROVAL>ACTIVE',
+        'preauth:ACTIVE>FINALISED',
+        'authorization:PENDING>AUTHORIZED_PENDING_VISIT',
+      ]),
+    );
+  });
+
+  it('retries a failing endpoint with backoff, then succeeds; every attempt is recorded', async () => {
+    await register();
+    receiver.failures = 2;
+    const id = await crId(h.hospital, NID.covered);
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    const event = await until('a delivered retry', async () => {
+      const events = (await h.control.get('/sandbox/events')).body as any[];
+      return events[0]?.outcome === 'delivered' ? events[0] : undefined;
+    });
+    expect(event.attempts.map((a: any) => a.status)).toEqual([500, 500, 204]);
+    expect(receiver.received).toHaveLength(3);
+    expect(new Set(receiver.received.map((r) => r.headers['x-exchange-event-id'])).size).toBe(1);
+    expect(receiver.received.map((r) => r.headers['x-exchange-delivery-attempt'])).toEqual(['1', '2', '3']);
+    const gaps = event.attempts.slice(1).map((a: any, i: number) => Date.parse(a.at) - Date.parse(event.attempts[i].at));
+    // Base 20 ms, doubling: the waits before attempts 2 and 3 are at least 20 and 40 ms.
+    expect(gaps[0]).toBeGreaterThanOrEqual(20);
+    expect(gaps[1]).toBeGreaterThanOrEqual(40);
+  });
+
+  it('gives up after five attempts, and records network errors', async () => {
+    await register();
+    receiver.failures = 100;
+    const id = await crId(h.hospital, NID.covered);
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    const failed = await until('a failed delivery', async () => {
+      const events = (await h.control.get('/sandbox/events')).body as any[];
+      return events[0]?.outcome === 'failed' ? events[0] : undefined;
+    });
+    expect(failed.attempts).toHaveLength(5);
+    await receiver.stop();
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    const unreachable = await until('a network error', async () => {
+      const events = (await h.control.get('/sandbox/events')).body as any[];
+      return events[1]?.attempts.length > 0 ? events[1] : undefined;
+    });
+    expect(unreachable.attempts[0]).toMatchObject({ status: null });
+    expect(unreachable.attempts[0].error).toBeTruthy();
+    await receiver.start();
+  });
+
+  it("sends nothing to an endpoint without an operation, nor to another tenant's endpoint", async () => {
+    await register(h.hospital, HOSPITAL.code, false);
+    await register(h.dispensary, DISPENSARY.code, true);
+    const id = await crId(h.hospital, NID.covered);
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(receiver.received).toEqual([]);
+    expect((await h.control.get('/sandbox/events')).body).toEqual([]);
+    expect((await h.control.get('/sandbox/transitions')).body).toHaveLength(1);
+  });
+
+  it('lists, updates, deactivates and deletes endpoints, only for their own tenant', async () => {
+    const endpoint = await register();
+    const list = await h.hospital.get(`/api/v1/tenants/${HOSPITAL.code}/endpoints`);
+    expect(list.body.count).toBe(1);
+    expect(list.body.results[0]).toMatchObject({ id: endpoint.id, url: receiver.url, active: true });
+    expect(list.body.results[0].signing_secret).toBeUndefined();
+    expect(list.body.results[0].operations).toHaveLength(1);
+    expectError(await h.hospital.get(`/api/v1/tenants/${DISPENSARY.code}/endpoints`), 403, 'FORBIDDEN');
+    expectError(await h.dispensary.call('PATCH', `/api/v1/tenants/endpoints/${endpoint.id}`, { body: { active: false } }), 404, 'NOT_FOUND');
+    expect((await h.hospital.call('PATCH', `/api/v1/tenants/endpoints/${endpoint.id}`, { body: { active: false } })).body.active).toBe(false);
+    const id = await crId(h.hospital, NID.covered);
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(receiver.received).toEqual([]);
+    expect((await h.hospital.call('DELETE', `/api/v1/tenants/endpoints/${endpoint.id}`)).status).toBe(204);
+    expect((await h.hospital.get(`/api/v1/tenants/${HOSPITAL.code}/endpoints`)).body.count).toBe(0);
+    expectError(await h.hospital.post(`/api/v1/tenants/${HOSPITAL.code}/endpoints`, { url: 'ftp://x' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('validates operations: action status_changed, method POST, JSON', async () => {
+    const endpoint = await register(h.hospital, HOSPITAL.code, false);
+    const path = `/api/v1/tenants/${HOSPITAL.code}/endpoints/${endpoint.id}/operations`;
+    const op = { name: 'x', action: 'status_changed', method: 'POST', path: '/x', request_content_type: 'application/json' };
+    expectError(await h.hospital.post(path, { ...op, action: 'created' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post(path, { ...op, method: 'GET' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post(path, { ...op, path: 'x' }), 400, 'VALIDATION_ERROR');
+    expect((await h.hospital.post(path, op)).status).toBe(201);
+  });
+});

@@ -1,0 +1,227 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
+// The demo world of ../shared/design/contracts.md, row by row, and the registry and benefit
+// look-ups answered from it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, startHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+});
+
+const eligibility = (nationalId: string, client = h.hospital) =>
+  client.get('/api/v1/patients/eligibility', { identification_number: nationalId, identification_type: 'National ID' });
+
+describe('the demo world', () => {
+  it('30000001: covered by SHIF, fingerprints enrolled, not whitelisted, one phone contact', async () => {
+    const e = await eligibility(NID.covered);
+    expect(e.status).toBe(200);
+    expect(e.body).toMatchObject({ statusCode: '10', whitelistedForOTP: false, facilityBiometricsEnforced: true });
+    expect(e.body.schemes).toHaveLength(1);
+    expect(e.body.schemes[0]).toMatchObject({ schemeId: 'SHIF', coverage: { status: 1 } });
+    const id = e.body.memberCrNumber as string;
+    expect((await h.control.get(`/sandbox/patients/${id}/fingerprints`)).body.length).toBeGreaterThan(0);
+    const contacts = await h.hospital.get('/api/v1/patients/contacts', { patient_id: id });
+    expect(contacts.body.count).toBe(1);
+    expect(contacts.body.results[0]).toMatchObject({ contactType: 'PHO', isMainContact: true, active: true, isConfirmed: true });
+    expect(contacts.body.results[0].contactValue).toMatch(/^\+254\d{3}\*\*\*\d{3}$/);
+  });
+
+  it('30000002: covered, whitelisted for OTP, two phone contacts, fingerprints enrolled', async () => {
+    const e = await eligibility(NID.whitelisted);
+    expect(e.body).toMatchObject({ statusCode: '10', whitelistedForOTP: true });
+    expect(e.body.schemes[0].coverage.status).toBe(1);
+    const id = e.body.memberCrNumber as string;
+    expect((await h.hospital.get('/api/v1/patients/contacts', { patient_id: id })).body.count).toBe(2);
+    expect((await h.control.get(`/sandbox/patients/${id}/fingerprints`)).body.length).toBeGreaterThan(0);
+  });
+
+  it('30000003: found, not covered, with reason and possibleSolution', async () => {
+    const e = await eligibility(NID.notCovered);
+    expect(e.body.statusCode).toBe('10');
+    const coverage = e.body.schemes[0].coverage;
+    expect(coverage.status).toBe(0);
+    expect(coverage.reason).not.toBe('');
+    expect(coverage.possibleSolution).not.toBe('');
+    const id = e.body.memberCrNumber as string;
+    expect((await h.hospital.get('/api/v1/patients/sub-benefits', { patient_id: id })).body.count).toBe(0);
+    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] }), 422, 'NOT_COVERED');
+  });
+
+  it('30000004: a covered adult whose fingerprints are unusable', async () => {
+    const e = await eligibility(NID.unusableFingers);
+    expect(e.body.schemes[0].coverage.status).toBe(1);
+    expect(e.body.age).toBeGreaterThanOrEqual(18);
+    expect((await h.control.get(`/sandbox/patients/${e.body.memberCrNumber}/fingerprints`)).body).toEqual([]);
+  });
+
+  it('30000005: covered under two schemes', async () => {
+    const e = await eligibility(NID.twoSchemes);
+    const covered = (e.body.schemes as any[]).filter((s) => s.coverage.status === 1);
+    expect(covered).toHaveLength(2);
+  });
+
+  it('30000006: covered, no phone contact', async () => {
+    const e = await eligibility(NID.noPhone);
+    expect(e.body.schemes[0].coverage.status).toBe(1);
+    const contacts = await h.hospital.get('/api/v1/patients/contacts', { patient_id: e.body.memberCrNumber });
+    expect(contacts.body).toEqual({ count: 0, results: [] });
+  });
+
+  it('99999999: not found (404 on the registry, statusCode "00" on eligibility)', async () => {
+    expectError(await h.hospital.get('/api/v1/patients', { identification_number: NID.notFound, identification_type: 'National ID' }), 404, 'NOT_FOUND');
+    const e = await eligibility(NID.notFound);
+    expect(e.status).toBe(200);
+    expect(e.body).toMatchObject({ statusCode: '00', schemes: [], requestIdNumber: NID.notFound });
+  });
+
+  it('finds a patient by ClientRegistry ID too', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const r = await h.hospital.get('/api/v1/patients', { identification_number: id, identification_type: 'ClientRegistry ID' });
+    expect(r.body.id).toBe(id);
+  });
+
+  it('tells each facility whether it enforces biometrics', async () => {
+    expect((await eligibility(NID.covered, h.hospital)).body.facilityBiometricsEnforced).toBe(true);
+    expect((await eligibility(NID.covered, h.dispensary)).body.facilityBiometricsEnforced).toBe(false);
+  });
+});
+
+describe('benefits', () => {
+  it('gives a covered member ~30 sub-benefits, paged as asked', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const first = await h.hospital.get('/api/v1/patients/sub-benefits', { patient_id: id });
+    expect(first.body).toMatchObject({ count: 30, currentPage: 1, pageSize: 20, totalPages: 2, startIndex: 1, endIndex: 20, previous: null });
+    expect(first.body.results).toHaveLength(20);
+    const second = await h.hospital.get(new URL(first.body.next).pathname + new URL(first.body.next).search);
+    expect(second.body).toMatchObject({ currentPage: 2, startIndex: 21, endIndex: 30, next: null });
+    const s = second.body.results[0];
+    expect(Object.keys(s)).toEqual(expect.arrayContaining(['code', 'name', 'accessPoint', 'fund', 'parentBenefitCode', 'cover', 'allowedInterventions']));
+  });
+
+  it('gives ~850 interventions with SHA-XX-NNN codes, every live paymentMechanism spelling, and the four required kinds', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const found = await findInterventions(h.hospital, id);
+    expect(found.all.length).toBeGreaterThanOrEqual(800);
+    expect(found.all.length).toBeLessThanOrEqual(900);
+    for (const i of found.all) expect(i.intervention_code).toMatch(/^SHA-\d{2}-\d{3}$/);
+    const mechanisms = new Set(found.all.map((i) => i.paymentMechanism));
+    expect([...mechanisms].sort()).toEqual(['CAPITATION', 'CASE BASED', 'FEE FOR SERVICE', 'FEE_FOR_SERVICE', 'PER_DIEM']);
+    expect(new Set([found.capitation, found.elective, found.perDiem, found.emergency]).size).toBe(4);
+    const fields = Object.keys(found.all[0]);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'intervention_code',
+        'name',
+        'paymentMechanism',
+        'needsPreauth',
+        'needsManualPreauthApproval',
+        'accessPoint',
+        'applicableDocumentTypes',
+        'requiredPreauthDocumentTypes',
+        'needsDoctorAuthorization',
+        'protocolCode',
+        'applicableTariff',
+        'kephLevelTarriff',
+        'fund',
+        'sub_benefit_code',
+        'tariff',
+      ]),
+    );
+  });
+
+  it('filters interventions by sub-benefit and search, and bounds pageSize to 1..100', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const sub = await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, sub_benefit_code: 'SB-02-01', pageSize: '5', page: '2' });
+    expect(sub.body).toMatchObject({ currentPage: 2, pageSize: 5, startIndex: 6, endIndex: 10 });
+    expect((sub.body.results as any[]).every((i) => i.sub_benefit_code === 'SB-02-01')).toBe(true);
+    const search = await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, search: 'hernia' });
+    expect(search.body.count).toBeGreaterThan(0);
+    expect((search.body.results as any[]).every((i) => /hernia/i.test(i.name))).toBe(true);
+    for (const pageSize of ['0', '101', 'x']) {
+      expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, pageSize }), 400, 'VALIDATION_ERROR');
+    }
+    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, page: '0' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', {}), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: 'CR0' }), 404, 'NOT_FOUND');
+  });
+
+  it("answers utilization with the contract's fields", async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const r = await h.hospital.get('/api/v1/patients/benefits/utilization', { patient_id: id, intervention_code: 'SHA-02-001' });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body)).toEqual(
+      expect.arrayContaining(['code', 'crId', 'householdMaxLimit', 'householdUtilisedLimit', 'individualMaxLimit', 'individualUtilisedLimit', 'limitScope', 'nextAvailability', 'utilizationDays']),
+    );
+  });
+
+  it('sets the cover of a two-scheme member, and refuses a scheme that does not cover them', async () => {
+    const id = await crId(h.hospital, NID.twoSchemes);
+    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] }), 422, 'COVER_NOT_SET');
+    expectError(await h.hospital.post('/api/v1/authorizations/covers', { patient_id: id, scheme_id: 'NHIF' }), 422, 'NOT_COVERED');
+    const set = await h.hospital.post('/api/v1/authorizations/covers', { patient_id: id, scheme_id: 'SHIF' });
+    expect(set.body).toMatchObject({ patient_id: id, scheme_id: 'SHIF' });
+    expect(typeof set.body.message).toBe('string');
+    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] }), 422, 'BIOMETRICS_REQUIRED');
+    expect((await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] })).status).toBe(200);
+  });
+
+  it('answers the POMSF balance of a POMSF member only', async () => {
+    const pomsf = await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: await crId(h.hospital, NID.twoSchemes) });
+    expect(pomsf.status).toBe(200);
+    expect(pomsf.body.balance).toBe(pomsf.body.limit - pomsf.body.utilised);
+    expect(pomsf.body.policy_year).toMatch(/^\d{4}\/\d{4}$/);
+    expectError(await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: await crId(h.hospital, NID.covered) }), 404, 'NOT_FOUND');
+  });
+});
+
+describe('registry look-ups', () => {
+  it('searches facilities by code and by name', async () => {
+    const byCode = await h.hospital.get('/api/v1/facilities/search', { identifier: DISPENSARY.code, 'identifier-type': 'fr-code' });
+    expect(byCode.body).toHaveLength(1);
+    expect(byCode.body[0]).toMatchObject({ fr_code: DISPENSARY.code, level: 2 });
+    const byName = await h.hospital.get('/api/v1/facilities/search', { name: 'demo' });
+    expect((byName.body as any[]).map((f) => f.fr_code).sort()).toEqual([DISPENSARY.code, HOSPITAL.code].sort());
+  });
+
+  it('finds KMPDC, COC and NCK professionals, with the regulator in upper case', async () => {
+    for (const [id, regulator] of [
+      ['A12345', 'KMPDC'],
+      ['RCO-04512', 'COC'],
+      ['NCK-118822', 'NCK'],
+    ] as const) {
+      const r = await h.hospital.get('/api/v1/professionals', { identification_number: id, identification_type: 'registration_number', regulator });
+      expect(r.status).toBe(200);
+      expect(r.body.message).toMatchObject({ registration_number: id, regulator });
+    }
+    expectError(await h.hospital.get('/api/v1/professionals', { identification_number: 'A12345', regulator: 'kmpdc' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/professionals', { identification_number: 'Z0', regulator: 'KMPDC' }), 422, 'PROFESSIONAL_NOT_FOUND');
+  });
+
+  it('answers terminology, bed occupancy, tariffs and the shared health record', async () => {
+    const concepts = await h.hospital.get('/api/v1/clinical/concepts', { search: 'malaria', limit: '5' });
+    expect(concepts.body.results[0]).toMatchObject({ code: '1F40.Z' });
+    const beds = await h.hospital.get(`/api/v1/facilities/${HOSPITAL.code}/beds/occupancy`);
+    expect(beds.body).toMatchObject({ name: 'Idhini Demo Hospital', bp_level: 4 });
+    expect(beds.body.bed_occupancy_rate.general.total).toBeGreaterThan(0);
+    const tariffs = await h.hospital.post('/api/v1/benefits/pmf-tariffs/resolve', {
+      fr_code: HOSPITAL.code,
+      intervention_codes: ['SHA-02-001'],
+      hcw_identifier_type: 'registration_number',
+      hcw_identifier: 'A12345',
+      hcw_regulator: 'KMPDC',
+    });
+    expect(tariffs.body.tariffs[0]).toMatchObject({ intervention_code: 'SHA-02-001', currency: 'KES' });
+    const labels = await h.hospital.get('/api/v1/shr/security-labels');
+    expect((labels.body.results as any[]).map((l) => l.code)).toEqual(expect.arrayContaining(['N', 'R', 'V']));
+    const requests = await h.hospital.get('/api/v1/shr/ServiceRequest', { 'performer:Organization': HOSPITAL.code });
+    expect(requests.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
+    expectError(await h.hospital.get('/api/v1/shr/Observation', { subject: await crId(h.hospital, NID.covered) }), 400, 'VALIDATION_ERROR');
+  });
+});

@@ -1,0 +1,237 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
+// Test harness for the sandbox: starts it in-process on a free port and drives it over real HTTP
+// with plain fetch (never the exchange client), plus the demo-world facts and flow steps the
+// sandbox tests share.
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../electron/sandbox/index';
+
+export const HOSPITAL = { clientId: 'demo-hospital', secret: 'demo-hospital-secret', code: 'FID-00-000004-0' } as const;
+export const DISPENSARY = { clientId: 'demo-dispensary', secret: 'demo-dispensary-secret', code: 'FID-00-000002-0' } as const;
+
+/** National IDs of the demo world (../shared/design/contracts.md). */
+export const NID = {
+  covered: '30000001',
+  whitelisted: '30000002',
+  notCovered: '30000003',
+  unusableFingers: '30000004',
+  twoSchemes: '30000005',
+  noPhone: '30000006',
+  notFound: '99999999',
+} as const;
+
+export const DOCTOR = {
+  practitioner_identification_type: 'registration_number',
+  practitioner_identification_number: 'A12345',
+  practitioner_regulation_body: 'KMPDC',
+} as const;
+export const EMERGENCY_DOCTOR = { identification_number: 'A34567', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
+
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  form?: Record<string, string>;
+  multipart?: FormData;
+  headers?: Record<string, string>;
+  token?: string | null;
+  query?: Record<string, string>;
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    public token: string | null = null,
+  ) {}
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+    const url = new URL(path, this.baseUrl);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const token = options.token === undefined ? this.token : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: RequestInit['body'] | undefined;
+    if (options.multipart !== undefined) body = options.multipart;
+    else if (options.form !== undefined) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: parseBody(text) as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string, query?: Record<string, string>, options: CallOptions = {}) {
+    return this.call<T>('GET', path, { ...options, ...(query === undefined ? {} : { query }) });
+  }
+  post<T = any>(path: string, body?: unknown, options: CallOptions = {}) {
+    return this.call<T>('POST', path, { ...options, ...(body === undefined ? {} : { body }) });
+  }
+}
+
+export interface Harness {
+  readonly sandbox: RunningSandbox;
+  readonly url: string;
+  /** The demo hospital's client (biometrics enforced). */
+  readonly hospital: Client;
+  /** The demo dispensary's client (biometrics not enforced). */
+  readonly dispensary: Client;
+  /** The control API (no token). */
+  readonly control: Client;
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function tokenFor(baseUrl: string, who: { clientId: string; secret: string }): Promise<string> {
+  const r = await new Client(baseUrl).post('/api/v1/tenants/token', { client_id: who.clientId, client_secret: who.secret });
+  if (r.status !== 201) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.access_token as string;
+}
+
+export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ callbackRetryBaseMs: 20, ...options });
+  const hospital = new Client(sandbox.url, await tokenFor(sandbox.url, HOSPITAL));
+  const dispensary = new Client(sandbox.url, await tokenFor(sandbox.url, DISPENSARY));
+  const control = new Client(sandbox.url);
+  return {
+    sandbox,
+    url: sandbox.url,
+    hospital,
+    dispensary,
+    control,
+    reset: async () => {
+      const r = await control.post('/sandbox/reset');
+      if (r.status !== 200) throw new Error(`reset: ${r.status}`);
+      // Tokens survive a reset, but a test may have moved the clock past their hour.
+      hospital.token = await tokenFor(sandbox.url, HOSPITAL);
+      dispensary.token = await tokenFor(sandbox.url, DISPENSARY);
+    },
+    close: () => sandbox.close(),
+  };
+}
+
+export async function crId(client: Client, nationalId: string): Promise<string> {
+  const r = await client.get('/api/v1/patients', { identification_number: nationalId, identification_type: 'National ID' });
+  if (r.status !== 200) throw new Error(`patient ${nationalId}: ${r.status}`);
+  return r.body.id as string;
+}
+
+/** Interventions found by their properties, as contracts.md says a client finds them. */
+export async function findInterventions(client: Client, patientId: string) {
+  const all: any[] = [];
+  for (let page = 1; ; page++) {
+    const r = await client.get('/api/v1/patients/benefits/interventions', { patient_id: patientId, page: String(page), pageSize: '100' });
+    if (r.status !== 200) throw new Error(`interventions: ${r.status}`);
+    all.push(...r.body.results);
+    if (r.body.next === null) break;
+  }
+  const norm = (m: string) => m.replace(/\s+/g, '_');
+  const pick = (what: string, f: (i: any) => boolean) => {
+    const found = all.find(f);
+    if (found === undefined) throw new Error(`no ${what} intervention`);
+    return found.intervention_code as string;
+  };
+  return {
+    all,
+    capitation: pick('capitation', (i) => norm(i.paymentMechanism) === 'CAPITATION' && i.accessPoint === 'OP' && !i.needsPreauth),
+    elective: pick('elective', (i) => norm(i.paymentMechanism) === 'FEE_FOR_SERVICE' && i.accessPoint === 'IP' && i.needsPreauth && i.needsManualPreauthApproval),
+    perDiem: pick('per diem', (i) => norm(i.paymentMechanism) === 'PER_DIEM' && i.accessPoint === 'IP'),
+    emergency: pick('emergency', (i) => i.intervention_code.startsWith('SHA-01') && i.protocolCode !== null && i.applicableTariff !== null),
+  };
+}
+
+/** The newest SMS with a code in the outbox for this patient (or doctor). */
+export async function lastOtp(control: Client, query: { patient_id?: string; doctor_id?: string }): Promise<string> {
+  const r = await control.get('/sandbox/sms', query as Record<string, string>);
+  const withCode = (r.body as any[]).filter((m) => m.otp !== null);
+  const last = withCode[withCode.length - 1];
+  if (last === undefined) throw new Error(`no OTP in the outbox for ${JSON.stringify(query)}`);
+  return last.otp as string;
+}
+
+export async function fingerprints(control: Client, patientId: string): Promise<{ finger: string; template: string }[]> {
+  const r = await control.get(`/sandbox/patients/${encodeURIComponent(patientId)}/fingerprints`);
+  return r.body;
+}
+
+/** A 512-byte template that no demo patient has enrolled. */
+export const STRANGER_TEMPLATE = Buffer.alloc(512, 7).toString('base64');
+
+/** Biometric authorize, then a matching finger through the control API. */
+export async function authorizeByFingerprint(h: Harness, client: Client, patientId: string, interventions: string[], serviceType?: string) {
+  const r = await client.post('/api/v1/claims/authorize', {
+    patient_id: patientId,
+    interventions,
+    ...(serviceType === undefined ? {} : { service_type: serviceType }),
+    agent_id: '22334455',
+    work_station_id: 'WS-TEST-01',
+    authorizing_device_os: 'linux',
+    factors: ['SHA'],
+    ekyc_provider_id: 'Idhini Demo Hospital',
+    provider: HOSPITAL.code,
+    is_integration: true,
+    is_emergency: false,
+    is_biometrics_discharge_authorization: false,
+  });
+  if (r.status !== 200) throw new Error(`authorize: ${r.status} ${JSON.stringify(r.body)}`);
+  const [finger] = await fingerprints(h.control, patientId);
+  const matched = await h.control.post(`/sandbox/authorizations/${r.body.guid}/fingerprint`, { template: finger?.template });
+  if (matched.status !== 200) throw new Error(`fingerprint: ${matched.status} ${JSON.stringify(matched.body)}`);
+  return { ...r.body, status: matched.body.status as string };
+}
+
+/** Opens a visit by fingerprint with a doctor attached; returns the visit answer. */
+export async function openVisit(h: Harness, client: Client, patientId: string, code: string, serviceType: string, withDoctor = true) {
+  const a = await authorizeByFingerprint(h, client, patientId, [code], serviceType);
+  const r = await client.post('/api/v1/claims/visit', {
+    patient_id: patientId,
+    intervention_code: code,
+    service_type: serviceType,
+    auth_guid: a.guid,
+    ...(withDoctor ? DOCTOR : {}),
+  });
+  if (r.status !== 200) throw new Error(`visit: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+export async function addLine(client: Client, consentToken: string, code: string, unitPrice = 1000, extra: Record<string, unknown> = {}) {
+  const r = await client.post('/api/v1/claims/lines', {
+    consent_token: consentToken,
+    intervention_code: code,
+    unit_price: unitPrice,
+    quantity: 1,
+    diagnoses: [{ code: 'CA00', name: 'Acute nasopharyngitis' }],
+    ...extra,
+  });
+  if (r.status !== 200) throw new Error(`line: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Visit-end consent by fingerprint; returns the discharge_auth_guid. */
+export async function dischargeByFingerprint(h: Harness, client: Client, consentToken: string, patientId: string): Promise<string> {
+  const r = await client.post('/api/v1/claims/authorize', { consent_token: consentToken, is_biometrics_discharge_authorization: true, factors: ['SHA'] });
+  if (r.status !== 200) throw new Error(`discharge authorize: ${r.status} ${JSON.stringify(r.body)}`);
+  const [finger] = await fingerprints(h.control, patientId);
+  await h.control.post(`/sandbox/authorizations/${r.body.guid}/fingerprint`, { template: finger?.template });
+  return r.body.discharge_auth_guid as string;
+}
+
+export function expectError(r: Reply, status: number, code: string): void {
+  if (r.status !== status || r.body?.error !== code || typeof r.body?.trace_id !== 'string') {
+    throw new Error(`expected ${status} ${code}, got ${r.status} ${JSON.stringify(r.body)}`);
+  }
+}

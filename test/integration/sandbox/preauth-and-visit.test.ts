@@ -1,0 +1,234 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
+// The elective flow (flow A phase 1 and the day of visit): AUTHORIZED_PENDING_VISIT, preauth
+// lifecycle, rule 1, and visit creation (open visit returned again, per-diem line, tenants).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DOCTOR, NID, authorizeByFingerprint, crId, expectError, findInterventions, lastOtp, openVisit, startHarness, type Harness } from './harness';
+
+let h: Harness;
+let codes: Awaited<ReturnType<typeof findInterventions>>;
+beforeAll(async () => {
+  h = await startHarness();
+  codes = await findInterventions(h.hospital, await crId(h.hospital, NID.covered));
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(async () => {
+  await h.reset();
+});
+
+function preauthBody(consentToken: string, interventionCode: string) {
+  return {
+    consent_token: consentToken,
+    intervention_code: interventionCode,
+    preauth_type: 'surgical',
+    form: { procedure_date: '2030-01-15', admission_days: 2 },
+    ...DOCTOR,
+    diagnoses: [{ code: 'DD51', name: 'Inguinal hernia' }],
+    requested_amount: 82_700,
+    attachments: [{ document_type: 'CLINICAL_SUMMARY', file_name: 'summary.pdf' }],
+  };
+}
+
+async function previsitByOtp(patientNid: string) {
+  const id = await crId(h.hospital, patientNid);
+  expect((await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.elective] })).status).toBe(200);
+  const otp = await lastOtp(h.control, { patient_id: id });
+  const a = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, otp, intervention_codes: [codes.elective], service_type: 'INPATIENT' });
+  return { id, a: a.body };
+}
+
+describe('elective preauthorization', () => {
+  it('pre-visit consent by OTP is AUTHORIZED_PENDING_VISIT; the visit is refused until the preauth is FINALISED (rule 1)', async () => {
+    const { id, a } = await previsitByOtp(NID.whitelisted);
+    expect(a.status).toBe('AUTHORIZED_PENDING_VISIT');
+    const visitByGuid = () =>
+      h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.elective, service_type: 'INPATIENT', auth_guid: a.guid });
+    expectError(await visitByGuid(), 422, 'PREAUTH_REQUIRED');
+
+    const created = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ consent_token: a.token, intervention_code: codes.elective, status: 'PENDING_DOCTOR_APPROVAL' });
+    const doctorSms = (await h.control.get('/sandbox/sms', { doctor_id: 'A12345' })).body as any[];
+    expect(doctorSms.map((m) => m.purpose)).toEqual(['preauth_doctor_consent']);
+    expect((await h.hospital.post('/api/v1/claims/doctor-consent', { consent_token: a.token, intervention_code: codes.elective })).status).toBe(200);
+    expect((await h.control.get('/sandbox/sms', { doctor_id: 'A12345' })).body).toHaveLength(2);
+    expect((await h.hospital.get('/api/v1/preauths', { consent_token: a.token })).body.results[0].status).toBe('PENDING_DOCTOR_APPROVAL');
+
+    expectError(await h.control.post(`/sandbox/preauths/${created.body.id}/payer-approval`), 409, 'INVALID_TRANSITION');
+    expect((await h.control.post(`/sandbox/preauths/${created.body.id}/doctor-approval`)).body.status).toBe('ACTIVE');
+    expectError(await visitByGuid(), 422, 'PREAUTH_REQUIRED');
+    expectError(await h.hospital.post('/api/v1/claims/doctor-consent', { consent_token: a.token, intervention_code: codes.elective }), 409, 'PREAUTH_NOT_EDITABLE');
+    expect((await h.control.post(`/sandbox/preauths/${created.body.guid}/payer-approval`)).body.status).toBe('FINALISED');
+
+    const look = await h.hospital.get('/api/v1/preauths', { consent_token: a.token });
+    expect(look.body).toMatchObject({ pageSize: 1, results: [{ status: 'FINALISED', id: created.body.id }] });
+    expect((await h.hospital.get('/api/v1/claims/authorizations', { token: a.token })).body.status).toBe('AUTHORIZED');
+
+    const visit = await visitByGuid();
+    expect(visit.status).toBe(200);
+    expect(visit.body).toMatchObject({ consent_token: a.token, authorization_code: a.token, authorization_guid: a.guid, workflow_state: 'DRAFT' });
+    const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.body.consent_token });
+    expect(preview.body.preauth_id).toBe(created.body.id);
+    // Re-posting the visit with the same authorization returns the same claim.
+    expect((await visitByGuid()).body.invoice_number).toBe(visit.body.invoice_number);
+  });
+
+  it('day of visit by OTP: a new OTP opens the visit once the preauth is FINALISED, and not before', async () => {
+    const { id, a } = await previsitByOtp(NID.whitelisted);
+    const p = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    const visitByOtp = async () => {
+      await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.elective] });
+      const otp = await lastOtp(h.control, { patient_id: id });
+      return h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.elective], service_type: 'INPATIENT', otp });
+    };
+    expectError(await visitByOtp(), 422, 'PREAUTH_REQUIRED');
+    await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
+    await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
+    const visit = await visitByOtp();
+    expect(visit.status).toBe(200);
+    expect(visit.body.consent_token).toBe(a.token);
+  });
+
+  it('pre-visit consent by fingerprint is AUTHORIZED_PENDING_VISIT too', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const a = await authorizeByFingerprint(h, h.hospital, id, [codes.elective], 'INPATIENT');
+    expect(a.status).toBe('AUTHORIZED_PENDING_VISIT');
+    expect((await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective))).status).toBe(200);
+  });
+
+  it('refuses a preauth without an AUTHORIZED_PENDING_VISIT consent, for another intervention, or without a doctor', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const visitConsent = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'OUTPATIENT');
+    expectError(await h.hospital.post('/api/v1/preauths', preauthBody(visitConsent.token, codes.capitation)), 422, 'INTERVENTION_NOT_ALLOWED');
+    const { a } = await previsitByOtp(NID.whitelisted);
+    expectError(await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.capitation)), 422, 'AUTHORIZATION_MISMATCH');
+    const noDoctor: Record<string, unknown> = { ...preauthBody(a.token, codes.elective) };
+    delete noDoctor.practitioner_regulation_body;
+    expectError(await h.hospital.post('/api/v1/preauths', noDoctor), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post('/api/v1/preauths', { ...preauthBody(a.token, codes.elective), preauth_type: 'cosmetic' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post('/api/v1/preauths', preauthBody('NOPE', codes.elective)), 404, 'NOT_FOUND');
+  });
+
+  it('returns the same preauth when creation is repeated', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const first = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    const second = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    expect(second.body.id).toBe(first.body.id);
+  });
+
+  it('cancels at /preauths/cancel (the singular /preauth/cancel does not answer), once', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const p = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    expectError(await h.hospital.post('/api/v1/preauth/cancel', { consent_token: a.token, reason: 'patient declined' }), 404, 'NOT_FOUND');
+    const cancelled = await h.hospital.post('/api/v1/preauths/cancel', { consent_token: a.token, reason: 'patient declined' });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.preauth).toMatchObject({ id: p.body.id, status: 'CANCELLED', cancel_reason: 'patient declined' });
+    expectError(await h.hospital.post('/api/v1/preauths/cancel', { preauth_id: p.body.id, reason: 'again' }), 409, 'PREAUTH_NOT_CANCELLABLE');
+    expectError(await h.hospital.post('/api/v1/preauths/cancel', { consent_token: a.token }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('removes a preauth diagnosis, and its doctor only before the doctor approves', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const p = await h.hospital.post('/api/v1/preauths', { ...preauthBody(a.token, codes.elective), diagnoses: [{ code: 'DD51' }, { code: 'MG26' }] });
+    const removed = await h.hospital.call('DELETE', '/api/v1/preauths/diagnoses/MG26', {
+      body: { consent_token: a.token, icd_code: 'MG26', intervention_code: codes.elective },
+    });
+    expect(removed.body.diagnoses).toEqual([{ code: 'DD51' }]);
+    expectError(
+      await h.hospital.call('DELETE', '/api/v1/preauths/diagnoses/MG26', { body: { consent_token: a.token, intervention_code: codes.elective } }),
+      404,
+      'NOT_FOUND',
+    );
+    const dropDoctor = () =>
+      h.hospital.call('DELETE', '/api/v1/preauths/doctors', {
+        body: { consent_token: a.token, intervention_code: codes.elective, practitioner_registration_number: 'A12345' },
+      });
+    await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
+    expectError(await dropDoctor(), 409, 'PREAUTH_NOT_EDITABLE');
+    const fresh = (await previsitByOtp(NID.whitelisted)).a;
+    const q = await h.hospital.post('/api/v1/preauths', preauthBody(fresh.token, codes.elective));
+    const dropped = await h.hospital.call('DELETE', '/api/v1/preauths/doctors', {
+      body: { consent_token: fresh.token, intervention_code: codes.elective, practitioner_registration_number: 'A12345' },
+    });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body).toBeNull();
+    expect((await h.hospital.get('/api/v1/preauths', { consent_token: fresh.token })).body.results[0].doctor).toBeUndefined();
+    expectError(await h.control.post(`/sandbox/preauths/${q.body.id}/doctor-approval`), 422, 'NO_DOCTOR_ATTACHED');
+  });
+});
+
+describe('visit creation', () => {
+  it('needs exactly one consent strategy and the practitioner fields together', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const base = { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT' };
+    const none = await h.hospital.post('/api/v1/claims/visit', base);
+    expectError(none, 400, 'VALIDATION_ERROR');
+    expect(none.body.details[0].field).toBe('otp');
+    expectError(await h.hospital.post('/api/v1/claims/visit', { ...base, otp: '123456', auth_guid: 'x' }), 400, 'VALIDATION_ERROR');
+    const partial = await h.hospital.post('/api/v1/claims/visit', { ...base, auth_guid: 'x', practitioner_identification_number: 'A12345' });
+    expectError(partial, 400, 'VALIDATION_ERROR');
+    expect((partial.body.details as any[]).map((d) => d.field).sort()).toEqual(['practitioner_identification_type', 'practitioner_regulation_body']);
+    expectError(await h.hospital.post('/api/v1/claims/visit', { ...base, service_type: 'DAYCASE', auth_guid: 'x' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('returns an open visit again instead of duplicating it (crash recovery)', async () => {
+    const id = await crId(h.dispensary, NID.covered);
+    await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
+    const otp = await lastOtp(h.control, { patient_id: id });
+    const body = { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT', otp };
+    const first = await h.dispensary.post('/api/v1/claims/visit', body);
+    const repeat = await h.dispensary.post('/api/v1/claims/visit', body);
+    expect(repeat.status).toBe(200);
+    expect(repeat.body).toEqual(first.body);
+    // A fresh consent for the same patient and intervention finds the same open visit.
+    await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
+    const again = await h.dispensary.post('/api/v1/claims/visit', { ...body, otp: await lastOtp(h.control, { patient_id: id }) });
+    expect(again.body.consent_token).toBe(first.body.consent_token);
+    // A wrong OTP gets nothing.
+    expectError(await h.dispensary.post('/api/v1/claims/visit', { ...body, otp: '000000' }), 422, 'INVALID_OTP');
+  });
+
+  it('refuses an authorization of another patient or intervention, or one not AUTHORIZED', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const other = await crId(h.hospital, NID.whitelisted);
+    const a = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'OUTPATIENT');
+    expectError(
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: other, intervention_code: codes.capitation, service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      422,
+      'AUTHORIZATION_MISMATCH',
+    );
+    expectError(
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: 'SHA-03-001', service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      422,
+      'AUTHORIZATION_MISMATCH',
+    );
+    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: [codes.capitation] });
+    expectError(
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT', auth_guid: pending.body.guid }),
+      422,
+      'AUTHORIZATION_NOT_AUTHORIZED',
+    );
+    expectError(
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.perDiem, service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      422,
+      'INTERVENTION_NOT_ALLOWED',
+    );
+  });
+
+  it('generates the per-diem day line at admission', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const visit = await openVisit(h, h.hospital, id, codes.perDiem, 'INPATIENT');
+    const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.consent_token });
+    expect(preview.body.lines).toHaveLength(1);
+    expect(preview.body.lines[0]).toMatchObject({ intervention_code: codes.perDiem, quantity: 1, generated: 'per_diem' });
+    expect(preview.body.total_amount).toBeGreaterThan(0);
+  });
+
+  it("keeps claims to the facility that made them", async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const visit = await openVisit(h, h.hospital, id, codes.capitation, 'OUTPATIENT');
+    expectError(await h.dispensary.post('/api/v1/claims/preview', { consent_token: visit.consent_token }), 404, 'NOT_FOUND');
+    expect((await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.consent_token })).status).toBe(200);
+  });
+});
