@@ -26,9 +26,13 @@ export const operationGroups = {
   shr: shrOperations,
 } as const;
 
+type Groups = typeof operationGroups;
+/** Every operation's name, e.g. `claims.submit`: a table keyed by it must cover them all. */
+export type OperationName = { [G in keyof Groups]: `${G}.${keyof Groups[G] & string}` }[keyof Groups];
+
 export interface OperationInfo {
   /** `group.method`, as called on the client: `claims.submit` is `client.claims.submit(…)`. */
-  readonly name: string;
+  readonly name: OperationName;
   readonly method: HttpMethod;
   /** Path template under the base URL, e.g. `/api/v1/claims/authorizations/{token}/reject`. */
   readonly path: string;
@@ -36,7 +40,7 @@ export interface OperationInfo {
 }
 
 export const operations: readonly OperationInfo[] = Object.values(operationGroups).flatMap((group) =>
-  Object.values(group).map(({ name, method, path, safeToRepeat }) => ({ name, method, path, safeToRepeat })),
+  Object.values(group).map(({ name, method, path, safeToRepeat }) => ({ name: name as OperationName, method, path, safeToRepeat })),
 );
 
 /** Whether a concrete path (`/api/v1/claims/authorizations/abc/reject`) fits a template. */

@@ -6,6 +6,7 @@ import {
   diagnosis,
   fileInput,
   interventionRef,
+  jsonValue,
   list,
   nonEmpty,
   oneOrMany,
@@ -487,15 +488,11 @@ export interface Housekeeping {
   readonly data: JsonValue | undefined;
 }
 
-export const housekeepingResponse = z.unknown().transform((body): Housekeeping => {
+export const housekeepingResponse = z.union([z.undefined(), jsonValue]).transform((body): Housekeeping => {
   if (typeof body === 'string') return { message: body, data: undefined };
   if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const r = body as Record<string, unknown>;
-    return {
-      message: typeof r.message === 'string' ? r.message : undefined,
-      data: 'data' in r ? (r.data as JsonValue) : (r as JsonValue),
-    };
+    return { message: typeof body.message === 'string' ? body.message : undefined, data: 'data' in body ? body.data : body };
   }
-  return { message: undefined, data: body === undefined ? undefined : (body as JsonValue) };
+  return { message: undefined, data: body };
 });
 

@@ -9,6 +9,7 @@ import {
   identificationType,
   interventionRef,
   isRecord,
+  jsonValue,
   list,
   nonEmpty,
   number,
@@ -19,6 +20,7 @@ import {
   optionalText,
   pageOf,
   pageQuery,
+  record,
   type JsonValue,
 } from './common';
 
@@ -119,7 +121,7 @@ const common = {
   possibleSolution: optionalText,
   whitelistedForOTP: optionalBoolean,
   facilityBiometricsEnforced: optionalBoolean,
-  facilityContracts: list(z.unknown()).transform((l) => l as JsonValue[]),
+  facilityContracts: list(jsonValue),
   dateOfBirth: optionalText,
   gender: optionalText,
 };
@@ -436,7 +438,7 @@ export const pomsfBalanceQuery = z.strictObject({
 });
 
 /** The POMSF balance: shape not documented beyond its existence, so it is passed through as JSON. */
-export const pomsfBalanceResponse = z.record(z.string(), z.unknown()).transform((r) => r as Record<string, JsonValue>);
+export const pomsfBalanceResponse = record;
 
 export const pmfTariffsRequest = z.strictObject({
   fr_code: nonEmpty,
@@ -447,5 +449,5 @@ export const pmfTariffsRequest = z.strictObject({
 });
 
 /** Response [?] in the field notes: any JSON value, unchanged. */
-export const pmfTariffsResponse = z.unknown().transform((v) => v as JsonValue);
+export const pmfTariffsResponse = jsonValue;
 

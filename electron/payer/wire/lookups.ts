@@ -1,7 +1,7 @@
 // Registry look-ups (facilities, professionals, terminology, bed occupancy) and the shared health
 // record. Their responses are barely documented: what is known is typed, the rest is kept as JSON.
 import { z } from 'zod';
-import { isRecord, list, nonEmpty, oneOrMany, optionalNumber, optionalText, record, type JsonValue } from './common';
+import { isRecord, jsonValue, list, nonEmpty, oneOrMany, optionalNumber, optionalText, record, type JsonValue } from './common';
 
 export const facilitySearchQuery = z
   .strictObject({ identifier: nonEmpty.optional(), identifier_type: nonEmpty.optional(), name: nonEmpty.optional() })
@@ -45,10 +45,9 @@ export const professionalsQuery = z.strictObject({
 });
 
 /** `{message: …}` [doc]: the professional's record or a sentence; kept as sent. */
-export const professionalsResponse = z.unknown().transform((body) => {
-  const message = isRecord(body) && 'message' in body ? body.message : body;
-  return { message: message as JsonValue };
-});
+export const professionalsResponse = jsonValue.transform((body) => ({
+  message: isRecord(body) && body.message !== undefined ? body.message : body,
+}));
 
 export const conceptsQuery = z.strictObject({
   search: nonEmpty,
@@ -59,7 +58,7 @@ export const conceptsQuery = z.strictObject({
 });
 
 /** Response [?]: any JSON, unchanged. */
-export const conceptsResponse = z.unknown().transform((v) => v as JsonValue);
+export const conceptsResponse = jsonValue;
 
 export const bedOccupancyQuery = z.strictObject({ facility_code: nonEmpty });
 
@@ -70,11 +69,17 @@ export interface BedOccupancy {
   readonly raw: JsonValue;
 }
 
-const occupancy = z
-  .looseObject({ name: optionalText, bp_level: optionalText, bed_occupancy_rate: record.nullish() })
-  .transform(
-    (o): BedOccupancy => ({ name: o.name, level: o.bp_level, occupancyRate: o.bed_occupancy_rate ?? {}, raw: o as unknown as JsonValue }),
-  );
+const occupancyFields = z.looseObject({ name: optionalText, bp_level: optionalText, bed_occupancy_rate: record.nullish() });
+
+const occupancy = record.transform((raw, ctx): BedOccupancy => {
+  const fields = occupancyFields.safeParse(raw);
+  if (fields.success) {
+    const o = fields.data;
+    return { name: o.name, level: o.bp_level, occupancyRate: o.bed_occupancy_rate ?? {}, raw };
+  }
+  for (const issue of fields.error.issues) ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message, input: raw });
+  return z.NEVER;
+});
 
 /** One object per facility or per bed type/ward: always a list. */
 export const bedOccupancyResponse = oneOrMany(occupancy);
@@ -142,9 +147,12 @@ const label = z.union([
 
 /** A list of codings, `{results}`, or a FHIR ValueSet/CodeSystem-ish `{concept: [...]}`. */
 export const securityLabelsResponse = z.unknown().transform((body, ctx): SecurityLabel[] => {
-  const candidates = isRecord(body) ? (body.concept ?? body.results ?? body.labels ?? body.codes) : body;
+  const key = isRecord(body) ? ['concept', 'results', 'labels', 'codes'].find((k) => body[k] !== undefined) : undefined;
+  const candidates = isRecord(body) ? (key === undefined ? undefined : body[key]) : body;
   const parsed = z.array(label).safeParse(candidates);
   if (parsed.success) return parsed.data;
-  for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message, input: body });
+  for (const issue of parsed.error.issues) {
+    ctx.addIssue({ code: 'custom', path: [...(key === undefined ? [] : [key]), ...issue.path], message: issue.message, input: body });
+  }
   return z.NEVER;
 });

@@ -80,7 +80,7 @@ describe('the operation table', () => {
   });
 
   it('covers the live operations the brief names: look-up, reject, whitelist, callbacks', () => {
-    const byName = new Map(operations.map((op) => [op.name, `${op.method} ${op.path}`]));
+    const byName = new Map<string, string>(operations.map((op) => [op.name, `${op.method} ${op.path}`]));
     expect(Object.fromEntries(['consent.getAuthorization', 'consent.rejectAuthorization', 'consent.requestOtpWhitelist', 'consent.otpWhitelistStatus', 'callbacks.listEndpoints', 'callbacks.createEndpoint', 'callbacks.updateEndpoint', 'callbacks.deleteEndpoint', 'callbacks.createOperation'].map((n) => [n, byName.get(n)]))).toEqual({
       'consent.getAuthorization': 'GET /api/v1/claims/authorizations',
       'consent.rejectAuthorization': 'POST /api/v1/claims/authorizations/{token}/reject',
