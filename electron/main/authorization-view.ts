@@ -60,7 +60,7 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
 
   /**
    * Learns the links from everything the core answers or emits (workflow views carry them), and
-   * forgets — closing it if shown — a link its workflow no longer carries.
+   * forgets — closing it if shown — a link its workflow no longer awaits a fingerprint on.
    */
   learn(value: unknown): void {
     const handlesOf = new Map<string, Set<string>>();
@@ -172,7 +172,7 @@ type Link = z.output<typeof authorizationLink>;
 
 /**
  * Walks a contract value (already checked against the contract, so bounded and plain) and reports
- * each authorization link with the workflow it sits in, and each workflow view met on the way.
+ * each open authorization link with the workflow it sits in, and each workflow view met on the way.
  */
 function collectLinks(
   value: unknown,
@@ -197,5 +197,8 @@ function collectLinks(
     onLink(link.data, context);
     return;
   }
+  // A verification step keeps its link after it is verified, cancelled or expired: only one still
+  // awaiting the fingerprint counts as open.
+  if ('fingerprint' in record && typeof record.stage === 'string' && record.stage !== 'awaiting-fingerprint') return;
   for (const child of Object.values(record)) collectLinks(child, context, onLink, onWorkflow, depth + 1);
 }
