@@ -4,6 +4,7 @@ export {
   stateKind,
   isConnectedScanner,
   HardwareServiceStatusError,
+  STATION_SERVICE_PROVIDER,
   type HardwareServiceState,
   type HardwareServiceStateKind,
   type HardwareServiceStatus,

@@ -20,7 +20,12 @@ export interface HardwareServiceStatus {
   readonly cardReaders: readonly HardwareServiceDevice[];
   readonly isAuthed: boolean;
   readonly version?: string;
+  /** Set by services that name themselves: 'idhini-station' is the station's own local device service. */
+  readonly provider?: string;
 }
+
+/** The `provider` the station's own local device service puts in its /status. */
+export const STATION_SERVICE_PROVIDER = 'idhini-station';
 
 export type HardwareServiceState =
   | { readonly kind: 'not-running'; readonly reason: string; readonly checkedAt: string }
@@ -44,12 +49,14 @@ export function parseStatus(body: unknown): HardwareServiceStatus {
   const record = body as Record<string, unknown>;
   const workstationID = text(record.workstationID ?? record.workstationId ?? record.workStationId);
   const version = text(record.version);
+  const provider = text(record.provider);
   return {
     ...(workstationID ? { workstationID } : {}),
     devices: deviceList(record.devices),
     cardReaders: deviceList(record.card_readers ?? record.cardReaders),
     isAuthed: record.isAuthed === true || record.isAuthed === 'true' || record.isAuthed === 1,
     ...(version ? { version } : {}),
+    ...(provider ? { provider } : {}),
   };
 }
 

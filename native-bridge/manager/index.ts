@@ -19,3 +19,5 @@ export {
   type UsbId,
 } from './candidates';
 export { listSerialPorts, listHidBridges } from './listing';
+export { createReaderFactory, NoReaderAnsweredError, type ReaderFactoryOptions } from './reader-factory';
+export { listCommand, createListCommand, type ListDependencies } from './list-command';

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { STATION_SERVICE_PROVIDER } from '../agent/status';
 import { ReaderError, type ReaderErrorCode } from '../drivers/reader';
 import type { HintedWaitOptions } from '../drivers/virtual-reader';
 import { deviceStatus, type DeviceSource } from './device-source';
@@ -152,6 +153,8 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
     // Nobody signs in to the station's own service: it is always ready for the facility's agent.
     isAuthed: true,
     version: options.version ?? 'idhini-local',
+    // So that a monitor of port 18065 can tell this service from the exchange's.
+    provider: STATION_SERVICE_PROVIDER,
   });
 
   app.get('/status', async () => status());

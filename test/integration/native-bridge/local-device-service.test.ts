@@ -64,6 +64,7 @@ describe('the local device service', () => {
       card_readers: [],
       isAuthed: true,
       version: '0.1.0-test',
+      provider: 'idhini-station',
     });
     expect(svc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });

@@ -54,3 +54,10 @@ describe('trusting a self-signed certificate', () => {
     expect(tlsOptionsFor(new URL('https://hw.example.org:18065'))).toEqual({ rejectUnauthorized: true });
   });
 });
+
+describe("telling the station's own service from the exchange's", () => {
+  it('keeps the provider a service names', () => {
+    expect(parseStatus({ isAuthed: true, provider: 'idhini-station' }).provider).toBe('idhini-station');
+    expect(parseStatus({ isAuthed: true })).not.toHaveProperty('provider');
+  });
+});
