@@ -134,7 +134,8 @@ const lineFields = {
   intervention_code: nonEmpty,
   unit_price: amount,
   quantity: z.number().finite().positive(),
-  diagnoses: z.array(diagnosis).optional(),
+  /** ICD-11 diagnoses: the contract lists them with every line, JSON or multipart. */
+  diagnoses: z.array(diagnosis).min(1, 'give at least one ICD-11 diagnosis'),
   item_code: nonEmpty.optional(),
   description: z.string().optional(),
   service_date: nonEmpty.optional(),

@@ -34,7 +34,7 @@ const practitioner = {
 } as const;
 const submit = { consent_token: 'CT', invoice_number: 'INV', discharge_reason: 'RECOVERED', otp: '123456' } as const;
 const visit = { patient_id: 'CR1', intervention_code: 'SHA-02-001', service_type: 'OUTPATIENT', otp: '123456' } as const;
-const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1 } as const;
+const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, diagnoses: [{ code: 'CA40' }] } as const;
 const emergencyClaim = {
   consent_token: 'ECT',
   intervention_code: 'SHA-01-001',
@@ -76,6 +76,7 @@ const cases: [string, Call, string, RegExp?][] = [
     /together/,
   ],
   ['line with one doctor field', (c) => c.claims.addLine({ ...line, practitioner_identification_number: 'A1' }), 'practitioner_identification_type'],
+  ['line without a diagnosis', (c) => c.claims.addLine({ ...line, diagnoses: [] }), 'diagnoses', /ICD-11/],
   [
     'combined billing with two doctor fields',
     (c) => c.claims.addBilling({ ...line, ...practitioner, practitioner_identification_type: undefined }),
