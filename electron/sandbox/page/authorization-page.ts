@@ -68,6 +68,7 @@ const STYLE = `
   .fingers { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 8px; }
   .fingers button { font: inherit; border: 2px solid var(--line); background: #fff; border-radius: 999px; padding: 8px 14px;
                     min-height: 44px; cursor: pointer; color: var(--ink); }
+  .fingers button:disabled { cursor: default; opacity: .7; }
   .fingers button[aria-pressed="true"] { border-color: var(--info); background: #e8f0fb; font-weight: 600; }
   .none { color: var(--muted); margin: 0; }
   .status { border-radius: 10px; padding: 12px 14px; border: 2px solid; font-size: 1.05rem; }
@@ -152,6 +153,7 @@ const SCRIPT = `
     setStatus(TERMINAL[status] === 'ok' ? 'ok' : 'bad', texts[status] || status, null);
     $('time-left').textContent = status === 'EXPIRED' ? '0:00' : '\\u2014';
     body.dataset.outcome = status;
+    Array.prototype.forEach.call(document.querySelectorAll('[data-finger]'), function (b) { b.disabled = true; });
     if (window.parent && window.parent !== window) {
       var origins = window.location.ancestorOrigins;
       var target = origins && origins.length > 0 && origins[0] !== 'null' ? origins[0] : '*';
