@@ -1,0 +1,2 @@
+export { startBrowserHost, RendererNotBuiltError, CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, type BrowserHost, type BrowserHostOptions, type HostLog } from './server';
+export { browserCsp, frameSources } from './csp';

@@ -1,0 +1,220 @@
+// The browser host: the built renderer and the station contract over loopback, for browser mode
+// and every end-to-end test (docs/bridge-protocol.md). HTTP serves the renderer with its CSP; the
+// WebSocket at /bridge carries the contract. A connection counts only after its first frame shows
+// the per-launch secret, which reaches the page in the launch URL's fragment and so never travels in
+// a request line, a Referer or a log. The upgrade is refused unless the Origin is this host's own,
+// and every request unless its Host is this host (a DNS-rebinding page cannot reach it).
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify from 'fastify';
+import type { WebSocket } from 'ws';
+import { checkEvent, makeError, validateInvoke } from '../contract';
+import type { CommandName, Invocation, StationBridge } from '../contract';
+import { browserCsp, securityHeaders } from './csp';
+import { checkOutcome, type AnyOutcome } from './outcome';
+
+/** pino's call shape. */
+export interface HostLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface BrowserHostOptions {
+  core: StationBridge;
+  /** The built renderer (dist/renderer). */
+  rendererDir: string;
+  /** 0 (default) for any free port. */
+  port?: number;
+  /** Default: 32 random bytes. */
+  secret?: string;
+  log: HostLog;
+  helloTimeoutMs?: number;
+}
+
+export interface BrowserHost {
+  /** http://127.0.0.1:N */
+  readonly url: string;
+  /** The URL to open: the host's URL with the per-launch secret in the fragment. */
+  readonly launchUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Close codes of the bridge socket. */
+export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_BAD_FRAME = 4400;
+
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+export class RendererNotBuiltError extends Error {
+  override readonly name = 'RendererNotBuiltError';
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const { core, log } = options;
+  const rendererDir = path.resolve(options.rendererDir);
+  if (!existsSync(path.join(rendererDir, 'index.html'))) {
+    throw new RendererNotBuiltError(`The renderer is not built: ${path.join(rendererDir, 'index.html')} is missing (npm run build:renderer).`);
+  }
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
+  const secretDigest = digest(secret);
+  const helloTimeoutMs = options.helloTimeoutMs ?? 5000;
+
+  let origin = '';
+  let allowedHosts = new Set<string>();
+  let frameOrigins: readonly string[] = [];
+  const ready = new Set<WebSocket>();
+
+  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 });
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      log.warn({ path: request.url.split('?')[0]?.slice(0, 120) }, 'request refused: foreign Host header');
+      return reply.code(421).header('content-type', 'text/plain; charset=utf-8').send('Misdirected request');
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('content-security-policy', browserCsp({ hostOrigin: origin, frameOrigins }));
+    for (const [name, value] of Object.entries(securityHeaders)) void reply.header(name, value);
+    if (request.url === '/' || request.url.startsWith('/index.html')) void reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  await app.register(fastifyStatic, { root: rendererDir, index: ['index.html'], dotfiles: 'deny', wildcard: true });
+
+  app.get(
+    '/bridge',
+    {
+      websocket: true,
+      preValidation: async (request, reply) => {
+        if (request.headers.origin !== origin) {
+          log.warn({ origin: request.headers.origin ?? '(none)' }, 'bridge upgrade refused: foreign Origin');
+          return reply.code(403).send({ error: 'FORBIDDEN_ORIGIN' });
+        }
+      },
+    },
+    (socket) => {
+      const connection = randomBytes(4).toString('hex');
+      log.info({ connection }, 'bridge connection opened');
+      const timer = setTimeout(() => refuse('no hello'), helloTimeoutMs);
+      const refuse = (why: string) => {
+        log.warn({ connection, why }, 'bridge connection refused');
+        socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      };
+      socket.on('close', (code) => {
+        clearTimeout(timer);
+        ready.delete(socket);
+        log.info({ connection, code }, 'bridge connection closed');
+      });
+      socket.on('error', () => socket.terminate());
+      socket.on('message', (data, isBinary) => {
+        const frame = isBinary ? null : parseFrame(data.toString());
+        if (!ready.has(socket)) {
+          clearTimeout(timer);
+          if (frame?.type === 'hello' && typeof frame.secret === 'string' && timingSafeEqual(digest(frame.secret), secretDigest)) {
+            ready.add(socket);
+            socket.send(JSON.stringify({ type: 'ready' }));
+            log.info({ connection }, 'bridge connection ready');
+          } else {
+            refuse(frame?.type === 'hello' ? 'wrong secret' : 'first frame was not a hello');
+          }
+          return;
+        }
+        if (frame?.type !== 'invoke' || typeof frame.id !== 'number' || !Number.isSafeInteger(frame.id)) {
+          log.warn({ connection }, 'bridge frame refused: not an invoke');
+          socket.close(CLOSE_BAD_FRAME, 'bad frame');
+          return;
+        }
+        const id = frame.id;
+        void answer(frame.name, frame.input).then((outcome) => {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'result', id, outcome }));
+        });
+      });
+    },
+  );
+
+  async function answer(name: unknown, input: unknown): Promise<AnyOutcome> {
+    const call = validateInvoke(name, input);
+    if (!call.ok) return call;
+    // In browser mode the renderer shows the link itself, in a sandboxed iframe under frame-src.
+    if (call.value.name === 'authorizationView.setArea') return { ok: true, value: { shownBy: 'renderer' } };
+    return dispatch(call.value);
+  }
+
+  async function dispatch(call: Invocation): Promise<AnyOutcome> {
+    let answered: unknown;
+    try {
+      answered = await (core.invoke as (name: CommandName, input: unknown) => Promise<unknown>)(call.name, call.input);
+    } catch (error) {
+      log.error({ command: call.name, error: error instanceof Error ? error.name : typeof error }, 'station core threw');
+      return { ok: false, error: makeError('INTERNAL', `The station failed while handling ${call.name}.`) };
+    }
+    const outcome = checkOutcome(call.name, answered);
+    if (!outcome.ok && outcome.error.code === 'INTERNAL') log.error({ command: call.name }, 'station answer refused: outside the contract');
+    if (outcome.ok && (call.name === 'settings.get' || call.name === 'settings.update')) {
+      frameOrigins = (outcome.value as { allowedLinkOrigins: string[] }).allowedLinkOrigins;
+    }
+    return outcome;
+  }
+
+  const unsubscribe = core.subscribe((event) => {
+    const checked = checkEvent(event);
+    if (!checked.ok) {
+      log.error({}, 'station event refused: outside the contract');
+      return;
+    }
+    const message = JSON.stringify({ type: 'event', event: checked.value });
+    for (const socket of ready) socket.send(message);
+  });
+
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  } catch (error) {
+    unsubscribe();
+    await app.close();
+    throw error;
+  }
+  const port = (app.server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${port}`;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  await dispatch({ name: 'settings.get', input: {} });
+
+  return {
+    url: origin,
+    launchUrl: `${origin}/#k=${secret}`,
+    port,
+    async close() {
+      unsubscribe();
+      for (const socket of ready) socket.terminate();
+      await app.close();
+    },
+  };
+}
+
+interface Frame {
+  type?: unknown;
+  secret?: unknown;
+  id?: unknown;
+  name?: unknown;
+  input?: unknown;
+}
+
+function parseFrame(text: string): Frame | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Frame) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Fixed-length digests, so the secret comparison takes the same time whatever was sent. */
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
