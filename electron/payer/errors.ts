@@ -76,6 +76,24 @@ export class ExchangeError extends Error {
     this.retryAfterMs = init.retryAfterMs;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
+
+  /**
+   * What a log may keep. `details` are left out: they can carry a pending authorization's token
+   * (PENDING_AUTHORIZATION_EXISTS) that the station needs but no log may hold.
+   */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      operation: this.operation,
+      status: this.status,
+      code: this.code,
+      traceId: this.traceId,
+      field: this.field,
+      message: this.message,
+      outcomeUnknown: this.outcomeUnknown,
+    };
+  }
 }
 
 export function isExchangeError(value: unknown): value is ExchangeError {

@@ -77,6 +77,14 @@ describe('errorFromResponse', () => {
     expect(pending.details?.[0]).toMatchObject({ guid: 'g', token: 't' });
   });
 
+  it('serialises for logs without its details, which may hold a pending token', () => {
+    const pending = unwrap(409, { error: 'PENDING_AUTHORIZATION_EXISTS', message: 'reject it first', details: [{ guid: 'g', token: 'SECRET-TOKEN' }] });
+    expect(pending.details?.[0]?.token).toBe('SECRET-TOKEN');
+    const logged = JSON.stringify(pending);
+    expect(logged).not.toContain('SECRET-TOKEN');
+    expect(JSON.parse(logged)).toMatchObject({ name: 'ExchangeError', kind: 'conflict', code: 'PENDING_AUTHORIZATION_EXISTS', status: 409 });
+  });
+
   it('maps statuses to kinds', () => {
     const kinds = [400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 500, 502, 503, 504, 302].map((s) => unwrap(s, { message: 'x' }).kind);
     expect(kinds).toEqual([
