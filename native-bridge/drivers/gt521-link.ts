@@ -34,8 +34,11 @@ export class Gt521Link {
     this.stopListening();
   }
 
-  /** Sends a 12-byte command packet; with `dataBytes`, also reads the data packet an ACK brings. */
-  async command(context: CommandContext, packet: Uint8Array, dataBytes?: number): Promise<Gt521Reply> {
+  /**
+   * Sends a 12-byte command packet; with `dataBytes`, also reads the data packet an ACK brings,
+   * allowing it twice its wire time plus `dataSlackMs`.
+   */
+  async command(context: CommandContext, packet: Uint8Array, dataBytes?: number, dataSlackMs = 1000): Promise<Gt521Reply> {
     this.inbox.clear();
     if (dataBytes !== undefined) this.parser.expectDataAfterAck(dataBytes);
     await this.write(packet);
@@ -50,7 +53,7 @@ export class Gt521Link {
     }
     const ack = code === GT521_ACK;
     if (!ack || dataBytes === undefined) return { ack, parameter };
-    context.extend(2 * wireMs(dataBytes + GT521_DATA_OVERHEAD, this.transport.baudRate) + 500);
+    context.extend(2 * wireMs(dataBytes + GT521_DATA_OVERHEAD, this.transport.baudRate) + dataSlackMs);
     const data = await this.inbox.next(context.signal);
     if (data.kind !== 'data') throw new ReaderError('protocol', 'a response arrived where a data packet was expected');
     return { ack, parameter, data: data.data };
@@ -75,12 +78,11 @@ export class Gt521Link {
   private receive(chunk: Uint8Array): void {
     this.activity.touch();
     const events = this.parser.push(chunk);
-    events.forEach((event, index) => {
+    for (const event of events) {
       if (event.kind === 'skipped') {
         this.stats.skippedBytes += event.bytes.length;
       } else if (event.kind === 'checksum') {
         this.stats.checksumErrors += 1;
-        if (events.slice(index + 1).some((later) => later.kind === 'packet' || later.kind === 'data')) return;
         this.inbox.deliver(
           new ReaderError(
             'checksum',
@@ -92,6 +94,6 @@ export class Gt521Link {
       } else {
         this.inbox.deliver({ kind: 'data', data: event.data });
       }
-    });
+    }
   }
 }

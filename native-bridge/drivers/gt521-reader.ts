@@ -20,7 +20,7 @@ export interface Gt521ReaderOptions {
   readonly id?: string;
   /** The rate to work at after the probe (9600, 19200, 38400, 57600 or 115200). Default 115200. */
   readonly baudRate?: number;
-  /** Reply budget for quick commands, on top of wire time. Default 1000 ms. */
+  /** Reply budget for quick commands and for a data packet after its ACK, on top of wire time. Default 1000 ms. */
   readonly commandTimeoutMs?: number;
   /** Reply budget for CaptureFinger, Identify, Verify, MakeTemplate. Default 3000 ms. */
   readonly processingTimeoutMs?: number;
@@ -224,7 +224,12 @@ export class Gt521Reader extends TransportReader {
     const slow = name === 'CaptureFinger' || name === 'MakeTemplate' || name === 'Identify1_N' || name === 'Verify1_1';
     const budget = slow ? this.options.processingTimeoutMs : this.options.commandTimeoutMs;
     const timeout = budget + 2 * wireMs(24, this.transport.baudRate);
-    return this.command(name, timeout, (context) => this.link.command(context, packet, dataBytes), signal);
+    return this.command(
+      name,
+      timeout,
+      (context) => this.link.command(context, packet, dataBytes, this.options.commandTimeoutMs),
+      signal,
+    );
   }
 
   private expectAck(name: string, reply: Gt521Reply): Gt521Reply {

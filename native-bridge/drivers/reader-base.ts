@@ -38,6 +38,8 @@ export abstract class TransportReader implements FingerprintReader {
   private current: ReaderState = { kind: 'absent' };
   private readonly listeners = new Set<(state: ReaderState) => void>();
   private operating = false;
+  private closing = false;
+  private closed: Promise<void> | undefined;
   private ended: ReaderError | undefined;
   protected readonly queue: CommandQueue;
   private readonly stopWatching: () => void;
@@ -75,9 +77,14 @@ export abstract class TransportReader implements FingerprintReader {
     });
   }
 
-  async close(): Promise<void> {
-    if (this.ended) return;
-    await this.beforeClose().catch(() => undefined);
+  close(): Promise<void> {
+    this.closed ??= this.shutdown();
+    return this.closed;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.closing = true; // stops a finger wait at its next poll, so the last words are not queued behind it
+    if (!this.ended) await this.beforeClose().catch(() => undefined);
     this.end(new ReaderError('closed', `reader ${this.id} is closed`));
     this.stopWatching();
     await this.transport.close().catch(() => undefined);
@@ -114,7 +121,7 @@ export abstract class TransportReader implements FingerprintReader {
       return result;
     } catch (error) {
       const failure = this.ended ?? toReaderError(error);
-      if (!this.ended) {
+      if (!this.ended && !this.closing) {
         this.setState(
           callerOutcomes.has(failure.code) ? { kind: 'idle' } : { kind: 'error', code: failure.code, message: failure.message },
         );
@@ -152,6 +159,7 @@ export abstract class TransportReader implements FingerprintReader {
   }
 
   protected throwIfCancelled(signal?: AbortSignal): void {
+    if (this.closing) throw new ReaderError('closed', `reader ${this.id} is closing`);
     if (signal?.aborted) throw cancelled();
   }
 

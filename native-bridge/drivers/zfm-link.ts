@@ -60,9 +60,9 @@ export class ZfmLink {
   }
 
   /** Receives the data stream that follows an UpChar/UpImage acknowledge. */
-  async receiveData(context: CommandContext, packetSize: number, maxBytes: number): Promise<Uint8Array> {
+  async receiveData(context: CommandContext, packetSize: number, maxBytes: number, slackMs: number): Promise<Uint8Array> {
     const assembler = new ZfmDataAssembler(packetSize, maxBytes);
-    const perPacketMs = this.perPacketTimeoutMs(packetSize);
+    const perPacketMs = this.perPacketTimeoutMs(packetSize, slackMs);
     for (;;) {
       context.extend(perPacketMs);
       const packet = await this.next(context);
@@ -75,8 +75,8 @@ export class ZfmLink {
   }
 
   /** Sends a DownChar/DownImage data stream, split at the module's packet size. */
-  async sendData(context: CommandContext, data: Uint8Array, packetSize: number): Promise<void> {
-    const perPacketMs = this.perPacketTimeoutMs(packetSize);
+  async sendData(context: CommandContext, data: Uint8Array, packetSize: number, slackMs: number): Promise<void> {
+    const perPacketMs = this.perPacketTimeoutMs(packetSize, slackMs);
     for (const packet of encodeDataPackets(this.address, data, packetSize)) {
       context.extend(perPacketMs);
       await this.write(packet);
@@ -92,8 +92,9 @@ export class ZfmLink {
     this.inbox.clear();
   }
 
-  private perPacketTimeoutMs(packetSize: number): number {
-    return 2 * wireMs(packetSize + 11, this.transport.baudRate) + 250;
+  /** A stream must keep moving: each packet within twice its wire time plus some slack. */
+  private perPacketTimeoutMs(packetSize: number, slackMs: number): number {
+    return 2 * wireMs(packetSize + 11, this.transport.baudRate) + slackMs;
   }
 
   private async next(context: CommandContext): Promise<ZfmPacket> {
@@ -118,14 +119,13 @@ export class ZfmLink {
   private receive(chunk: Uint8Array): void {
     this.activity.touch();
     const events = this.parser.push(chunk);
-    events.forEach((event, index) => {
+    for (const event of events) {
       if (event.kind === 'skipped') {
         this.stats.skippedBytes += event.bytes.length;
       } else if (event.kind === 'checksum') {
         this.stats.checksumErrors += 1;
-        // Noise holding a false header fails its checksum too: if a good packet follows in the
-        // same chunk, the failure was noise, not the reply.
-        if (events.slice(index + 1).some((later) => later.kind === 'packet')) return;
+        // Every failed frame is refused, even if good packets follow: a dropped data packet must
+        // fail the stream, never shorten it.
         this.inbox.deliver(
           new ReaderError(
             'checksum',
@@ -135,7 +135,7 @@ export class ZfmLink {
       } else {
         this.inbox.deliver(event.packet);
       }
-    });
+    }
   }
 }
 

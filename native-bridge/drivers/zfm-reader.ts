@@ -27,7 +27,7 @@ export interface ZfmReaderOptions {
   readonly address?: number;
   /** Default 0, the factory password. */
   readonly password?: number;
-  /** Reply budget for quick commands (VfyPwd, ReadSysPara, LED...), on top of wire time. Default 1000 ms. */
+  /** Reply budget for quick commands (VfyPwd, ReadSysPara, LED...) and for each packet of a data stream, on top of wire time. Default 1000 ms. */
   readonly commandTimeoutMs?: number;
   /** Reply budget for commands the module works on (GenImg, Img2Tz, Search, Match...). Default 2000 ms. */
   readonly processingTimeoutMs?: number;
@@ -280,7 +280,7 @@ export class ZfmReader extends TransportReader {
       this.timeoutFor('UpChar', content),
       async (context) => {
         this.check('UpChar', await this.link.command(context, content));
-        return this.link.receiveData(context, packetSize, this.options.maxTemplateBytes);
+        return this.link.receiveData(context, packetSize, this.options.maxTemplateBytes, this.options.commandTimeoutMs);
       },
       signal,
     );
@@ -294,7 +294,7 @@ export class ZfmReader extends TransportReader {
       this.timeoutFor('DownChar', content),
       async (context) => {
         this.check('DownChar', await this.link.command(context, content));
-        await this.link.sendData(context, data, packetSize);
+        await this.link.sendData(context, data, packetSize, this.options.commandTimeoutMs);
       },
       signal,
     );

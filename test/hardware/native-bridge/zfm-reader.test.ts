@@ -226,6 +226,31 @@ describe('ZfmReader over a PTY against the R503 emulator', () => {
     expect(await r.verifyTemplate(fingerTemplate(21, 512), { timeoutMs: 2000 })).toEqual({ matched: false });
   });
 
+  it('times out on a truncated reply and recovers', async () => {
+    const { reader: r, states } = await reader({ processingTimeoutMs: 250 });
+    await r.probe();
+    await device.control.finger({ id: 8 });
+    await device.control.fault({ type: 'truncate', on: 'UpChar', bytes: 12 + 139 + 60 });
+    const error = await failure(r.capture({ timeoutMs: 2000 }));
+    expect(error.code).toBe('timeout');
+    expect(error.message).toMatch(/^UpChar: no reply within \d+ ms/);
+    expect((await r.capture({ timeoutMs: 2000 })).templateBytes).toBe(512);
+    expect(kinds(states)).toEqual(['idle', 'waiting-for-finger', 'capturing', 'error:timeout', 'waiting-for-finger', 'capturing', 'idle']);
+  });
+
+  it('stops a finger wait when closed, and ends absent', async () => {
+    const { reader: r, states } = await reader();
+    await r.probe();
+    const waiting = failure(r.waitForFinger({ timeoutMs: 5000 }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await r.close();
+    expect((await waiting).code).toBe('closed');
+    expect(performance.now() - started).toBeLessThan(1000); // not the 5 s deadline
+    expect(kinds(states)).toEqual(['idle', 'waiting-for-finger', 'absent']);
+    expect((await failure(r.probe())).code).toBe('closed');
+  });
+
   it('refuses a second operation while one runs', async () => {
     const { reader: r } = await reader();
     await r.probe();
