@@ -86,10 +86,10 @@ async function main(): Promise<void> {
   if (parsed.json) process.stdout.write(`${JSON.stringify({ url: sandbox.url })}\n`);
   else process.stdout.write(`Idhini sandbox (training mode) listening on ${sandbox.url}\n`);
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`idhini sandbox: ${signal}, closing\n`);
+    process.stderr.write(`idhini sandbox: ${reason}, closing\n`);
     sandbox.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -97,6 +97,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Killing `npm run sandbox` signals npm, whose shell dies without passing the signal on; the
+  // sandbox is then re-parented. Treat that like a signal so no orphan keeps holding the port.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop('parent process exited');
+  }, 500).unref();
 }
 
 void main();
