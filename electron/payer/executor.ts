@@ -198,6 +198,8 @@ export class Executor {
       attempt += 1;
       const replay = replayNext;
       replayNext = false;
+      // Nothing is in flight between attempts: an abort noticed here certainly sent nothing.
+      if (scope.signal.aborted) throw failureOf(scope.signal.reason, scope, op.name, false);
       let bearer: string | undefined;
       try {
         bearer = op.auth === 'bearer' ? await this.deps.tokens.get(scope.signal) : undefined;

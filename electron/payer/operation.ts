@@ -90,7 +90,8 @@ export function refusal(operation: string, error: z.ZodError): ExchangeError {
   return new ExchangeError({
     kind: 'validation',
     operation,
-    field: first?.field,
+    // An empty path is the request as a whole (e.g. not an object): no field to name.
+    field: first?.field === '' ? undefined : first?.field,
     message: first ? `${first.field || 'request'}: ${first.message}` : 'invalid request',
     details,
   });

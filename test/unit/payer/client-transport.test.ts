@@ -200,6 +200,14 @@ describe('deadlines and aborts', () => {
     expect(exchange.tokenRequests).toHaveLength(0);
   });
 
+  it('sends nothing, and says so, when aborted before the call while a token is held', async () => {
+    const { exchange, client } = await setup({ routes: { 'GET /api/v1/patients/eligibility': () => eligibilityAnswer } });
+    await client.eligibility.check(eligibilityQuery);
+    const error = await failure(client.claims.submit(submitInput, { signal: AbortSignal.abort() }));
+    expect(error).toMatchObject({ kind: 'aborted', outcomeUnknown: false });
+    expect(exchange.to('POST /api/v1/claims/submit')).toHaveLength(0);
+  });
+
   it('lets one caller abort while waiting for the shared token without spoiling it for others', async () => {
     const { exchange, client } = await setup({
       token: (_r, n) => ({ status: 201, delayMs: 150, json: { access_token: `token-${n}`, expires_in: 3600 } }),

@@ -116,6 +116,7 @@ const cases: [string, Call, string, RegExp?][] = [
   ['an empty patient id', (c) => c.consent.contacts({ patient_id: '  ' }), 'patient_id'],
   ['a page size beyond 100', (c) => c.eligibility.interventions({ patient_id: 'CR1', pageSize: 500 }), 'pageSize'],
   ['no input at all where fields are required', (c) => (c.claims.preview as (i?: unknown) => Promise<unknown>)(), 'consent_token'],
+  ['an input that is not an object', (c) => (c.claims.preview as (i?: unknown) => Promise<unknown>)(42), undefined as unknown as string, /expected object/],
 ];
 
 describe('refused before sending', () => {
