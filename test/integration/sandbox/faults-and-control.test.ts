@@ -95,6 +95,21 @@ describe('control API', () => {
     expectError(await h.control.post('/sandbox/clock', {}), 400, 'VALIDATION_ERROR');
   });
 
+  it('expires PENDING authorizations on its own, by a periodic sweep, as sandbox time passes', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    // Move the clock without the control API (which sweeps at once); GET /sandbox/transitions reads without sweeping.
+    h.sandbox.context.clock.advance(10 * 60 * 1000);
+    const started = Date.now();
+    let expired: any;
+    while (expired === undefined && Date.now() - started < 3000) {
+      const transitions = (await h.control.get('/sandbox/transitions')).body as any[];
+      expired = transitions.find((t) => t.subject_guid === pending.body.guid && t.to_state === 'EXPIRED');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(expired).toMatchObject({ entity_type: 'authorization', from_state: 'PENDING', to_state: 'EXPIRED' });
+  });
+
   it('resets to the seeded world: claims, outbox, clock and events are gone; tokens still work', async () => {
     const id = await crId(h.dispensary, NID.covered);
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] });
