@@ -695,13 +695,20 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.patch('/claims/lines/edit', async (request) => {
     const facility = tenantOf(request);
     const body = parse(
-      z.object({
-        consent_token: text,
-        line_guid: text,
-        unit_price: money.optional(),
-        quantity: z.coerce.number().finite().positive().max(10_000).optional(),
-        description: z.string().trim().max(500).optional(),
-      }),
+      z
+        .object({
+          consent_token: text,
+          line_guid: text,
+          unit_price: money.optional(),
+          quantity: z.coerce.number().finite().positive().max(10_000).optional(),
+          diagnoses: z.array(diagnosis).min(1, 'at least one diagnosis').optional(),
+          description: z.string().trim().max(500).optional(),
+          service_date: isoDate.optional(),
+        })
+        .refine((v) => [v.unit_price, v.quantity, v.diagnoses, v.description, v.service_date].some((x) => x !== undefined), {
+          path: ['unit_price'],
+          message: 'send at least one of unit_price, quantity, diagnoses, description, service_date',
+        }),
       request.body,
     );
     const claim = requireClaim(ctx, facility, body.consent_token);
@@ -711,6 +718,11 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     if (body.unit_price !== undefined) line.unit_price = body.unit_price;
     if (body.quantity !== undefined) line.quantity = body.quantity;
     if (body.description !== undefined) line.description = body.description;
+    if (body.service_date !== undefined) line.service_date = body.service_date;
+    if (body.diagnoses !== undefined) {
+      line.diagnoses = body.diagnoses;
+      addDiagnoses(claim, body.diagnoses);
+    }
     return { data: claimPreview(claim), message: 'Line updated' };
   });
 

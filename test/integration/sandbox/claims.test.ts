@@ -299,6 +299,11 @@ describe('housekeeping', () => {
     expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body.workflow_state).toBe('DRAFT_RESUBMIT');
     const edited = await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { consent_token: token, line_guid: line.line_guid, unit_price: 800 } });
     expect(edited.body.data.total_amount).toBe(800);
+    const rediagnosed = await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', {
+      body: { consent_token: token, line_guid: line.line_guid, diagnoses: [{ code: 'MG26' }], service_date: '2030-01-02' },
+    });
+    expect(rediagnosed.body.data.lines[0]).toMatchObject({ diagnoses: [{ code: 'MG26' }], service_date: '2030-01-02' });
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { consent_token: token, line_guid: line.line_guid } }), 400, 'VALIDATION_ERROR');
     const again = await dischargeByFingerprint(h, h.hospital, token, patient);
     const resubmitted = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: again });
     expect(resubmitted.body.workflow_state).toBe('SUBMITTED');
