@@ -35,7 +35,8 @@ describe('Gt521Reader over a PTY against the GT-521 emulator', () => {
 
   async function reader(options: Gt521ReaderOptions = {}): Promise<{ reader: Gt521Reader; transport: SerialTransport; states: ReaderState[] }> {
     const transport = await SerialTransport.open(device.hostPath, { baudRate: 9600 });
-    const created = new Gt521Reader(transport, { commandTimeoutMs: 300, processingTimeoutMs: 600, ...options });
+    // Budgets generous enough for a loaded CI machine; the tests that expect a timeout set their own.
+    const created = new Gt521Reader(transport, { commandTimeoutMs: 1000, processingTimeoutMs: 1500, ...options });
     const states: ReaderState[] = [];
     created.onStateChange((s) => states.push(s));
     open.push(created);
@@ -141,7 +142,7 @@ describe('Gt521Reader over a PTY against the GT-521 emulator', () => {
   });
 
   it('times out when the module falls silent', async () => {
-    const { reader: r, states } = await reader({ processingTimeoutMs: 250 });
+    const { reader: r, states } = await reader({ processingTimeoutMs: 400 });
     await r.probe();
     await device.control.finger({ id: 15 });
     await device.control.fault({ type: 'silence', on: 'CaptureFinger' });
@@ -160,7 +161,7 @@ describe('Gt521Reader over a PTY against the GT-521 emulator', () => {
 
   it('times out at both rates when nothing answers', async () => {
     await device.control.fault({ type: 'silence', count: 100 });
-    const { reader: r, states } = await reader({ commandTimeoutMs: 150 });
+    const { reader: r, states } = await reader({ commandTimeoutMs: 200 });
     const error = await failure(r.probe());
     expect(error.code).toBe('timeout');
     expect(error.message).toMatch(/no reply to Open .* at 9600 or 115200 baud/);
