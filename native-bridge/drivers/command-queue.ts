@@ -25,28 +25,18 @@ export class CommandQueue {
   private tail: Promise<void> = Promise.resolve();
   private failure: ReaderError | undefined;
   private readonly running = new Set<AbortController>();
-  private pending = 0;
 
   constructor(private readonly options: CommandQueueOptions) {}
 
-  /** Commands queued or running. */
-  get depth(): number {
-    return this.pending;
-  }
-
   run<T>(name: string, timeoutMs: number, job: (context: CommandContext) => Promise<T>): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
-    this.pending += 1;
     const result = this.tail.then(() => this.execute(name, timeoutMs, job));
     this.tail = result.then(
-      () => {
-        this.pending -= 1;
-      },
+      () => undefined,
       async (error: unknown) => {
         if (!this.failure && error instanceof ReaderError && recoverAfter.has(error.code)) {
           await this.options.recover().catch(() => undefined);
         }
-        this.pending -= 1;
       },
     );
     return result;

@@ -5,8 +5,6 @@
 // Data packets carry no length: the receiver must be told how many bytes to expect, so the parser
 // is stateful and driven by its owner. Pure: bytes in, bytes out.
 
-import { hex } from '../hex';
-
 export const GT521_DEVICE_ID = 0x0001;
 export const GT521_PACKET_BYTES = 12;
 export const GT521_DATA_OVERHEAD = 6;
@@ -167,8 +165,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a, 0);
   out.set(b, a.length);
   return out;
-}
-
-export function describeGt521Frame(packet: Gt521Packet): string {
-  return `code 0x${hex(packet.code, 4)} parameter 0x${hex(packet.parameter, 8)}`;
 }

@@ -12,7 +12,9 @@ import {
   decodeIndexTable,
   decodeSearchResult,
   decodeSystemParameters,
+  decodeTemplateCount,
   describeZfmCode,
+  expandImageNibbles,
   encodeDataPackets,
   encodeSystemParameters,
   encodeZfmPacket,
@@ -227,6 +229,11 @@ describe('ZFM replies and data streams', () => {
     expect(decodeIndexTable(1, Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 0b101 : i === 2 ? 0x80 : 0)))).toEqual([
       256, 258, 256 + 23,
     ]);
+  });
+
+  it('decodes the template count and expands 4-bit image pixels (high nibble = left pixel)', () => {
+    expect(decodeTemplateCount(Uint8Array.of(0x01, 0x02))).toBe(258);
+    expect(Array.from(expandImageNibbles(Uint8Array.of(0xf0, 0x1e)))).toEqual([255, 0, 17, 238]);
   });
 
   it.each([32, 64, 128, 256])('splits and reassembles a 512-byte template at packet size %i', (size) => {
