@@ -1,0 +1,252 @@
+// The shell put together, driven through a fake of the Electron modules: what runs before ready,
+// the station window and its preferences, and the services wired around it.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EventEmitter } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNEL } from '../../../electron/main/ipc';
+import { APP_ENTRY_URL } from '../../../electron/main/origins';
+import { prepareShell, runShell, type ShellElectron, type StationSession, type StationWindow } from '../../../electron/main/shell';
+import type { LinkSessionApi, LinkViewApi } from '../../../electron/main/electron-api';
+import { outputExamples } from '../contract/examples';
+import { FakeContents, FakeIpcMain, FakePowerMonitor, FakeSession, FakeView, asApi, recordingLog } from './fake-electron';
+import { testStation } from './test-station';
+
+class FakeApp extends EventEmitter {
+  isPackaged = false;
+  sandboxed = false;
+  quits = 0;
+  constructor(public lockFree = true) {
+    super();
+  }
+  enableSandbox() {
+    this.sandboxed = true;
+  }
+  requestSingleInstanceLock() {
+    return this.lockFree;
+  }
+  quit() {
+    this.quits++;
+  }
+}
+
+class FakeWindow extends EventEmitter {
+  readonly webContents = new FakeContents();
+  readonly children: FakeView[] = [];
+  shown = 0;
+  constructor(readonly webPreferences: Record<string, unknown>) {
+    super();
+  }
+  show() {
+    this.shown++;
+  }
+  focus() {}
+  isMinimized() {
+    return false;
+  }
+  restore() {}
+}
+
+class FakeStationSession extends FakeSession {
+  readonly handlers = new Map<string, (request: Request) => Promise<Response>>();
+  readonly protocol = { handle: (scheme: string, handler: (request: Request) => Promise<Response>) => void this.handlers.set(scheme, handler) };
+}
+
+let dir: string;
+const running: { stop(): Promise<void> }[] = [];
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'idhini-shell-'));
+  await mkdir(path.join(dir, 'renderer'));
+  await writeFile(path.join(dir, 'renderer', 'index.html'), '<!doctype html><title>Idhini</title>');
+});
+afterAll(async () => {
+  for (const shell of running) await shell.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function fakeElectron(app = new FakeApp()) {
+  const registered: unknown[] = [];
+  const windows: FakeWindow[] = [];
+  const stationSession = new FakeStationSession('default');
+  const ipcMain = new FakeIpcMain();
+  const powerMonitor = new FakePowerMonitor();
+  const updater = vi.fn();
+  const errors: string[] = [];
+  let partitions = 0;
+  const electron: ShellElectron<StationWindow, LinkSessionApi, LinkViewApi> = {
+    app: asApi(app),
+    protocol: { registerSchemesAsPrivileged: (schemes) => void registered.push(...schemes) },
+    ipcMain: asApi(ipcMain),
+    powerMonitor: asApi(powerMonitor),
+    dialog: { showErrorBox: (title) => void errors.push(title) },
+    stationSession: () => asApi<StationSession>(stationSession),
+    createWindow: (webPreferences) => {
+      const window = new FakeWindow(webPreferences as Record<string, unknown>);
+      windows.push(window);
+      app.emit('web-contents-created', {}, window.webContents);
+      return asApi<StationWindow>(window);
+    },
+    createLinkSession: () => {
+      const session = new FakeSession(`idhini-link-${++partitions}`);
+      app.emit('session-created', session);
+      return asApi<LinkSessionApi>(session);
+    },
+    createLinkView: (session) => {
+      const view = new FakeView(session as unknown as FakeSession);
+      app.emit('web-contents-created', {}, view.webContents);
+      return asApi<LinkViewApi>(view);
+    },
+    attachView: (window, view) => void (window as unknown as FakeWindow).children.push(view as unknown as FakeView),
+    detachView: (window, view) => {
+      const children = (window as unknown as FakeWindow).children;
+      children.splice(children.indexOf(view as unknown as FakeView), 1);
+    },
+    autoUpdater: () => updater() as never,
+  };
+  return { electron, app, registered, windows, stationSession, ipcMain, powerMonitor, updater, errors };
+}
+
+async function started() {
+  const fake = fakeElectron();
+  const log = recordingLog();
+  const prepared = prepareShell(fake.electron, log);
+  if (prepared === null) throw new Error('lock refused');
+  const core = testStation();
+  const stop = vi.fn(async () => undefined);
+  const shell = await runShell(fake.electron, prepared, {
+    rendererDir: path.join(dir, 'renderer'),
+    preloadPath: '/app/dist/electron/preload.cjs',
+    createCore: async () => ({ bridge: core, stop }),
+    log,
+    platform: 'linux',
+    updatePolicyText: null,
+    devTools: false,
+  });
+  running.push(shell);
+  const window = fake.windows[0]!;
+  const call = (message: unknown, frame: { url: string; parent: object | null } = { url: APP_ENTRY_URL, parent: null }) =>
+    fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, frame, message) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
+  return { ...fake, log, core, stop, shell, window, call };
+}
+
+describe('before ready', () => {
+  it('quits when another station instance holds the lock, and sets nothing up', () => {
+    const fake = fakeElectron(new FakeApp(false));
+    expect(prepareShell(fake.electron, recordingLog())).toBeNull();
+    expect(fake.app.quits).toBe(1);
+    expect(fake.registered).toEqual([]);
+  });
+
+  it('sandboxes every renderer, registers app:// as privileged, and guards every new session and webContents', async () => {
+    const fake = fakeElectron();
+    expect(prepareShell(fake.electron, recordingLog())).not.toBeNull();
+    expect(fake.app.sandboxed).toBe(true);
+    expect(fake.registered).toEqual([expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, bypassCSP: false }) })]);
+    const session = new FakeSession('any');
+    fake.app.emit('session-created', session);
+    expect(await session.request('notifications', 'https://anything.example.com/')).toBe(false);
+    const contents = new FakeContents();
+    fake.app.emit('web-contents-created', {}, contents);
+    expect(contents.navigate('will-navigate', 'https://anything.example.com/')).toBe(false);
+    expect(contents.windowOpenHandler?.({ url: 'https://anything.example.com/' })).toEqual({ action: 'deny' });
+  });
+});
+
+describe('the running shell', () => {
+  it('opens one station window with every security flag and the preload, loading app://idhini', async () => {
+    const { windows, window } = await started();
+    expect(windows).toHaveLength(1);
+    expect(window.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      devTools: false,
+      preload: '/app/dist/electron/preload.cjs',
+    });
+    expect(window.webContents.loaded).toEqual([APP_ENTRY_URL]);
+    window.emit('ready-to-show');
+    expect(window.shown).toBe(1);
+  });
+
+  it('serves the renderer from app:// on the station session, which denies every permission', async () => {
+    const { stationSession } = await started();
+    const response = await stationSession.handlers.get('app')?.(new Request('app://idhini/'));
+    expect(response?.status).toBe(200);
+    expect(response?.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await stationSession.request('media', APP_ENTRY_URL)).toBe(false);
+    expect(await stationSession.request('loopback-network', APP_ENTRY_URL)).toBe(false);
+  });
+
+  it('lets the station window navigate within app://idhini only', async () => {
+    const { window } = await started();
+    expect(window.webContents.navigate('will-navigate', 'app://idhini/index.html')).toBe(true);
+    expect(window.webContents.navigate('will-navigate', 'https://payer.example.com/')).toBe(false);
+    expect(window.webContents.navigate('will-frame-navigate', 'http://127.0.0.1:4100/ekyc')).toBe(false);
+  });
+
+  it('carries the contract over IPC from the station window and refuses any other frame', async () => {
+    const { call, core } = await started();
+    expect(await call({ name: 'station.status', input: {} })).toEqual({ ok: true, value: outputExamples['station.status'] });
+    expect(await call({ name: 'station.status', input: {} }, { url: APP_ENTRY_URL, parent: {} })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(core.calls.filter((c) => c.name === 'station.status')).toHaveLength(1);
+  });
+
+  it('shows the authorization link in a view over the window, with a fresh session granted Local Network Access', async () => {
+    const { call, core, window } = await started();
+    // The example settings allow http://127.0.0.1:4100; the link must come from there.
+    core.answer('consent.startFingerprint', {
+      ok: true,
+      value: {
+        ...outputExamples['consent.startFingerprint'],
+        verification: {
+          ...(outputExamples['consent.startFingerprint'] as { verification: object }).verification,
+          fingerprint: { link: { handle: 'lk_sandbox01', url: 'http://127.0.0.1:4100/ekyc/verify?req=1', expiresAt: '2025-03-04T09:25:00+03:00' }, checkedAt: null },
+        },
+      },
+    });
+    expect(await call({ name: 'consent.startFingerprint', input: { workflowId: 'wf_discharge1' } })).toMatchObject({ ok: true });
+    expect(await call({ name: 'authorizationView.setArea', input: { handle: 'lk_sandbox01', area: { x: 0, y: 0, width: 400, height: 500 } } })).toEqual({
+      ok: true,
+      value: { shownBy: 'shell' },
+    });
+    expect(window.children).toHaveLength(1);
+    const view = window.children[0]!;
+    expect(view.webContents.loaded).toEqual(['http://127.0.0.1:4100/ekyc/verify?req=1']);
+    expect(await view.session.request('loopback-network', 'http://127.0.0.1:4100/ekyc/verify')).toBe(true);
+    expect(await view.session.request('loopback-network', 'https://attacker.net/')).toBe(false);
+    expect(view.webContents.navigate('will-navigate', 'https://attacker.net/')).toBe(false);
+  });
+
+  it('wipes the renderer when the station locks', async () => {
+    const { core, window, stationSession } = await started();
+    core.emit({ type: 'station.locked', reason: 'idle', at: '2025-03-04T09:15:00+03:00' });
+    await vi.waitFor(() => expect(window.webContents.loaded).toEqual([APP_ENTRY_URL, APP_ENTRY_URL]));
+    expect(stationSession.cleared).toHaveLength(1);
+  });
+
+  it('locks through the core when the screen locks', async () => {
+    const { core, powerMonitor } = await started();
+    powerMonitor.emit('lock-screen');
+    await vi.waitFor(() => expect(core.calls.map((c) => c.name)).toContain('station.lock'));
+  });
+
+  it('reloads the renderer after its process dies', async () => {
+    const { window } = await started();
+    window.webContents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
+    await vi.waitFor(() => expect(window.webContents.loaded).toEqual([APP_ENTRY_URL, APP_ENTRY_URL]));
+  });
+
+  it('leaves the updater alone when no update policy is configured, and stops the core on stop', async () => {
+    const { updater, shell, stop } = await started();
+    expect(updater).not.toHaveBeenCalled();
+    await shell.stop();
+    expect(stop).toHaveBeenCalledTimes(1);
+  });
+});
