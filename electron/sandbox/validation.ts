@@ -28,11 +28,13 @@ export const IDENTIFICATION_TYPES = [
 ] as const;
 export const identificationType = z.enum(IDENTIFICATION_TYPES);
 
-/** Doctor identification types: the contract's examples plus the registration number. */
-export const PRACTITIONER_ID_TYPES = ['registration_number', 'National ID', 'Alien ID', 'Refugee ID'] as const;
-export const practitionerIdType = z.enum(PRACTITIONER_ID_TYPES);
-export const REGULATORS = ['KMPDC', 'COC', 'NCK'] as const;
-export const regulator = z.enum(REGULATORS);
+/**
+ * Doctor identification type and regulator: the contract gives examples (registration_number,
+ * National ID, Alien ID, Refugee ID; KMPDC, COC, NCK), not an enumeration, so any value is taken and
+ * the professionals registry decides (422 PROFESSIONAL_NOT_FOUND).
+ */
+export const practitionerIdType = z.string().trim().min(1, 'must not be empty').max(50);
+export const regulator = z.string().trim().min(1, 'must not be empty').max(20);
 
 export const SERVICE_TYPES = ['CAPITATION', 'OUTPATIENT', 'INPATIENT', 'EMERGENCY'] as const;
 export const serviceType = z.enum(SERVICE_TYPES);
@@ -42,7 +44,7 @@ export const SUBMIT_DISCHARGE_REASONS = ['RECOVERED', 'REFERRED', 'ABSCONDED', '
 export const DISCHARGE_REASONS = [...SUBMIT_DISCHARGE_REASONS, 'DECEASED'] as const;
 export const UNKNOWN_PATIENT_REASONS = ['SHA_UNREGISTERED', 'DECEASED'] as const;
 
-export const money = z.coerce.number().finite().positive('must be greater than 0').max(100_000_000);
+export const money = z.coerce.number().finite().nonnegative('must not be negative').max(100_000_000);
 
 /** `["SHA-02-001"]` or `[{intervention_code: "SHA-02-001"}]` / `[{code: …}]`, normalised to codes. */
 export const interventionList = z

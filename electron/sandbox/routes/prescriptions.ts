@@ -29,14 +29,25 @@ const item = z.object({
   additional_instruction: z.string().trim().max(1000).optional(),
 });
 
-const prescriptionRequest = z.object({
-  consent_token: text.optional(),
-  intervention_code: text.optional(),
-  items: z.array(item).min(1, 'a prescription needs at least one item'),
-  identification_number: text,
-  identification_type: practitionerIdType,
-  regulation_body: regulator,
-});
+const prescriptionRequest = z
+  .object({
+    consent_token: text.optional(),
+    intervention_code: text.optional(),
+    items: z.array(item).min(1, 'a prescription needs at least one item'),
+    // The prescribing doctor is optional in the contract, but its three fields come together.
+    identification_number: text.optional(),
+    identification_type: practitionerIdType.optional(),
+    regulation_body: regulator.optional(),
+  })
+  .superRefine((v, issue) => {
+    const fields = ['identification_number', 'identification_type', 'regulation_body'] as const;
+    const given = fields.filter((f) => v[f] !== undefined);
+    if (given.length > 0 && given.length < 3) {
+      for (const f of fields.filter((x) => v[x] === undefined)) {
+        issue.addIssue({ code: 'custom', path: [f], message: "the prescribing doctor's three fields come together" });
+      }
+    }
+  });
 
 const dispenseRequest = z.object({
   actual_products: z
@@ -63,7 +74,10 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
         throw fail.rule('INTERVENTION_NOT_ALLOWED', `${body.intervention_code} is not an intervention of this consent`);
       }
     }
-    const professional = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
+    const professional =
+      body.identification_number === undefined || body.identification_type === undefined || body.regulation_body === undefined
+        ? null
+        : requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
     const serial = ctx.state.nextSerial();
     const record: PrescriptionRecord = {
       id: serial,
@@ -73,7 +87,7 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
       consent_token: body.consent_token ?? null,
       intervention_code: body.intervention_code ?? null,
       items: body.items,
-      doctors: [doctorRecord(professional, body.identification_type, body.identification_number)],
+      doctors: professional === null ? [] : [doctorRecord(professional, body.identification_type ?? '', body.identification_number ?? '')],
       status: 'ACTIVE',
       created_at: ctx.now(),
     };
@@ -106,7 +120,7 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
       const known = PROFESSIONALS.some(
         (p) =>
           (d.regulation_body === undefined || p.regulator === d.regulation_body) &&
-          (d.identification_type === 'registration_number' ? p.registrationNumber === d.identification_number : p.nationalId === d.identification_number),
+          (/^registration[_ ]?number$/i.test(d.identification_type) ? p.registrationNumber === d.identification_number : p.nationalId === d.identification_number),
       );
       if (!known) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
     }

@@ -86,10 +86,9 @@ export const PROFESSIONALS: readonly Professional[] = [
 /** Finds a professional by registration number or national ID, under the named regulator. */
 export function findProfessional(identificationType: string, identificationNumber: string, regulator: string): Professional | undefined {
   const value = identificationNumber.trim();
+  const byRegistration = /^registration[_ ]?number$/i.test(identificationType.trim());
   return PROFESSIONALS.find(
-    (p) =>
-      p.regulator === regulator &&
-      (identificationType === 'registration_number' ? p.registrationNumber === value : p.nationalId === value),
+    (p) => p.regulator === regulator.trim() && (byRegistration ? p.registrationNumber === value : p.nationalId === value),
   );
 }
 

@@ -69,7 +69,9 @@ describe('billing lines and the doctor', () => {
   it('validates a line: positive price and quantity, at least one diagnosis, an intervention of the claim', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
     const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: 100, quantity: 1, diagnoses: [{ code: 'CA00' }] };
-    expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: 0 }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: -1 }), 400, 'VALIDATION_ERROR');
+    // A zero price is a valid line (capitation services are paid per head, not per line).
+    expect((await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: 0 })).status).toBe(200);
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, quantity: -1 }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, diagnoses: [] }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, intervention_code: 'SHA-03-001' }), 422, 'INTERVENTION_NOT_ALLOWED');

@@ -183,12 +183,23 @@ describe('prescriptions', () => {
     expect(typeof removed.body).toBe('string');
   });
 
+  it('takes a prescription without a doctor (optional in the contract), but not a doctor given in part', async () => {
+    const items = [{ generic_concept_code: 'RXN-723' }];
+    const r = await h.hospital.post('/api/v1/prescriptions', { items });
+    expect(r.status).toBe(200);
+    expect(r.body.doctorReviewStatus).toEqual([]);
+    const partial = await h.hospital.post('/api/v1/prescriptions', { items, identification_number: 'A12345' });
+    expectError(partial, 400, 'VALIDATION_ERROR');
+    expect((partial.body.details as any[]).map((d) => d.field).sort()).toEqual(['identification_type', 'regulation_body']);
+  });
+
   it('refuses an empty items list (Limits: at least 1) and an unknown doctor', async () => {
     const doctor = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' };
     const empty = await h.hospital.post('/api/v1/prescriptions', { items: [], ...doctor });
     expectError(empty, 400, 'VALIDATION_ERROR');
     expect(empty.body.details[0].field).toBe('items');
     expectError(await h.hospital.post('/api/v1/prescriptions', { items: [{ generic_concept_code: 'X' }], ...doctor, identification_number: 'Q1' }), 422, 'PROFESSIONAL_NOT_FOUND');
+    expectError(await h.hospital.post('/api/v1/prescriptions', { items: [{ generic_concept_code: 'X' }], ...doctor, regulation_body: 'XYZ' }), 422, 'PROFESSIONAL_NOT_FOUND');
     expectError(
       await h.hospital.post('/api/v1/prescriptions/dispenses', {
         actual_products: [{ actual_product_code: 'P', medication_price: 1, total_quantity: 1 }],
