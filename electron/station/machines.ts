@@ -40,6 +40,8 @@ export const dischargeMachine = {
     submitted: 'submitted',
     refused: 'ready',
     reverify: 'verifying',
+    // A claim already partially discharged goes back to waiting for its finalisation.
+    backToPartial: 'partially-discharged',
     outcomeUnknown: 'reconciling',
   },
   reconciling: {
@@ -47,6 +49,7 @@ export const dischargeMachine = {
     discharged: 'discharged',
     submitted: 'submitted',
     notSent: 'ready',
+    backToPartial: 'partially-discharged',
     reverify: 'verifying',
   },
   // After a partial discharge the claim stays open; a fresh visit-end consent finalises it.

@@ -1,0 +1,15 @@
+// The station core: what the Electron shell, the browser host and the tests import.
+export { createStation, type Station } from './station';
+export {
+  defaultTiming,
+  deviceOsOf,
+  memorySecretStore,
+  type Clock,
+  type DeviceOs,
+  type JournalPoint,
+  type LogDestination,
+  type SecretStore,
+  type StationDeps,
+  type StationTiming,
+} from './deps';
+export { nativeReaders, noReaders, type LocalServiceHandle, type NativeReadersOptions, type ReadersFacade } from './readers';

@@ -1,0 +1,515 @@
+// Finding the patient and what they are covered for, with as few round trips as the data allows:
+// the registry look-up and the eligibility check go out together (both need only the ID number),
+// then sub-benefits, contacts and the interventions together (they need the registry id). The
+// interventions (a member can have ~850) are cached per look-up and paged and searched here, and
+// the one that fits the ward is chosen as the default.
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import type {
+  intervention as interventionSchema,
+  patientSummary,
+  recentPatient,
+  scheme as schemeSchema,
+  subBenefit as subBenefitSchema,
+  utilization as utilizationSchema,
+} from '../contract';
+import { isExchangeError, type Eligibility, type Intervention as WireIntervention, type Page, type SubBenefit as WireSubBenefit } from '../payer';
+import type { Clock } from './deps';
+import type { Db } from './db';
+import { fail } from './errors';
+import type { Scrubber } from './logging';
+import { maskContact, maskIdNumber, maskName } from './masking';
+import { decideRoute } from './route';
+import type { Sealer } from './sealing';
+import type { ExchangeSession } from './session';
+import type { SettingsStore } from './settings';
+import type { InterventionBrief, PatientFacts, ServiceType, SmsContact } from './workflows/types';
+
+export type PatientSummary = z.infer<typeof patientSummary>;
+export type ContractIntervention = z.infer<typeof interventionSchema>;
+type Scheme = z.infer<typeof schemeSchema>;
+type SubBenefit = z.infer<typeof subBenefitSchema>;
+type IdType = PatientSummary['idType'];
+
+interface StoredPatient {
+  ref: string;
+  lookedUpAt: string;
+  idType: IdType;
+  /** secret */
+  idNumber: string;
+  /** secret: the client registry id. */
+  patientId: string;
+  /** secret: kept only to teach the scrubber after a restart. */
+  fullName: string | null;
+  maskedName: string;
+  ageYears: number | null;
+  covered: boolean;
+  message: string | null;
+  reason: string | null;
+  possibleSolution: string | null;
+  schemes: Scheme[];
+  chosenSchemeId: string | null;
+  memberType: string | null;
+  coverageStart: string | null;
+  coverageEnd: string | null;
+  whitelisted: boolean;
+  biometricsEnforced: boolean | undefined;
+  contractedFunds: string[] | null;
+  contacts: SmsContact[];
+  serviceType: ServiceType;
+  suggested: InterventionBrief | null;
+  /** End of the SMS window after BIOMETRICS_NOT_FOUND_OTP_ALLOWED (ms), shared by this patient's workflows. */
+  unusableUntil: number | null;
+}
+
+interface Entry extends StoredPatient {
+  subBenefits: WireSubBenefit[] | null;
+  interventions: ContractIntervention[] | null;
+  loading: Promise<void> | null;
+}
+
+const PAGE = 100;
+const SHIFT_MS = 12 * 60 * 60 * 1000;
+
+// ---------------------------------------------------------------- interventions as the nurse sees them
+
+function scenarioOf(s: WireIntervention['scenario']): ContractIntervention['scenario'] {
+  return s === 'emergency' || s === 'elective-preauth' || s === 'capitation' || s === 'per-diem' ? s : 'other';
+}
+
+function careSettingOf(accessPoint: string | undefined): ContractIntervention['careSetting'] {
+  if (accessPoint === 'IP') return 'inpatient';
+  if (accessPoint === 'OP') return 'outpatient';
+  return 'both';
+}
+
+function mechanismOf(m: string | undefined): ContractIntervention['paymentMechanism'] {
+  if (m === 'FIXED_FEE_FOR_SERVICE') return 'FEE_FOR_SERVICE';
+  if (m === 'FEE_FOR_SERVICE' || m === 'CAPITATION' || m === 'PER_DIEM' || m === 'CASE_BASED') return m;
+  return 'OTHER';
+}
+
+const text = (value: string | undefined, max: number): string | null => {
+  const v = value?.trim();
+  return v === undefined || v === '' ? null : v.slice(0, max);
+};
+
+export function toContractIntervention(i: WireIntervention): ContractIntervention {
+  const scenario = scenarioOf(i.scenario);
+  const careSetting = careSettingOf(i.accessPoint);
+  const serviceType: ServiceType = careSetting === 'inpatient' ? 'INPATIENT' : 'OUTPATIENT';
+  const startsWith = scenario === 'emergency' ? 'emergency' : scenario === 'elective-preauth' ? 'elective' : 'visit';
+  const tariff = i.tariff ?? i.kephLevelTariff ?? i.applicableTariff;
+  return {
+    code: i.code,
+    name: text(i.name, 200) ?? i.code,
+    subBenefitCode: text(i.subBenefitCode, 60),
+    fund: text(i.fund, 60),
+    careSetting,
+    paymentMechanism: mechanismOf(i.paymentMechanism),
+    scenario,
+    handling: {
+      startsWith,
+      serviceType,
+      needsPreauth: i.needsPreauth,
+      needsDoctor: i.needsDoctorAuthorization || scenario === 'emergency',
+      billing: scenario === 'per-diem' || scenario === 'emergency' ? 'automatic' : 'manual',
+      closeBy: serviceType === 'INPATIENT' && startsWith !== 'emergency' ? 'discharge' : 'submit',
+    },
+    tariffKes: tariff === undefined || tariff < 0 ? null : Math.min(tariff, 1_000_000_000),
+    protocolCode: text(i.protocolCode, 60),
+    requiredDocuments: [...i.applicableDocumentTypes, ...i.requiredPreauthDocumentTypes].map((d) => d.slice(0, 100)).slice(0, 30),
+  };
+}
+
+export function briefOf(i: ContractIntervention): InterventionBrief {
+  return { code: i.code, name: i.name, scenario: i.scenario };
+}
+
+/** Whether an intervention can be used for an ordinary visit of this service type. */
+export function fitsVisit(i: ContractIntervention, serviceType: ServiceType): boolean {
+  if (i.handling.startsWith !== 'visit' || i.handling.needsPreauth) return false;
+  return i.careSetting === 'both' || (serviceType === 'INPATIENT' ? i.careSetting === 'inpatient' : i.careSetting === 'outpatient');
+}
+
+/**
+ * The intervention that fits the ward: an ordinary visit of the ward's service type, of a fund the
+ * facility is contracted for, billed the way that ward bills (capitation outpatient, per diem
+ * inpatient). The ward's usual one (the last this station opened a visit for) wins when it fits;
+ * otherwise the first, in the exchange's order, of the first sub-benefit that has any — the
+ * exchange lists a sub-benefit's plain, canonical intervention first.
+ */
+export function suggestIntervention(
+  interventions: readonly ContractIntervention[],
+  serviceType: ServiceType,
+  contractedFunds: readonly string[] | null,
+  usual: string | undefined,
+): ContractIntervention | null {
+  const preferred = serviceType === 'INPATIENT' ? 'per-diem' : 'capitation';
+  const candidates = interventions.filter(
+    (i) => fitsVisit(i, serviceType) && i.scenario === preferred && (contractedFunds === null || i.fund === null || contractedFunds.includes(i.fund.toUpperCase())),
+  );
+  return candidates.find((i) => i.code === usual) ?? candidates[0] ?? null;
+}
+
+// ---------------------------------------------------------------- the directory
+
+export interface LookUpInput {
+  idType: IdType;
+  idNumber: string;
+  serviceType?: ServiceType | undefined;
+}
+
+export class PatientDirectory {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly o: {
+      db: Db;
+      sealer: Sealer;
+      session: ExchangeSession;
+      settings: SettingsStore;
+      clock: Clock;
+      log: Logger;
+      scrubber: Scrubber;
+      newRef: () => string;
+    },
+  ) {}
+
+  /** Reloads this shift's patients (their interventions are fetched again when asked for). */
+  load(): void {
+    const rows = this.o.db.prepare('SELECT sealed FROM patients').all() as { sealed: string }[];
+    for (const row of rows) {
+      try {
+        const stored = this.o.sealer.open<StoredPatient>(row.sealed);
+        this.teachScrubber(stored);
+        this.entries.set(stored.ref, { ...stored, subBenefits: null, interventions: null, loading: null });
+      } catch (error) {
+        this.o.log.warn({ err: (error as Error).message }, 'a looked-up patient could not be read back');
+      }
+    }
+  }
+
+  async lookUp(input: LookUpInput): Promise<PatientSummary> {
+    const client = this.o.session.client();
+    const query = { identification_number: input.idNumber, identification_type: input.idType };
+    this.o.scrubber.add(input.idNumber, '[patient]');
+    const [registry, eligibility] = await Promise.allSettled([client.registry.findPatient(query), client.eligibility.check(query)]);
+    if (eligibility.status === 'rejected') throw eligibility.reason;
+    const e = eligibility.value;
+    let patientId: string | undefined;
+    if (registry.status === 'fulfilled') patientId = registry.value.id;
+    else if (!(isExchangeError(registry.reason) && registry.reason.kind === 'not_found')) throw registry.reason;
+    patientId ??= e.crNumber;
+    if (patientId === undefined || (!e.found && registry.status === 'rejected')) {
+      fail('NOT_FOUND', 'No patient with that ID in the client registry.', { field: 'idNumber' });
+    }
+    this.o.scrubber.add(patientId, '[patient]');
+    this.o.scrubber.addName(e.fullName);
+
+    const serviceType = input.serviceType ?? this.o.settings.values.defaultServiceType;
+    const entry = this.fromEligibility(e, input, patientId, serviceType);
+    if (entry.covered) {
+      const [contacts] = await Promise.all([client.consent.contacts({ patient_id: patientId }), this.loadBenefits(entry)]);
+      entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
+      if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
+      const suggestion = suggestIntervention(entry.interventions ?? [], serviceType, entry.contractedFunds, this.o.settings.memo(`usual.${serviceType}`));
+      entry.suggested = suggestion === null ? null : briefOf(suggestion);
+    }
+    this.entries.set(entry.ref, entry);
+    this.persist(entry);
+    return this.summary(entry);
+  }
+
+  /** For a member covered under two schemes: sets the cover the exchange bills. */
+  async chooseScheme(ref: string, schemeId: string): Promise<PatientSummary> {
+    const entry = this.entry(ref);
+    const scheme = entry.schemes.find((s) => s.schemeId === schemeId);
+    if (scheme === undefined) fail('NOT_FOUND', 'The patient has no such scheme.', { field: 'schemeId' });
+    if (!scheme.covered) fail('NOT_COVERED', 'That scheme does not cover the patient.', { field: 'schemeId' });
+    await this.o.session.client().eligibility.setCover({ patient_id: entry.patientId, scheme_id: schemeId });
+    entry.chosenSchemeId = schemeId;
+    entry.memberType = scheme.memberType ?? entry.memberType;
+    entry.coverageStart = scheme.coverageStart;
+    entry.coverageEnd = scheme.coverageEnd;
+    this.persist(entry);
+    return this.summary(entry);
+  }
+
+  recent(): z.infer<typeof recentPatient>[] {
+    const since = this.o.clock.now() - SHIFT_MS;
+    return [...this.entries.values()]
+      .filter((e) => Date.parse(e.lookedUpAt) >= since)
+      .sort((a, b) => b.lookedUpAt.localeCompare(a.lookedUpAt))
+      .slice(0, 50)
+      .map((e) => ({ patientRef: e.ref, maskedName: e.maskedName, idType: e.idType, maskedIdNumber: maskIdNumber(e.idNumber), covered: e.covered, lookedUpAt: e.lookedUpAt }));
+  }
+
+  async subBenefits(ref: string, careSetting: SubBenefit['careSetting'] | undefined, search: string | undefined): Promise<SubBenefit[]> {
+    const entry = this.entry(ref);
+    await this.ensureBenefits(entry);
+    const needle = search?.trim().toLowerCase() ?? '';
+    return (entry.subBenefits ?? [])
+      .map((s): SubBenefit => {
+        const count = entry.interventions?.filter((i) => i.subBenefitCode === s.code).length;
+        return {
+          code: s.code.slice(0, 60),
+          name: text(s.name, 200) ?? s.code.slice(0, 60),
+          careSetting: careSettingOf(s.accessPoint),
+          fund: text(s.fund, 60),
+          interventionCount: s.allowedInterventions.length > 0 ? s.allowedInterventions.length : (count ?? null),
+        };
+      })
+      .filter((s) => careSetting === undefined || s.careSetting === careSetting || s.careSetting === 'both')
+      .filter((s) => needle === '' || s.code.toLowerCase().includes(needle) || s.name.toLowerCase().includes(needle));
+  }
+
+  async interventions(ref: string, filter: { subBenefitCode?: string | undefined; scenario?: ContractIntervention['scenario'] | undefined; search?: string | undefined }): Promise<ContractIntervention[]> {
+    const entry = this.entry(ref);
+    await this.ensureBenefits(entry);
+    const needle = filter.search?.trim().toLowerCase() ?? '';
+    return (entry.interventions ?? []).filter(
+      (i) =>
+        (filter.subBenefitCode === undefined || i.subBenefitCode === filter.subBenefitCode) &&
+        (filter.scenario === undefined || i.scenario === filter.scenario) &&
+        (needle === '' || i.code.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle)),
+    );
+  }
+
+  /** One intervention of the patient's benefits, by code (INTERVENTION_NOT_ALLOWED when not among them). */
+  async intervention(ref: string, code: string): Promise<ContractIntervention> {
+    const entry = this.entry(ref);
+    await this.ensureBenefits(entry);
+    const found = entry.interventions?.find((i) => i.code === code);
+    if (found === undefined) fail('INTERVENTION_NOT_ALLOWED', 'That intervention is not among the patient’s benefits.', { field: 'interventionCode' });
+    return found;
+  }
+
+  async utilization(ref: string, interventionCode: string): Promise<z.infer<typeof utilizationSchema>> {
+    const entry = this.entry(ref);
+    const u = await this.o.session.client().eligibility.utilization({ patient_id: entry.patientId, intervention_code: interventionCode });
+    const limit = (max: number | undefined, used: number | undefined) =>
+      max === undefined ? null : { limitKes: clampKes(max), usedKes: clampKes(used ?? 0), remainingKes: clampKes(max - (used ?? 0)) };
+    const individual = limit(u.individualMaxLimit, u.individualUtilisedLimit);
+    const household = limit(u.householdMaxLimit, u.householdUtilisedLimit);
+    return {
+      interventionCode,
+      available: [individual, household].every((l) => l === null || l.remainingKes > 0),
+      individual,
+      household,
+      limitScope: text(u.limitScope, 100),
+      nextAvailableAt: text(u.nextAvailability, 40),
+      utilizationDays: u.utilizationDays === undefined ? null : Math.max(0, Math.round(u.utilizationDays)),
+    };
+  }
+
+  summaryOf(ref: string): PatientSummary {
+    return this.summary(this.entry(ref));
+  }
+
+  /** What a new workflow needs to know of the patient. */
+  facts(ref: string): PatientFacts & { covered: boolean; schemeChoiceNeeded: boolean; unusableUntil: number | null; suggested: InterventionBrief | null; serviceType: ServiceType } {
+    const e = this.entry(ref);
+    return {
+      ref: e.ref,
+      maskedName: e.maskedName,
+      patientId: e.patientId,
+      biometricsEnforced: e.biometricsEnforced,
+      whitelisted: e.whitelisted,
+      contacts: e.contacts,
+      covered: e.covered,
+      schemeChoiceNeeded: this.schemeChoiceNeeded(e),
+      unusableUntil: e.unusableUntil,
+      suggested: e.suggested,
+      serviceType: e.serviceType,
+    };
+  }
+
+  /** Fingerprints found unusable: this patient's next workflows start on the SMS fallback. */
+  markUnusable(ref: string, until: number): void {
+    const e = this.entries.get(ref);
+    if (e === undefined) return;
+    e.unusableUntil = until;
+    this.persist(e);
+  }
+
+  markWhitelisted(ref: string): void {
+    const e = this.entries.get(ref);
+    if (e === undefined) return;
+    e.whitelisted = true;
+    this.persist(e);
+  }
+
+  /** Remembers the intervention the ward used, to suggest it next time. */
+  rememberUsual(serviceType: ServiceType, code: string): void {
+    this.o.settings.remember(`usual.${serviceType}`, code);
+  }
+
+  has(ref: string): boolean {
+    return this.entries.has(ref);
+  }
+
+  private entry(ref: string): Entry {
+    const e = this.entries.get(ref);
+    if (e === undefined) fail('NOT_FOUND', 'No patient with that reference was looked up on this station; look the patient up again.', { field: 'patientRef' });
+    return e;
+  }
+
+  private schemeChoiceNeeded(e: StoredPatient): boolean {
+    return e.chosenSchemeId === null && e.schemes.filter((s) => s.covered).length > 1;
+  }
+
+  private summary(e: Entry): PatientSummary {
+    const route = decideRoute({
+      purpose: 'visit',
+      biometricsEnforced: e.biometricsEnforced,
+      whitelisted: e.whitelisted,
+      hasPhone: e.contacts.length > 0,
+      fingerprintsUnusableUntil: e.unusableUntil ?? undefined,
+      now: this.o.clock.now(),
+    });
+    return {
+      patientRef: e.ref,
+      maskedName: e.maskedName,
+      idType: e.idType,
+      maskedIdNumber: maskIdNumber(e.idNumber),
+      ageYears: e.ageYears,
+      covered: e.covered,
+      message: e.message,
+      reason: e.reason,
+      possibleSolution: e.possibleSolution,
+      schemes: e.schemes,
+      chosenSchemeId: e.chosenSchemeId,
+      schemeChoiceNeeded: this.schemeChoiceNeeded(e),
+      memberType: e.memberType,
+      coverageStart: e.coverageStart,
+      coverageEnd: e.coverageEnd,
+      badges: { smsCodeAllowed: e.covered && route.smsAllowed, fingerprintRequired: e.covered && !route.smsAllowed },
+      hasPhone: e.contacts.length > 0,
+      suggestedIntervention: e.suggested,
+      lookedUpAt: e.lookedUpAt,
+    };
+  }
+
+  private fromEligibility(e: Eligibility, input: LookUpInput, patientId: string, serviceType: ServiceType): Entry {
+    const schemes: Scheme[] = e.schemes.slice(0, 10).map((s, index) => ({
+      schemeId: (s.id ?? s.name ?? `scheme-${index + 1}`).slice(0, 100),
+      name: text(s.name, 200) ?? text(s.id, 200) ?? `Scheme ${index + 1}`,
+      memberType: text(s.memberType, 100),
+      covered: s.covered,
+      coverageStart: dateOf(s.coverage.start),
+      coverageEnd: dateOf(s.coverage.end),
+      reason: text(s.reason, 500),
+      possibleSolution: text(s.possibleSolution, 500),
+    }));
+    const covering = schemes.filter((s) => s.covered);
+    const chosen = covering.length === 1 ? covering[0]! : null;
+    return {
+      ref: this.o.newRef(),
+      lookedUpAt: new Date(this.o.clock.now()).toISOString(),
+      idType: input.idType,
+      idNumber: input.idNumber,
+      patientId,
+      fullName: e.fullName ?? null,
+      maskedName: maskName(e.fullName),
+      ageYears: ageOf(e.dateOfBirth, this.o.clock.now()),
+      covered: e.covered,
+      message: text(e.message, 500),
+      reason: e.covered ? null : text(e.reason, 500),
+      possibleSolution: e.covered ? null : text(e.possibleSolution, 500),
+      schemes,
+      chosenSchemeId: chosen?.schemeId ?? null,
+      memberType: text(e.memberType, 100),
+      coverageStart: dateOf(e.coverage.start),
+      coverageEnd: dateOf(e.coverage.end),
+      whitelisted: e.whitelistedForOTP,
+      biometricsEnforced: e.facilityBiometricsEnforced,
+      contractedFunds: fundsOf(e.facilityContracts),
+      contacts: [],
+      serviceType,
+      suggested: null,
+      unusableUntil: null,
+      subBenefits: null,
+      interventions: null,
+      loading: null,
+    };
+  }
+
+  private ensureBenefits(entry: Entry): Promise<void> {
+    if (!entry.covered) return Promise.resolve();
+    if (entry.interventions !== null && entry.subBenefits !== null) return Promise.resolve();
+    return this.loadBenefits(entry);
+  }
+
+  /** Sub-benefits and every page of interventions, once per look-up (joined by concurrent callers). */
+  private loadBenefits(entry: Entry): Promise<void> {
+    entry.loading ??= (async () => {
+      const client = this.o.session.client();
+      const [subBenefits, interventions] = await Promise.all([
+        allPages((page) => client.eligibility.subBenefits({ patient_id: entry.patientId, page, pageSize: PAGE })),
+        allPages((page) => client.eligibility.interventions({ patient_id: entry.patientId, page, pageSize: PAGE })),
+      ]);
+      entry.subBenefits = subBenefits;
+      entry.interventions = interventions.map(toContractIntervention);
+    })().finally(() => {
+      entry.loading = null;
+    });
+    return entry.loading;
+  }
+
+  private persist(entry: Entry): void {
+    const { subBenefits: _s, interventions: _i, loading: _l, ...stored } = entry;
+    this.teachScrubber(stored);
+    this.o.db
+      .prepare(
+        `INSERT INTO patients (ref, looked_up_at, id_type, masked_name, masked_id_number, covered, sealed) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (ref) DO UPDATE SET covered = excluded.covered, sealed = excluded.sealed`,
+      )
+      .run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
+  }
+
+  private teachScrubber(p: StoredPatient): void {
+    this.o.scrubber.add(p.idNumber, '[patient]');
+    this.o.scrubber.add(p.patientId, '[patient]');
+    this.o.scrubber.addName(p.fullName ?? undefined);
+  }
+}
+
+/** The first page, then the rest together. */
+async function allPages<T>(fetchPage: (page: number) => Promise<Page<T>>): Promise<T[]> {
+  const first = await fetchPage(1);
+  const rest = await Promise.all(Array.from({ length: Math.max(0, Math.min(first.totalPages, 50) - 1) }, (_, i) => fetchPage(i + 2)));
+  return [first, ...rest].flatMap((p) => p.items);
+}
+
+function clampKes(value: number): number {
+  return Math.min(Math.max(0, Math.round(value * 100) / 100), 1_000_000_000);
+}
+
+function dateOf(value: string | undefined): string | null {
+  const match = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
+  return match?.[1] ?? null;
+}
+
+function ageOf(dateOfBirth: string | undefined, now: number): number | null {
+  const dob = dateOf(dateOfBirth);
+  if (dob === null) return null;
+  const birth = new Date(`${dob}T00:00:00Z`);
+  const today = new Date(now);
+  let age = today.getUTCFullYear() - birth.getUTCFullYear();
+  if (today.getUTCMonth() < birth.getUTCMonth() || (today.getUTCMonth() === birth.getUTCMonth() && today.getUTCDate() < birth.getUTCDate())) age -= 1;
+  return age >= 0 && age <= 150 ? age : null;
+}
+
+/** The funds the facility is contracted for, from `facilityContracts` ([{fund, status}] or ["SHIF"]); null when not said. */
+function fundsOf(contracts: readonly unknown[]): string[] | null {
+  const funds = contracts.flatMap((c) => {
+    if (typeof c === 'string') return [c.toUpperCase()];
+    if (typeof c === 'object' && c !== null && typeof (c as { fund?: unknown }).fund === 'string') {
+      const status = (c as { status?: unknown }).status;
+      return status === undefined || status === null || String(status).toUpperCase() === 'ACTIVE' ? [String((c as { fund: string }).fund).toUpperCase()] : [];
+    }
+    return [];
+  });
+  return funds.length === 0 ? null : funds;
+}

@@ -1,0 +1,590 @@
+// createStation: the station core behind one StationBridge. Every call is checked with
+// validateInvoke, answered through checkOutput, and every event pushed through checkEvent, so the
+// core itself cannot hand the renderer anything outside the contract. Commands on one workflow run
+// one at a time; while idle-locked every command but station.* answers LOCKED.
+import type { Logger } from 'pino';
+import {
+  checkEvent,
+  checkOutput,
+  contractVersion,
+  makeError,
+  validateInvoke,
+  type CommandName,
+  type CommandOutcome,
+  type Invocation,
+  type StationBridge,
+  type StationEvent,
+  type StationStatus,
+  type ValidInput,
+  type WorkflowView,
+} from '../contract';
+import { AuditLog } from './audit';
+import { openDatabase, type Db } from './db';
+import { defaultRandomId, defaultTiming, deviceOsOf, systemClock, type StationDeps } from './deps';
+import { fail, StationFailure, toStationError } from './errors';
+import { createStationLogger } from './logging';
+import { PatientDirectory } from './patients';
+import { noReaders, type ReadersFacade } from './readers';
+import { loadSealer, type Sealer } from './sealing';
+import { ExchangeSession } from './session';
+import { SettingsStore } from './settings';
+import { beginConsent, consentView } from './workflows/consent';
+import type { Ctx } from './workflows/context';
+import { beginDischarge, cancelDischarge, closeVisit, dischargeView } from './workflows/discharge';
+import { beginElective, cancelPreauth, electiveView, openElectiveVisit, refreshPreauth, resendDoctorRequest, submitPreauth } from './workflows/elective';
+import { createEmergency, emergencyView, identifyPatient, listProtocols, submitEmergency } from './workflows/emergency';
+import { Engine, OutcomeUnknown } from './workflows/engine';
+import { hostOf, resumeAll, resumeSoon } from './workflows/recovery';
+import type { AnyWorkflow, ConsentWorkflow, VisitWorkflow, WorkflowOf } from './workflows/types';
+import * as verification from './workflows/verification';
+import { addLine, attachDoctor, openVisit, previewVisit, removeLine, visitView } from './workflows/visit';
+
+export interface Station {
+  /** The contract the shells expose to the renderer. */
+  readonly bridge: StationBridge;
+  /** Opens the database, resumes and reconciles unfinished workflows. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** For the shell's system events (screen locked, suspend): locks as station.lock does. */
+  lock(reason: 'idle' | 'manual' | 'system'): void;
+  /** The authorization link behind a handle, for the Electron shell's own view (null when not pending). */
+  authorizationLink(handle: string): { url: string; expiresAt: string; allowedOrigins: string[] } | null;
+}
+
+type Handlers = { [N in CommandName]: (input: ValidInput<N>) => Promise<unknown> };
+
+export function createStation(deps: StationDeps): Station {
+  const clock = deps.clock ?? systemClock;
+  const timing = { ...defaultTiming, ...deps.timing };
+  const randomId = deps.randomId ?? defaultRandomId;
+  const readers: ReadersFacade = deps.readers ?? noReaders();
+  const host = deps.host ?? 'browser';
+  const { log, scrubber } = createStationLogger({ destination: deps.log?.destination, level: deps.log?.level });
+  const scrub = (text: string) => scrubber.scrub(text);
+  const listeners = new Set<(event: StationEvent) => void>();
+
+  let db: Db | undefined;
+  let ctx: Ctx | undefined;
+  let audit: AuditLog | undefined;
+  let starting: Promise<void> | undefined;
+  let stopped = false;
+  let locked = false;
+  let lastActivity = clock.now();
+  let idleTimer: NodeJS.Timeout | undefined;
+  const unsubscribers: (() => void)[] = [];
+
+  function emit(event: unknown): void {
+    const checked = checkEvent(event);
+    if (!checked.ok) {
+      log.error({ issues: checked.error.details?.issues?.map((i) => i.field) }, 'an event outside the contract was dropped');
+      return;
+    }
+    for (const listener of [...listeners]) {
+      try {
+        listener(checked.value);
+      } catch (error) {
+        log.warn({ err: (error as Error).message }, 'an event listener failed');
+      }
+    }
+  }
+
+  function requireCtx(): Ctx {
+    if (ctx === undefined) fail('INTERNAL', 'The station has not started.');
+    return ctx;
+  }
+
+  function viewOf(wf: AnyWorkflow): WorkflowView {
+    const c = requireCtx();
+    switch (wf.kind) {
+      case 'consent':
+        return consentView(c, wf);
+      case 'visit':
+        return visitView(wf);
+      case 'discharge':
+        return dischargeView(c, wf);
+      case 'elective':
+        return electiveView(c, wf);
+      case 'emergency':
+        return emergencyView(c, wf);
+    }
+  }
+
+  // ---------------------------------------------------------------- status and the idle lock
+
+  function lockAt(): string | null {
+    if (locked || ctx === undefined) return null;
+    return new Date(lastActivity + ctx.settings.values.idleLockMinutes * 60_000).toISOString();
+  }
+
+  function status(): StationStatus {
+    const c = ctx;
+    const settings = c?.settings.values;
+    return {
+      contractVersion,
+      host,
+      appVersion: (deps.appVersion ?? '0.0.0').slice(0, 60),
+      trainingMode: settings?.trainingMode ?? false,
+      signedIn: c?.session.view().signedIn ?? false,
+      facility: settings?.facilityCode && settings.facilityName ? { code: settings.facilityCode, name: settings.facilityName } : null,
+      exchange: c?.session.reachability ?? { state: 'unknown', checkedAt: null, latencyMs: null },
+      unavailablePieces: readers.unavailablePieces().slice(0, 20).map((p) => ({ piece: p.piece.slice(0, 100), reason: p.reason.slice(0, 500) })),
+      locked,
+      lockAt: lockAt(),
+    };
+  }
+
+  function statusChanged(): void {
+    if (ctx !== undefined) emit({ type: 'station.statusChanged', status: status() });
+  }
+
+  function armIdleTimer(): void {
+    clearTimeout(idleTimer);
+    if (locked || stopped || ctx === undefined) return;
+    const due = lastActivity + ctx.settings.values.idleLockMinutes * 60_000 - clock.now();
+    idleTimer = setTimeout(() => {
+      if (clock.now() >= lastActivity + (ctx?.settings.values.idleLockMinutes ?? 0) * 60_000) lockStation('idle');
+      else armIdleTimer();
+    }, Math.max(0, Math.min(due, 2 ** 31 - 1)));
+    idleTimer.unref?.();
+  }
+
+  function activity(): void {
+    lastActivity = clock.now();
+    armIdleTimer();
+  }
+
+  function lockStation(reason: 'idle' | 'manual' | 'system'): void {
+    if (locked || ctx === undefined) return;
+    locked = true;
+    clearTimeout(idleTimer);
+    ctx.engine.audit({ action: 'station.lock', outcome: 'succeeded', summary: `locked (${reason})` });
+    emit({ type: 'station.locked', reason, at: ctx.nowIso() });
+    statusChanged();
+  }
+
+  function unlockStation(): void {
+    if (!locked || ctx === undefined) return;
+    locked = false;
+    ctx.engine.audit({ action: 'station.unlock', outcome: 'succeeded', summary: 'unlocked' });
+    emit({ type: 'station.unlocked', at: ctx.nowIso() });
+    activity();
+    statusChanged();
+  }
+
+  // ---------------------------------------------------------------- workflows
+
+  async function onWorkflow<T>(workflowId: string, fn: (wf: AnyWorkflow, c: Ctx) => Promise<T>): Promise<T> {
+    const c = requireCtx();
+    if (c.engine.get(workflowId) === undefined) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
+    return c.engine.lock(workflowId, async () => {
+      const wf = c.engine.get(workflowId)!;
+      try {
+        return await fn(wf, c);
+      } catch (error) {
+        if (error instanceof OutcomeUnknown) {
+          void resumeSoon(c, workflowId, 0);
+          throw new StationFailure(makeError('EXCHANGE_TIMEOUT', 'The exchange did not answer in time; the station is checking what happened before anything is sent again.', { workflowId }));
+        }
+        throw error;
+      }
+    });
+  }
+
+  function ofKind<K extends AnyWorkflow['kind']>(wf: AnyWorkflow, ...kinds: K[]): WorkflowOf<K> {
+    if (!(kinds as string[]).includes(wf.kind)) fail('WRONG_STATE', `This is a ${wf.kind} workflow.`, { state: wf.kind });
+    return wf as WorkflowOf<K>;
+  }
+
+  /** A verification command on whichever workflow is taking consent; answers its view. */
+  function verificationCommand(workflowId: string, run: (c: Ctx, host: verification.VerificationHost<AnyWorkflow>, wf: AnyWorkflow) => Promise<void>) {
+    return onWorkflow(workflowId, async (wf, c) => {
+      const h = hostOf(wf);
+      if (h === undefined) fail('WRONG_STATE', 'A visit takes no consent: use discharge.begin for the visit end.', { state: wf.state });
+      await run(c, h, wf);
+      return viewOf(wf);
+    });
+  }
+
+  function patientIdOf(wf: AnyWorkflow): string | null {
+    if (wf.kind === 'emergency') return wf.data.identifying?.patientId ?? wf.data.patient?.patientId ?? null;
+    return wf.data.patient.patientId;
+  }
+
+  const handlers: Handlers = {
+    'settings.get': async () => requireCtx().settings.view(),
+    'settings.update': async (input) => {
+      const c = requireCtx();
+      const before = c.settings.values;
+      c.settings.update(input);
+      c.engine.audit({ action: 'settings.update', outcome: 'succeeded', summary: `changed ${Object.keys(input).join(', ') || 'nothing'}` });
+      if ((input.exchangeBaseUrl !== undefined && input.exchangeBaseUrl !== before.exchangeBaseUrl) || (input.facilityCode !== undefined && input.facilityCode !== before.facilityCode)) {
+        await c.session.settingsChanged();
+      }
+      if (input.idleLockMinutes !== undefined) armIdleTimer();
+      statusChanged();
+      return c.settings.view();
+    },
+    'facility.signIn': async (input) => {
+      const c = requireCtx();
+      try {
+        const session = await c.session.signIn(input.clientId, input.clientSecret);
+        c.engine.audit({ action: 'facility.signIn', outcome: 'succeeded', summary: 'facility signed in' });
+        return session;
+      } catch (error) {
+        c.engine.audit({ action: 'facility.signIn', outcome: 'failed', errorCode: toStationError(error, scrub).code, summary: 'sign-in refused' });
+        throw error;
+      }
+    },
+    'facility.signOut': async (input) => {
+      const c = requireCtx();
+      const session = await c.session.signOut(input.forgetCredentials === true);
+      c.engine.audit({ action: 'facility.signOut', outcome: 'succeeded', summary: input.forgetCredentials === true ? 'signed out; credentials forgotten' : 'signed out' });
+      return session;
+    },
+
+    'patient.lookUp': async (input) => {
+      const c = requireCtx();
+      const summary = await c.patients.lookUp(input);
+      c.engine.audit({ action: 'patient.lookUp', outcome: 'succeeded', summary: `patient ${summary.patientRef} ${summary.covered ? 'covered' : 'not covered'}` });
+      return summary;
+    },
+    'patient.chooseScheme': async (input) => {
+      const c = requireCtx();
+      const summary = await c.patients.chooseScheme(input.patientRef, input.schemeId);
+      c.engine.audit({ action: 'patient.chooseScheme', outcome: 'succeeded', summary: `patient ${input.patientRef}: cover set` });
+      return summary;
+    },
+    'patient.recent': async () => ({ items: requireCtx().patients.recent() }),
+    'benefits.subBenefits': async (input) => paged(await requireCtx().patients.subBenefits(input.patientRef, input.careSetting, input.search), input.page, input.pageSize),
+    'benefits.interventions': async (input) =>
+      paged(await requireCtx().patients.interventions(input.patientRef, { subBenefitCode: input.subBenefitCode, scenario: input.scenario, search: input.search }), input.page, input.pageSize),
+    'benefits.utilization': async (input) => requireCtx().patients.utilization(input.patientRef, input.interventionCode),
+
+    'consent.begin': async (input) => consentView(requireCtx(), await beginConsent(requireCtx(), input)),
+    'consent.sendSms': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.sendSms(c, h, wf, input.contactId)),
+    'consent.confirmSms': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.confirmSms(c, h, wf, input.code)),
+    'consent.startFingerprint': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.startFingerprint(c, h, wf)),
+    'consent.cancel': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        if (wf.kind === 'consent' && wf.state === 'verified') c.engine.transition(wf, 'cancel', 'withdrawn by the nurse');
+        else if (wf.kind === 'discharge' && wf.state === 'ready') cancelDischarge(c, wf);
+        else {
+          const h = hostOf(wf);
+          if (h === undefined) fail('WRONG_STATE', 'There is nothing to cancel on a visit.', { state: wf.state });
+          await verification.cancel(c, h, wf);
+        }
+        return viewOf(wf);
+      }),
+    'consent.retry': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.retry(c, h, wf)),
+    'consent.requestWhitelist': async (input) =>
+      verificationCommand(input.workflowId, (c, h, wf) => verification.requestWhitelist(c, h, wf, patientIdOf(wf), input.reasonType, input.reasonText)),
+    'authorizationView.setArea': async (input) => {
+      const link = findLink(input.handle);
+      if (link === null) fail('NOT_FOUND', 'No authorization link with that handle is pending.', { field: 'handle' });
+      const shownBy = host === 'electron' ? 'shell' : 'renderer';
+      return { shownBy };
+    },
+
+    'visit.open': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const source = ofKind(wf, 'consent', 'elective');
+        const doctor = input.doctor ?? null;
+        const visit = source.kind === 'consent' ? await openFromConsent(c, source, doctor) : await openElectiveVisit(c, source, doctor);
+        if (visit === null) {
+          void resumeSoon(c, source.id, 0);
+          fail('EXCHANGE_TIMEOUT', 'The exchange did not answer; the station is checking whether the visit opened.', { workflowId: source.id });
+        }
+        return visitView(visit);
+      }),
+    'visit.addLine': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const { workflowId: _id, ...line } = input;
+        const visit = ofKind(wf, 'visit');
+        await addLine(c, visit, line);
+        return visitView(visit);
+      }),
+    'visit.removeLine': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const visit = ofKind(wf, 'visit');
+        await removeLine(c, visit, input.lineId);
+        return visitView(visit);
+      }),
+    'visit.attachDoctor': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const visit = ofKind(wf, 'visit');
+        await attachDoctor(c, visit, input.doctor);
+        return visitView(visit);
+      }),
+    'visit.preview': async (input) => onWorkflow(input.workflowId, async (wf, c) => previewVisit(c, ofKind(wf, 'visit'))),
+
+    'discharge.begin': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const visit = ofKind(wf, 'visit');
+        const discharge = beginDischarge(c, visit);
+        return dischargeView(c, discharge);
+      }),
+    'discharge.dischargeInpatient': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const d = ofKind(wf, 'discharge');
+        await closeVisit(c, d, 'discharge', input);
+        return dischargeView(c, d);
+      }),
+    'discharge.submit': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const d = ofKind(wf, 'discharge');
+        await closeVisit(c, d, 'submit', input);
+        return dischargeView(c, d);
+      }),
+
+    'elective.begin': async (input) => electiveView(requireCtx(), await beginElective(requireCtx(), input)),
+    'elective.submitPreauth': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'elective');
+        await submitPreauth(c, e, {
+          preauthType: input.preauthType,
+          requestedAmountKes: input.requestedAmountKes,
+          diagnoses: input.diagnoses,
+          doctor: input.doctor,
+          clinicalNotes: input.clinicalNotes ?? null,
+        });
+        return electiveView(c, e);
+      }),
+    'elective.resendDoctorRequest': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'elective');
+        await resendDoctorRequest(c, e);
+        return electiveView(c, e);
+      }),
+    'elective.refreshPreauth': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'elective');
+        await refreshPreauth(c, e);
+        return electiveView(c, e);
+      }),
+    'elective.cancelPreauth': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'elective');
+        await cancelPreauth(c, e, input.reason);
+        return electiveView(c, e);
+      }),
+
+    'emergency.protocols': async (input) => {
+      const all = await listProtocols(requireCtx(), input.interventionCode);
+      const needle = input.search?.trim().toLowerCase() ?? '';
+      return paged(
+        all.filter((p) => needle === '' || p.protocolCode.toLowerCase().includes(needle) || p.name.toLowerCase().includes(needle)),
+        input.page,
+        input.pageSize,
+      );
+    },
+    'emergency.create': async (input) => {
+      const c = requireCtx();
+      return emergencyView(c, await createEmergency(c, input));
+    },
+    'emergency.identify': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'emergency');
+        await identifyPatient(c, e, input.patientRef, input.contactId);
+        return emergencyView(c, e);
+      }),
+    'emergency.submit': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'emergency');
+        await submitEmergency(c, e, input);
+        return emergencyView(c, e);
+      }),
+
+    'readers.state': async (input) => (input.refresh === true ? readers.refresh() : readers.snapshot()),
+    'readers.list': async () => ({ items: (await readers.list()).slice(0, 100) }),
+    'readers.cancelCapture': async () => {
+      const snapshot = await readers.cancelCapture();
+      requireCtx().engine.audit({ action: 'readers.cancelCapture', outcome: 'succeeded', summary: 'a page’s capture request was declined' });
+      return snapshot;
+    },
+
+    'audit.read': async (input) => {
+      const { page: _p, pageSize: _s, search: _q, ...filters } = input;
+      const page = input.page ?? 1;
+      const pageSize = input.pageSize ?? 50;
+      const { items, total } = requireAudit().read(filters, page, pageSize);
+      return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+    },
+    'audit.export': async (input) => {
+      const c = requireCtx();
+      const { content, count } = requireAudit().exportJsonLines(input);
+      c.engine.audit({ action: 'audit.export', outcome: 'succeeded', summary: `${count} records exported` });
+      const stamp = c.nowIso().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+      return { fileName: `idhini-audit-${stamp}.jsonl`, mediaType: 'application/x-ndjson' as const, recordCount: count, content };
+    },
+    'audit.verify': async () => ({ ...requireAudit().verify(), checkedAt: requireCtx().nowIso() }),
+
+    'station.status': async () => status(),
+    'station.lock': async () => {
+      lockStation('manual');
+      return status();
+    },
+    'station.unlock': async () => {
+      unlockStation();
+      return status();
+    },
+    'station.reportActivity': async () => {
+      if (!locked) activity();
+      return status();
+    },
+
+    'workflow.get': async (input) => {
+      const wf = requireCtx().engine.get(input.workflowId);
+      if (wf === undefined) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
+      return viewOf(wf);
+    },
+    'workflow.list': async (input) => {
+      const c = requireCtx();
+      const items = c.engine
+        .all()
+        .filter((wf) => input.includeEnded === true || !c.engine.isEnded(wf))
+        .filter((wf) => input.kind === undefined || wf.kind === input.kind)
+        .filter((wf) => input.patientRef === undefined || patientRefOf(wf) === input.patientRef)
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, 200)
+        .map(viewOf);
+      return { items };
+    },
+  };
+
+  async function openFromConsent(c: Ctx, source: ConsentWorkflow, doctor: Parameters<typeof openVisit>[2]): Promise<VisitWorkflow | null> {
+    if (source.state !== 'verified') fail('WRONG_STATE', source.state === 'verifying' ? 'Take the patient’s consent first.' : 'The visit has already been opened from this consent.', { state: source.state });
+    return openVisit(c, source, doctor);
+  }
+
+  function requireAudit(): AuditLog {
+    if (audit === undefined) fail('INTERNAL', 'The station has not started.');
+    return audit;
+  }
+
+  function findLink(handle: string) {
+    for (const wf of ctx?.engine.all() ?? []) {
+      const v = hostOf(wf)?.step(wf);
+      if (v?.link?.handle === handle && v.stage === 'awaiting-fingerprint') return v.link;
+    }
+    return null;
+  }
+
+  async function start(): Promise<void> {
+    starting ??= (async () => {
+      db = openDatabase(deps.databasePath);
+      const sealedRows = (db.prepare('SELECT (SELECT COUNT(*) FROM workflows) + (SELECT COUNT(*) FROM patients) + (SELECT COUNT(*) FROM calls) AS n').get() as { n: number }).n;
+      const sealer: Sealer = await loadSealer(deps.secrets, sealedRows === 0);
+      audit = new AuditLog(db, scrub);
+      const settings = new SettingsStore(db, deps.secrets);
+      if (settings.isEmpty && deps.initialSettings !== undefined) settings.update(deps.initialSettings as Parameters<SettingsStore['update']>[0]);
+      const engine = new Engine({ db, sealer, audit, clock, log, scrub, onJournalPoint: deps.onJournalPoint });
+      const session = new ExchangeSession({ settings, secrets: deps.secrets, factory: deps.exchangeClientFactory, clock, log, scrubber, scrub, timeoutMs: timing.exchangeTimeoutMs });
+      const newId = (prefix: 'wf' | 'lk' | 'pt') => `${prefix}_${randomId().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 48)}`;
+      const patients = new PatientDirectory({ db, sealer, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
+      ctx = {
+        engine,
+        session,
+        patients,
+        settings,
+        readers,
+        clock,
+        timing,
+        log,
+        scrubber,
+        deviceOs: deviceOsOf(deps.platform ?? process.platform),
+        newId,
+        nowIso: () => new Date(clock.now()).toISOString(),
+      };
+      engine.connect(viewOf, (view) => emit({ type: 'workflow.updated', view }));
+      unsubscribers.push(session.onChange(statusChanged));
+      unsubscribers.push(readers.onChange((snapshot) => emit({ type: 'readers.changed', readers: snapshot })));
+      unsubscribers.push(readers.onCaptureRequested((capture) => emit({ type: 'capture.requested', capture })));
+      patients.load();
+      engine.load();
+      await session.resume();
+      engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });
+      log.info({ host, workflows: engine.all().filter((wf) => !engine.isEnded(wf)).length }, 'station started');
+      activity();
+      if (session.hasClient) await resumeAll(ctx);
+    })();
+    return starting;
+  }
+
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    clearTimeout(idleTimer);
+    await starting?.catch(() => undefined);
+    for (const off of unsubscribers.splice(0)) off();
+    await ctx?.engine.stop();
+    await ctx?.session.close();
+    db?.close();
+    listeners.clear();
+  }
+
+  const bridge: StationBridge = {
+    async invoke<N extends CommandName>(name: N, input: unknown): Promise<CommandOutcome<N>> {
+      const started = performance.now();
+      const call = validateInvoke(name, input);
+      if (!call.ok) return call as CommandOutcome<N>;
+      const invocation = call.value as Invocation & { name: N };
+      if (starting === undefined || stopped) return { ok: false, error: makeError('INTERNAL', 'The station is not running.') };
+      try {
+        await starting;
+      } catch {
+        return { ok: false, error: makeError('INTERNAL', 'The station could not start; see its log.') };
+      }
+      if (locked && !invocation.name.startsWith('station.')) {
+        return { ok: false, error: makeError('LOCKED', 'The station is locked.') };
+      }
+      if (!invocation.name.startsWith('station.')) activity();
+      let outcome: CommandOutcome<N>;
+      try {
+        const handler = handlers[invocation.name] as (input: unknown) => Promise<unknown>;
+        outcome = checkOutput(invocation.name, await handler(invocation.input));
+      } catch (error) {
+        const stationError = toStationError(error, scrub);
+        if (stationError.code === 'INTERNAL') log.error({ command: invocation.name, err: error instanceof Error ? error.stack : String(error) }, 'command failed');
+        outcome = { ok: false, error: stationError };
+      }
+      if (!outcome.ok && outcome.error.code === 'INTERNAL' && outcome.error.details?.issues !== undefined) {
+        log.error({ command: invocation.name, fields: outcome.error.details.issues.map((i) => i.field) }, 'an answer outside the contract was withheld');
+      }
+      logCommand(log, invocation.name, outcome, performance.now() - started);
+      return outcome;
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+
+  return {
+    bridge,
+    start,
+    stop,
+    lock: lockStation,
+    authorizationLink(handle) {
+      const link = findLink(handle);
+      if (link === null || ctx === undefined) return null;
+      const allowed = [...ctx.settings.values.allowedLinkOrigins];
+      return { url: link.url, expiresAt: link.expiresAt, allowedOrigins: allowed };
+    },
+  };
+
+}
+
+function patientRefOf(wf: AnyWorkflow): string | null {
+  if (wf.kind === 'emergency') return wf.data.patient?.ref ?? null;
+  return wf.data.patient.ref;
+}
+
+function paged<T>(items: T[], page: number | undefined, pageSize: number | undefined) {
+  const size = pageSize ?? 50;
+  const p = page ?? 1;
+  return { items: items.slice((p - 1) * size, p * size), page: p, pageSize: size, total: items.length, totalPages: Math.ceil(items.length / size) };
+}
+
+function logCommand(log: Logger, name: string, outcome: { ok: boolean; error?: { code: string } }, ms: number): void {
+  log.info({ command: name, ok: outcome.ok, code: outcome.ok ? undefined : outcome.error?.code, ms: Math.round(ms) }, 'command');
+}

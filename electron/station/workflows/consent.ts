@@ -1,0 +1,100 @@
+// Flow B's consent: for one patient and one intervention, the route decided at once, consent by
+// fingerprint (biometric authorize, then the look-up) or by SMS code (OTP sent, then the OTP
+// authorize), then visit.open (visit.ts) with the authorization's guid.
+import type { z } from 'zod';
+import type { consentView as consentViewSchema } from '../../contract';
+import { fail } from '../errors';
+import type { Ctx } from './context';
+import type { ConsentWorkflow, ServiceType } from './types';
+import { callSpec, newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+
+export type ConsentView = z.infer<typeof consentViewSchema>;
+
+export async function beginConsent(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined; serviceType?: ServiceType | undefined }): Promise<ConsentWorkflow> {
+  const facts = ctx.patients.facts(input.patientRef);
+  if (!facts.covered) fail('NOT_COVERED', 'The patient is not covered: consent cannot be taken for a visit.');
+  if (facts.schemeChoiceNeeded) fail('SCHEME_CHOICE_NEEDED', 'The patient is covered under two schemes: choose one first.');
+  const code = input.interventionCode ?? facts.suggested?.code;
+  if (code === undefined) fail('VALIDATION', 'Choose the intervention: none fits this ward by default.', { field: 'interventionCode' });
+  const intervention = await ctx.patients.intervention(input.patientRef, code);
+  if (intervention.handling.startsWith !== 'visit') {
+    fail('INTERVENTION_NOT_ALLOWED', intervention.handling.startsWith === 'elective' ? 'This intervention needs a preauthorization: start the elective flow.' : 'This is an emergency intervention: start an emergency claim.', {
+      field: 'interventionCode',
+    });
+  }
+  const serviceType = input.serviceType ?? (intervention.careSetting === 'both' ? facts.serviceType : intervention.handling.serviceType);
+  if (intervention.careSetting !== 'both' && serviceType !== intervention.handling.serviceType) {
+    fail('INTERVENTION_NOT_ALLOWED', `This intervention is for ${intervention.handling.serviceType.toLowerCase()} visits.`, { field: 'serviceType' });
+  }
+  const now = ctx.nowIso();
+  const wf: ConsentWorkflow = {
+    id: ctx.newId('wf'),
+    kind: 'consent',
+    state: 'verifying',
+    createdAt: now,
+    updatedAt: now,
+    lastError: null,
+    data: {
+      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts },
+      intervention: { code: intervention.code, name: intervention.name, scenario: intervention.scenario },
+      serviceType,
+      verification: newVerification(ctx, 'visit', { ...facts, unusableUntil: facts.unusableUntil }),
+      visitWorkflowId: null,
+    },
+  };
+  return ctx.engine.create(wf, `consent for ${intervention.code} (${serviceType}), route ${wf.data.verification.route.route}`);
+}
+
+export const consentHost: VerificationHost<ConsentWorkflow> = {
+  step: (wf) => wf.data.verification,
+  assertTakingConsent(wf) {
+    if (wf.state !== 'verifying') fail('WRONG_STATE', 'Consent has already been given or withdrawn.', { state: wf.state });
+  },
+  patientRef: (wf) => wf.data.patient.ref,
+  fingerprintCall: (_ctx, wf, bio) => {
+    const request = { patient_id: wf.data.patient.patientId, service_type: wf.data.serviceType, interventions: [wf.data.intervention.code], ...bio };
+    return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
+  },
+  codeCall: (_ctx, wf, contact) => {
+    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { contact_id: contact.contactId }) };
+    return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
+  },
+  confirmCall: (ctx, wf, code) => {
+    const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: wf.data.serviceType };
+    return callSpec({
+      operation: 'consent.authorizeOtp',
+      request,
+      send: (client) => client.consent.authorizeOtp(request),
+      settle: (a) => {
+        ctx.scrubber.add(a.token);
+        ctx.scrubber.add(a.guid);
+        const v = wf.data.verification;
+        v.authToken = a.token ?? null;
+        v.authGuid = a.guid ?? null;
+        // Without a guid the visit is opened with the code itself (the contract's flow B OTP path).
+        v.code = a.guid === undefined ? code : null;
+      },
+    });
+  },
+  onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),
+  cancelWorkflow: (ctx, wf) => ctx.engine.transition(wf, 'cancel', 'withdrawn by the nurse'),
+};
+
+export function consentView(ctx: Ctx, wf: ConsentWorkflow): ConsentView {
+  const v = wf.data.verification;
+  const next: ConsentView['next'] = wf.state === 'verifying' ? verificationNextActions(v) : wf.state === 'verified' ? ['visit.open', 'consent.cancel'] : [];
+  return {
+    workflowId: wf.id,
+    kind: 'consent',
+    state: wf.state,
+    next,
+    deadlines: wf.state === 'verifying' ? verificationDeadlines(ctx, v) : [],
+    lastError: wf.lastError,
+    updatedAt: wf.updatedAt,
+    patient: { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
+    intervention: wf.data.intervention,
+    serviceType: wf.data.serviceType,
+    verification: verificationView(v)!,
+    visitWorkflowId: wf.data.visitWorkflowId,
+  };
+}

@@ -1,0 +1,26 @@
+// What every workflow module is handed: the engine, the exchange session, the patient directory,
+// settings, readers, time and ids. Built once by createStation.
+import type { Logger } from 'pino';
+import type { Clock, DeviceOs, StationTiming } from '../deps';
+import type { Scrubber } from '../logging';
+import type { PatientDirectory } from '../patients';
+import type { ReadersFacade } from '../readers';
+import type { ExchangeSession } from '../session';
+import type { SettingsStore } from '../settings';
+import type { Engine } from './engine';
+
+export interface Ctx {
+  readonly engine: Engine;
+  readonly session: ExchangeSession;
+  readonly patients: PatientDirectory;
+  readonly settings: SettingsStore;
+  readonly readers: ReadersFacade;
+  readonly clock: Clock;
+  readonly timing: StationTiming;
+  readonly log: Logger;
+  readonly scrubber: Scrubber;
+  readonly deviceOs: DeviceOs;
+  /** A fresh opaque handle: `wf_…`, `lk_…`, `pt_…` (random, never derived from exchange ids). */
+  newId(prefix: 'wf' | 'lk' | 'pt'): string;
+  nowIso(): string;
+}

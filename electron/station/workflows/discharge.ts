@@ -1,0 +1,285 @@
+// Visit end: the patient's visit-end consent (fingerprint: the discharge authorization; SMS: the
+// discharge code, kept and spent by the next call), then discharge (inpatient, possibly partial)
+// or submit (outpatient, or the finalisation of a partial discharge). Submit is sent once: a lost
+// answer is reconciled against the claim preview, and a claim the preview shows unsent goes back
+// to the nurse rather than being sent again behind her back.
+import type { z } from 'zod';
+import type { dischargeView as dischargeViewSchema } from '../../contract';
+import { makeError } from '../../contract';
+import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
+import { fail, StationFailure } from '../errors';
+import { canTransition } from '../machines';
+import type { Ctx } from './context';
+import { OutcomeUnknown, type CallRecord } from './engine';
+import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
+import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
+
+export type DischargeView = z.infer<typeof dischargeViewSchema>;
+
+const submitReasons = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'] as const;
+const dischargeReasons = [...submitReasons, 'DECEASED'] as const;
+
+function freshStep(ctx: Ctx, visit: VisitWorkflow) {
+  const p = visit.data.patient;
+  // The discharge code goes to the contact the exchange holds for the claim: none to choose here.
+  return newVerification(ctx, 'discharge', { biometricsEnforced: p.biometricsEnforced, whitelisted: p.whitelisted, contacts: [], unusableUntil: unusableUntil(ctx, p.ref) }, p.contacts.length > 0);
+}
+
+function unusableUntil(ctx: Ctx, ref: string): number | null {
+  return ctx.patients.has(ref) ? ctx.patients.facts(ref).unusableUntil : null;
+}
+
+export function beginDischarge(ctx: Ctx, visit: VisitWorkflow): DischargeWorkflow {
+  if (visit.state !== 'open') fail('WRONG_STATE', 'Only an open visit can be ended.', { state: visit.state });
+  if (visit.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim.', { state: visit.state });
+  const now = ctx.nowIso();
+  const wf: DischargeWorkflow = {
+    id: ctx.newId('wf'),
+    kind: 'discharge',
+    state: 'verifying',
+    createdAt: now,
+    updatedAt: now,
+    lastError: null,
+    data: {
+      visitWorkflowId: visit.id,
+      patient: visit.data.patient,
+      intervention: visit.data.intervention,
+      serviceType: visit.data.serviceType,
+      closeBy: visit.data.closeBy,
+      consentToken: visit.data.consentToken,
+      verification: freshStep(ctx, visit),
+      invoiceNumber: visit.data.invoiceNumber,
+      partialDischarges: [],
+      claimStatus: visit.data.claimStatus,
+      closedAt: null,
+      intent: null,
+    },
+  };
+  return ctx.engine.commit(() => {
+    ctx.engine.create(wf, `visit end by ${wf.data.closeBy}, route ${wf.data.verification.route.route}`);
+    visit.data.dischargeWorkflowId = wf.id;
+    ctx.engine.transition(visit, 'beginClose', `discharge ${wf.id}`);
+    return wf;
+  });
+}
+
+function verified(wf: DischargeWorkflow): boolean {
+  return wf.data.verification.stage === 'verified';
+}
+
+export const dischargeHost: VerificationHost<DischargeWorkflow> = {
+  step: (wf) => wf.data.verification,
+  assertTakingConsent(wf) {
+    const taking = wf.state === 'verifying' || (wf.state === 'partially-discharged' && !verified(wf));
+    if (!taking) fail('WRONG_STATE', 'The visit-end consent is not being taken now.', { state: wf.state });
+  },
+  patientRef: (wf) => wf.data.patient.ref,
+  fingerprintCall: (_ctx, wf, bio) => {
+    const request = {
+      consent_token: wf.data.consentToken,
+      patient_id: wf.data.patient.patientId,
+      service_type: wf.data.serviceType,
+      interventions: [wf.data.intervention.code],
+      ...bio,
+    };
+    return { operation: 'consent.authorizeDischarge', request, send: (client) => client.consent.authorizeDischarge(request), settle: () => undefined };
+  },
+  codeCall: (_ctx, wf) => {
+    const request = { consent_token: wf.data.consentToken, patient_id: wf.data.patient.patientId };
+    return { operation: 'consent.sendDischargeOtp', request, send: (client) => client.consent.sendDischargeOtp(request), settle: () => undefined };
+  },
+  confirmCall: () => null,
+  onVerified: (ctx, wf) => {
+    if (canTransition('discharge', wf.state, 'verified')) ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`);
+    else ctx.engine.save(wf);
+  },
+  cancelWorkflow: (ctx, wf) => cancelDischarge(ctx, wf),
+};
+
+export function cancelDischarge(ctx: Ctx, wf: DischargeWorkflow): void {
+  if (!canTransition('discharge', wf.state, 'cancel')) fail('WRONG_STATE', 'The visit end cannot be abandoned now.', { state: wf.state });
+  ctx.engine.commit(() => {
+    ctx.engine.transition(wf, 'cancel', 'abandoned by the nurse');
+    const visit = ctx.engine.get(wf.data.visitWorkflowId) as VisitWorkflow | undefined;
+    if (visit !== undefined && visit.state === 'closing') {
+      visit.data.dischargeWorkflowId = null;
+      ctx.engine.transition(visit, 'closeAbandoned');
+    }
+  });
+}
+
+export interface CloseInput {
+  reason: DischargeIntent['reason'];
+  invoiceNumber?: string | undefined;
+  notes?: string | undefined;
+  partial?: boolean | undefined;
+  dischargedAt?: string | undefined;
+}
+
+/** discharge.dischargeInpatient and discharge.submit. */
+export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'discharge' | 'submit', input: CloseInput): Promise<void> {
+  if (wf.state !== 'ready' && !(wf.state === 'partially-discharged' && verified(wf))) {
+    fail('WRONG_STATE', wf.state === 'verifying' || wf.state === 'partially-discharged' ? 'Take the patient’s visit-end consent first.' : 'The visit end is not waiting for this.', { state: wf.state });
+  }
+  const finalisesPartial = wf.state === 'partially-discharged';
+  if (action === 'discharge' && wf.data.closeBy !== 'discharge') fail('WRONG_STATE', 'An outpatient visit ends by submit, not discharge.', { state: wf.data.closeBy });
+  if (action === 'submit' && wf.data.closeBy !== 'submit' && !finalisesPartial) fail('WRONG_STATE', 'An inpatient visit ends by discharge (submit finalises a partial discharge).', { state: wf.data.closeBy });
+  if (action === 'submit' && input.reason === 'DECEASED') fail('VALIDATION', 'DECEASED is not a reason on submit.', { field: 'reason' });
+  if (!(dischargeReasons as readonly string[]).includes(input.reason)) fail('VALIDATION', 'Unknown discharge reason.', { field: 'reason' });
+  const invoiceNumber = input.invoiceNumber ?? wf.data.invoiceNumber;
+  if (invoiceNumber === null) fail('VALIDATION', 'Give the invoice number.', { field: 'invoiceNumber' });
+  const intent: DischargeIntent = {
+    action,
+    reason: input.reason,
+    invoiceNumber,
+    notes: input.notes ?? null,
+    partial: action === 'discharge' && input.partial === true,
+    dischargedAt: input.dischargedAt ?? null,
+    finalisesPartial,
+  };
+  const v = wf.data.verification;
+  const consent = v.code !== null ? { otp: v.code } : v.authGuid !== null ? { discharge_auth_guid: v.authGuid } : fail('WRONG_STATE', 'Take the patient’s visit-end consent first.', { state: v.stage });
+  const common = { consent_token: wf.data.consentToken, discharge_reason: intent.reason, invoice_number: invoiceNumber, ...(intent.notes === null ? {} : { notes: intent.notes }), ...consent };
+  ctx.engine.commit(() => {
+    wf.data.intent = intent;
+    ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}`);
+  });
+  try {
+    if (action === 'discharge') {
+      const request = {
+        ...common,
+        ...(intent.dischargedAt === null ? {} : { discharge_date: intent.dischargedAt.slice(0, 10) }),
+        ...(intent.partial ? { discharge_status: 'PARTIAL' as const } : {}),
+      };
+      await ctx.engine.call(wf, 'claims.discharge', request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), (error) => closeRefused(ctx, wf, error));
+    } else {
+      const request = { ...common, discharge_reason: intent.reason as (typeof submitReasons)[number], ...(finalisesPartial ? { discharge_status: 'FULL' as const } : {}) };
+      await ctx.engine.call(wf, 'claims.submit', request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), (error) => closeRefused(ctx, wf, error));
+    }
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.transition(wf, 'outcomeUnknown');
+      scheduleDischargeReconcile(ctx, wf);
+      return;
+    }
+    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') scheduleDischargeReconcile(ctx, wf);
+    throw error;
+  }
+}
+
+function settleClosed(ctx: Ctx, wf: DischargeWorkflow, intent: DischargeIntent, state: ClaimState | null): void {
+  const visit = ctx.engine.get(wf.data.visitWorkflowId) as VisitWorkflow | undefined;
+  wf.data.claimStatus = state?.workflowState ?? wf.data.claimStatus;
+  wf.lastError = null;
+  if (intent.partial) {
+    wf.data.partialDischarges.push(ctx.nowIso());
+    // The consent was spent: finalising needs a fresh one.
+    if (visit !== undefined) wf.data.verification = freshStep(ctx, visit);
+    wf.data.intent = null;
+    ctx.engine.transition(wf, 'partiallyDischarged');
+    return;
+  }
+  wf.data.closedAt = dateTimeOf(state?.submittedAt) ?? ctx.nowIso();
+  wf.data.verification.code = null;
+  ctx.engine.transition(wf, intent.action === 'discharge' ? 'discharged' : 'submitted');
+  if (visit !== undefined) {
+    visit.data.claimStatus = wf.data.claimStatus;
+    if (visit.state === 'closing') ctx.engine.transition(visit, 'closed', intent.action);
+  }
+}
+
+function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: ReturnType<typeof makeError>): void {
+  wf.lastError = error;
+  const v = wf.data.verification;
+  if (error.code === 'CLAIM_ALREADY_SUBMITTED') {
+    // Submitted already (by an earlier attempt whose answer was lost): the preview will say so.
+    ctx.engine.transition(wf, 'outcomeUnknown', 'the exchange says it was already submitted');
+    return;
+  }
+  if (error.code === 'OTP_INVALID' || error.code === 'OTP_EXPIRED' || (error.code === 'WRONG_STATE' && error.details?.exchangeCode !== 'USE_DISCHARGE' && error.details?.exchangeCode !== 'USE_SUBMIT')) {
+    // The visit-end consent did not hold: take it again.
+    if (error.code === 'OTP_INVALID') v.failedAttempts += 1;
+    v.stage = v.code !== null && error.code === 'OTP_INVALID' ? 'sms-sent' : 'ready';
+    v.code = null;
+    v.authGuid = null;
+    v.authToken = null;
+    // Partially discharged claims wait for a fresh consent in their own state.
+    ctx.engine.transition(wf, wf.data.partialDischarges.length > 0 ? 'backToPartial' : 'reverify', error.code);
+    return;
+  }
+  ctx.engine.transition(wf, wf.data.partialDischarges.length > 0 ? 'backToPartial' : 'refused', error.code);
+}
+
+/** What the claim preview says of a discharge or submit whose answer was lost. */
+export function outcomeFromPreview(wf: DischargeWorkflow, preview: WireClaimPreview): 'closed' | 'partial' | 'not-sent' {
+  const submitted = preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED' || preview.claimAuthStatus === 'SUBMITTED_CLAIM' || preview.dischargeStatus === 'FULL';
+  if (submitted) return 'closed';
+  if (wf.data.intent?.partial === true && preview.partialDischarges.length > wf.data.partialDischarges.length) return 'partial';
+  return 'not-sent';
+}
+
+export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls: CallRecord[]): Promise<void> {
+  const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken });
+  ctx.engine.commit(() => {
+    for (const call of calls) ctx.engine.reconciled(call, `${call.operation}: claim ${preview.workflowState ?? 'state unknown'} at the exchange`, wf);
+    if (wf.state === 'sending') ctx.engine.transition(wf, 'outcomeUnknown');
+    if (wf.state !== 'reconciling') return;
+    const intent = wf.data.intent;
+    const outcome = outcomeFromPreview(wf, preview);
+    const visit = ctx.engine.get(wf.data.visitWorkflowId) as VisitWorkflow | undefined;
+    if (visit !== undefined) applyPreview(visit, preview);
+    if (outcome === 'closed' && intent !== null) {
+      settleClosed(ctx, wf, { ...intent, partial: false }, { message: undefined, consentToken: undefined, workflowState: preview.workflowState, claimAuthStatus: preview.claimAuthStatus, submittedAt: preview.submittedAt });
+    } else if (outcome === 'partial' && intent !== null) {
+      settleClosed(ctx, wf, intent, null);
+    } else {
+      wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The exchange did not receive the visit end before the station stopped: send it again.');
+      ctx.engine.transition(wf, wf.data.partialDischarges.length > 0 ? 'backToPartial' : 'notSent', 'the claim preview shows it was not sent');
+    }
+  });
+}
+
+export function scheduleDischargeReconcile(ctx: Ctx, wf: DischargeWorkflow, delayMs = 0): void {
+  ctx.engine.schedule(`reconcile:${wf.id}`, delayMs, () => {
+    void ctx.engine
+      .lock(wf.id, () => reconcileDischarge(ctx, wf, ctx.engine.openCalls(wf.id)))
+      .catch((error: unknown) => {
+        ctx.log.info({ workflowId: wf.id, err: (error as Error).message }, 'reconciliation of the visit end will be tried again');
+        scheduleDischargeReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      });
+  });
+}
+
+export function dischargeView(ctx: Ctx, wf: DischargeWorkflow): DischargeView {
+  const v = wf.data.verification;
+  const taking = wf.state === 'verifying' || (wf.state === 'partially-discharged' && v.stage !== 'verified');
+  const closeActions: DischargeView['next'] =
+    wf.state === 'ready' || (wf.state === 'partially-discharged' && v.stage === 'verified')
+      ? wf.data.closeBy === 'discharge'
+        ? wf.state === 'partially-discharged'
+          ? ['discharge.dischargeInpatient', 'discharge.submit']
+          : ['discharge.dischargeInpatient']
+        : ['discharge.submit']
+      : [];
+  return {
+    workflowId: wf.id,
+    kind: 'discharge',
+    state: wf.state,
+    next: [...(taking ? verificationNextActions(v) : []), ...closeActions, ...(wf.state === 'ready' ? (['consent.cancel'] as const) : [])],
+    deadlines: taking ? verificationDeadlines(ctx, v) : [],
+    lastError: wf.lastError,
+    updatedAt: wf.updatedAt,
+    visitWorkflowId: wf.data.visitWorkflowId,
+    patient: { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
+    intervention: wf.data.intervention,
+    serviceType: wf.data.serviceType,
+    closeBy: wf.data.closeBy,
+    verification: verificationView(v),
+    reasons: wf.data.closeBy === 'submit' ? [...submitReasons] : [...dischargeReasons],
+    invoiceNumber: wf.data.invoiceNumber,
+    partialDischarges: wf.data.partialDischarges,
+    claimStatus: claimStatusOf(wf.data.claimStatus),
+    closedAt: wf.data.closedAt,
+  };
+}

@@ -1,0 +1,403 @@
+// Flow A, the elective inpatient preauth, in two phases separated in time. Phase one: the patient's
+// consent before the visit (AUTHORIZED_PENDING_VISIT), the preauth sent with its token as
+// consent_token, then watched (doctor, then payer) until FINALISED. Phase two, on the day: no new
+// authorization — the visit opens with phase one's guid, or, where phase one was by SMS code, with
+// a fresh code (POST /claims/otp, then the visit with it).
+import type { z } from 'zod';
+import type { electiveView as electiveViewSchema } from '../../contract';
+import { makeError } from '../../contract';
+import type { Preauth } from '../../payer';
+import { fail, StationFailure } from '../errors';
+import type { Ctx } from './context';
+import { OutcomeUnknown, type CallRecord } from './engine';
+import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
+import { callSpec, newVerification, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { openVisit, reconcileOpenVisit, visitRequestOf } from './visit';
+
+export type ElectiveView = z.infer<typeof electiveViewSchema>;
+type PreauthStatus = PreauthData['status'];
+
+const knownPreauthStatuses = new Set<string>([
+  'DRAFT',
+  'PENDING_SUBMISSION',
+  'CANCELLED',
+  'DOCTOR_REQUEST_SENT',
+  'PENDING_DOCTOR_APPROVAL',
+  'DOCTOR_REQUEST_FAILED',
+  'ACTIVE',
+  'CLARIFICATION_AFTER_AUTOMATIC_CHECKS',
+  'FINALISED',
+  'REJECTED',
+  'REJECTED_AFTER_APPROVAL',
+]);
+
+function preauthStatusOf(value: string): PreauthStatus {
+  return knownPreauthStatuses.has(value) ? (value as PreauthStatus) : 'OTHER';
+}
+
+export async function beginElective(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined }): Promise<ElectiveWorkflow> {
+  const facts = ctx.patients.facts(input.patientRef);
+  if (!facts.covered) fail('NOT_COVERED', 'The patient is not covered.');
+  if (facts.schemeChoiceNeeded) fail('SCHEME_CHOICE_NEEDED', 'The patient is covered under two schemes: choose one first.');
+  let code = input.interventionCode;
+  if (code === undefined) {
+    const electives = await ctx.patients.interventions(input.patientRef, { scenario: 'elective-preauth' });
+    if (electives.length !== 1) fail('VALIDATION', 'Choose the elective intervention.', { field: 'interventionCode' });
+    code = electives[0]!.code;
+  }
+  const intervention = await ctx.patients.intervention(input.patientRef, code);
+  if (intervention.scenario !== 'elective-preauth') fail('INTERVENTION_NOT_ALLOWED', 'This intervention needs no manually approved preauthorization: open an ordinary visit.', { field: 'interventionCode' });
+  const now = ctx.nowIso();
+  const wf: ElectiveWorkflow = {
+    id: ctx.newId('wf'),
+    kind: 'elective',
+    state: 'verifying',
+    createdAt: now,
+    updatedAt: now,
+    lastError: null,
+    data: {
+      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts },
+      intervention: { code: intervention.code, name: intervention.name, scenario: intervention.scenario },
+      phase: 'pre-visit',
+      verification: newVerification(ctx, 'pre-visit', { ...facts, unusableUntil: facts.unusableUntil }),
+      phaseOneMethod: null,
+      authToken: null,
+      authGuid: null,
+      preauthRequest: null,
+      preauth: null,
+      visitWorkflowId: null,
+    },
+  };
+  return ctx.engine.create(wf, `elective consent for ${intervention.code}, route ${wf.data.verification.route.route}`);
+}
+
+/** Phase two by SMS code: a fresh step whose only route is the code (there is no new authorization to fingerprint). */
+function visitDayStep(ctx: Ctx, wf: ElectiveWorkflow) {
+  const p = wf.data.patient;
+  const v = newVerification(ctx, 'visit-day', { biometricsEnforced: p.biometricsEnforced, whitelisted: p.whitelisted, contacts: p.contacts, unusableUntil: null });
+  reroute(ctx, v, {});
+  v.route = { ...v.route, route: v.route.smsAllowed ? 'sms' : 'blocked', fingerprintAllowed: false, whitelistAdvised: !v.route.smsAllowed };
+  if (!v.route.smsAllowed) v.stage = 'blocked';
+  return v;
+}
+
+export const electiveHost: VerificationHost<ElectiveWorkflow> = {
+  step: (wf) => wf.data.verification,
+  assertTakingConsent(wf) {
+    const phaseOne = wf.state === 'verifying';
+    const phaseTwo = (wf.state === 'finalised' || wf.state === 'visit-day-verifying') && wf.data.phaseOneMethod === 'sms';
+    if (!phaseOne && !phaseTwo) fail('WRONG_STATE', 'The elective workflow is not taking consent now.', { state: wf.state });
+  },
+  patientRef: (wf) => wf.data.patient.ref,
+  fingerprintCall: (_ctx, wf, bio) => {
+    if (wf.data.phase !== 'pre-visit') fail('WRONG_STATE', 'On the day of the visit there is no new fingerprint authorization.', { state: wf.state });
+    const request = { patient_id: wf.data.patient.patientId, service_type: 'INPATIENT' as const, interventions: [wf.data.intervention.code], ...bio };
+    return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
+  },
+  codeCall: (ctx, wf, contact) => {
+    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { contact_id: contact.contactId }) };
+    return {
+      operation: 'consent.sendOtp',
+      request,
+      send: (client) => client.consent.sendOtp(request),
+      settle: () => {
+        if (wf.state === 'finalised') ctx.engine.transition(wf, 'verifyVisitDay');
+      },
+    };
+  },
+  confirmCall: (ctx, wf, code) => {
+    if (wf.data.phase === 'visit-day') {
+      // The code is spent by the visit itself: the step keeps it for visit.ts's request.
+      wf.data.verification.code = code;
+      return null;
+    }
+    const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: 'INPATIENT' as const };
+    return callSpec({
+      operation: 'consent.authorizeOtp',
+      request,
+      send: (client) => client.consent.authorizeOtp(request),
+      settle: (a) => {
+        ctx.scrubber.add(a.token);
+        ctx.scrubber.add(a.guid);
+        wf.data.verification.authToken = a.token ?? null;
+        wf.data.verification.authGuid = a.guid ?? null;
+      },
+    });
+  },
+  onVerified: (ctx, wf) => {
+    if (wf.data.phase === 'visit-day') return;
+    const v = wf.data.verification;
+    wf.data.phaseOneMethod = v.method;
+    wf.data.authToken = v.authToken;
+    wf.data.authGuid = v.authGuid;
+    ctx.engine.transition(wf, 'verified', `phase one by ${v.method ?? 'consent'}`);
+  },
+  afterVerified: async (ctx, wf) => {
+    if (wf.data.phase === 'visit-day') {
+      try {
+        await openVisit(ctx, wf, null);
+      } catch (error) {
+        // The code did not open the visit (wrong, expired): a fresh code is needed.
+        if (wf.state === 'finalised') {
+          const failed = wf.data.verification.failedAttempts + (error instanceof StationFailure && error.error.code === 'OTP_INVALID' ? 1 : 0);
+          wf.data.verification = { ...visitDayStep(ctx, wf), failedAttempts: failed };
+          ctx.engine.save(wf);
+        }
+        throw error;
+      }
+      return;
+    }
+    if (wf.state === 'verified' && wf.data.preauthRequest !== null) await createPreauth(ctx, wf);
+  },
+  cancelWorkflow: (ctx, wf) => {
+    if (wf.state !== 'verifying') fail('WRONG_STATE', 'Use elective.cancelPreauth once the preauthorization is under way.', { state: wf.state });
+    ctx.engine.transition(wf, 'cancel', 'withdrawn by the nurse');
+  },
+};
+
+export async function submitPreauth(ctx: Ctx, wf: ElectiveWorkflow, request: PreauthRequest): Promise<void> {
+  if (wf.state !== 'verifying' && wf.state !== 'verified') fail('WRONG_STATE', 'The preauthorization has already been sent.', { state: wf.state });
+  wf.data.preauthRequest = request;
+  wf.lastError = null;
+  ctx.engine.save(wf);
+  if (wf.state === 'verified') await createPreauth(ctx, wf);
+}
+
+function preauthCreateRequest(wf: ElectiveWorkflow, r: PreauthRequest) {
+  return {
+    consent_token: wf.data.authToken!,
+    intervention_code: wf.data.intervention.code,
+    preauth_type: r.preauthType,
+    form: (r.clinicalNotes === null ? {} : { clinical_notes: r.clinicalNotes }) as Record<string, string>,
+    practitioner_identification_type: r.doctor.identificationType,
+    practitioner_identification_number: r.doctor.identificationNumber,
+    practitioner_regulation_body: r.doctor.regulationBody,
+    diagnoses: r.diagnoses.map((d) => (d.name === undefined ? { code: d.code } : { code: d.code, name: d.name })),
+    requested_amount: r.requestedAmountKes,
+  };
+}
+
+async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
+  const r = wf.data.preauthRequest;
+  if (r === null || wf.data.authToken === null) fail('WRONG_STATE', 'The preauthorization needs the patient’s consent and its details.', { state: wf.state });
+  const request = preauthCreateRequest(wf, r);
+  ctx.engine.transition(wf, 'createPreauth');
+  try {
+    await ctx.engine.call(
+      wf,
+      'preauth.create',
+      request,
+      () => ctx.session.client().preauth.create(request),
+      (p) => applyPreauth(ctx, wf, p),
+      (error) => {
+        wf.lastError = error;
+        ctx.engine.transition(wf, 'refused', error.code);
+      },
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.transition(wf, 'outcomeUnknown');
+      scheduleElectiveReconcile(ctx, wf);
+      return;
+    }
+    throw error;
+  }
+  schedulePreauthPoll(ctx, wf.id);
+}
+
+/** Moves the workflow to where the preauth's status says it is. */
+function applyPreauth(ctx: Ctx, wf: ElectiveWorkflow, p: Preauth): void {
+  const status = preauthStatusOf(p.status);
+  const before = wf.data.preauth;
+  wf.data.preauth = {
+    reference: (p.id ?? before?.reference ?? null)?.slice(0, 100) ?? null,
+    status,
+    requestedAmountKes: p.requestedAmount ?? before?.requestedAmountKes ?? wf.data.preauthRequest?.requestedAmountKes ?? 0,
+    createdAt: before?.createdAt ?? toIso(p.createdAt) ?? ctx.nowIso(),
+    checkedAt: ctx.nowIso(),
+    doctorApprovedSeen: (before?.doctorApprovedSeen ?? false) || status === 'ACTIVE' || status === 'FINALISED',
+  };
+  wf.lastError = null;
+  const target =
+    status === 'FINALISED'
+      ? 'finalise'
+      : status === 'ACTIVE' || status === 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'
+        ? 'awaitPayer'
+        : status === 'REJECTED' || status === 'REJECTED_AFTER_APPROVAL' || status === 'DOCTOR_REQUEST_FAILED'
+          ? 'preauthRejected'
+          : status === 'CANCELLED'
+            ? 'preauthCancelled'
+            : 'awaitDoctor';
+  const where: Record<string, string> = { awaitDoctor: 'awaiting-doctor', awaitPayer: 'awaiting-payer', finalise: 'finalised', preauthRejected: 'preauth-rejected', preauthCancelled: 'cancelled' };
+  if (wf.state === where[target]) {
+    ctx.engine.save(wf);
+    return;
+  }
+  if (target === 'preauthRejected') wf.lastError = makeError('PREAUTH_REJECTED', 'The preauthorization was rejected.');
+  if (target === 'finalise' && wf.data.phaseOneMethod === 'sms') {
+    wf.data.phase = 'visit-day';
+    wf.data.verification = visitDayStep(ctx, wf);
+  } else if (target === 'finalise') {
+    wf.data.phase = 'visit-day';
+  }
+  ctx.engine.transition(wf, target as 'awaitDoctor', `preauth ${status}`);
+}
+
+export function schedulePreauthPoll(ctx: Ctx, workflowId: string, delayMs = ctx.timing.preauthPollMs): void {
+  ctx.engine.schedule(`preauth:${workflowId}`, delayMs, () => {
+    void ctx.engine
+      .lock(workflowId, async () => {
+        const wf = ctx.engine.get(workflowId) as ElectiveWorkflow | undefined;
+        if (wf === undefined || (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer')) return;
+        await refreshPreauth(ctx, wf);
+      })
+      .catch((error: unknown) => {
+        ctx.log.info({ workflowId, err: (error as Error).message }, 'preauth look-up failed; trying again');
+        schedulePreauthPoll(ctx, workflowId);
+      });
+  });
+}
+
+export async function refreshPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
+  if (wf.data.authToken === null || wf.data.preauth === null) fail('WRONG_STATE', 'No preauthorization has been sent yet.', { state: wf.state });
+  const found = await ctx.session.client().preauth.find({ consent_token: wf.data.authToken });
+  const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth.reference);
+  if (mine !== undefined) ctx.engine.commit(() => applyPreauth(ctx, wf, mine));
+  if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id);
+  else ctx.engine.cancelTimer(`preauth:${wf.id}`);
+}
+
+function latestFor(found: Preauth[], code: string, reference: string | null): Preauth | undefined {
+  return [...found].reverse().find((p) => (reference !== null && p.id === reference) || (reference === null && p.interventionCode === code)) ?? [...found].reverse().find((p) => p.interventionCode === code);
+}
+
+export async function resendDoctorRequest(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
+  if (wf.state !== 'awaiting-doctor' || wf.data.authToken === null) fail('WRONG_STATE', 'The doctor’s approval is not awaited.', { state: wf.state });
+  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
+  await ctx.engine.call(wf, 'consent.resendDoctorConsent', request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
+}
+
+export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: string): Promise<void> {
+  if (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer' && wf.state !== 'finalised') fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
+  if (wf.data.authToken === null) fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
+  const request = { consent_token: wf.data.authToken, reason };
+  try {
+    await ctx.engine.call(
+      wf,
+      'preauth.cancel',
+      request,
+      () => ctx.session.client().preauth.cancel(request),
+      () => {
+        ctx.engine.cancelTimer(`preauth:${wf.id}`);
+        if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
+        if (wf.state === 'finalised') {
+          wf.lastError = null;
+          ctx.engine.save(wf);
+          return;
+        }
+        ctx.engine.transition(wf, 'preauthCancelled', reason.slice(0, 100));
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof StationFailure && error.error.details?.exchangeCode === 'PREAUTH_NOT_CANCELLABLE') await refreshPreauth(ctx, wf).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** visit.open on an elective: only with phase one's guid (fingerprint), otherwise the SMS code comes first. */
+export async function openElectiveVisit(ctx: Ctx, wf: ElectiveWorkflow, doctor: AttendingDoctor | null) {
+  if (wf.state !== 'finalised') {
+    fail(wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' ? 'PREAUTH_NOT_FINALISED' : 'WRONG_STATE', 'The preauthorization is not finalised.', { state: wf.state });
+  }
+  if (wf.data.phaseOneMethod === 'sms') fail('WRONG_STATE', 'On the day of the visit, send the patient an SMS code: the visit opens when it is confirmed.', { state: wf.state });
+  visitRequestOf(wf, doctor);
+  return openVisit(ctx, wf, doctor);
+}
+
+// ---------------------------------------------------------------- reconciliation
+
+export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: CallRecord[]): Promise<void> {
+  for (const call of calls) {
+    if (call.operation === 'claims.createVisit') {
+      await reconcileOpenVisit(ctx, wf, call);
+    } else if (call.operation === 'preauth.create' || call.operation === 'preauth.cancel') {
+      const found = wf.data.authToken === null ? [] : await ctx.session.client().preauth.find({ consent_token: wf.data.authToken });
+      const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth?.reference ?? null);
+      ctx.engine.commit(() => {
+        if (wf.state === 'creating-preauth') ctx.engine.transition(wf, 'outcomeUnknown');
+        ctx.engine.reconciled(call, mine === undefined ? 'no preauthorization at the exchange' : `preauthorization ${mine.status} at the exchange`, wf);
+        if (mine !== undefined) applyPreauth(ctx, wf, mine);
+        else if (wf.state === 'reconciling') ctx.engine.transition(wf, 'notCreated');
+      });
+      // Proven absent: the preauth the nurse asked for is sent now (once).
+      if (mine === undefined && wf.state === 'verified' && call.operation === 'preauth.create') await createPreauth(ctx, wf);
+    } else {
+      ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
+    }
+  }
+  if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
+}
+
+export function scheduleElectiveReconcile(ctx: Ctx, wf: ElectiveWorkflow, delayMs = 0): void {
+  ctx.engine.schedule(`reconcile:${wf.id}`, delayMs, () => {
+    void ctx.engine
+      .lock(wf.id, () => reconcileElective(ctx, wf, ctx.engine.openCalls(wf.id)))
+      .catch(() => scheduleElectiveReconcile(ctx, wf, ctx.timing.reconcileRetryMs));
+  });
+}
+
+// ---------------------------------------------------------------- the view
+
+export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
+  const v = wf.data.verification;
+  const taking = wf.state === 'verifying' || ((wf.state === 'finalised' || wf.state === 'visit-day-verifying') && wf.data.phaseOneMethod === 'sms');
+  const next: ElectiveView['next'] = [];
+  if (taking) next.push(...verificationNextActions(v).filter((a) => wf.state === 'verifying' || a !== 'consent.cancel'));
+  if ((wf.state === 'verifying' || wf.state === 'verified') && wf.data.preauthRequest === null) next.push('elective.submitPreauth');
+  if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
+  if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');
+  if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' || wf.state === 'finalised') next.push('elective.cancelPreauth');
+  if (wf.state === 'finalised' && wf.data.phaseOneMethod === 'fingerprint') next.push('visit.open');
+  const p = wf.data.preauth;
+  const preauth =
+    p === null
+      ? null
+      : {
+          reference: p.reference,
+          status: p.status,
+          doctorStep: p.doctorApprovedSeen ? ('approved' as const) : p.status === 'DOCTOR_REQUEST_FAILED' ? ('failed' as const) : p.status === 'CANCELLED' ? ('not-started' as const) : ('waiting' as const),
+          payerStep:
+            p.status === 'FINALISED'
+              ? ('approved' as const)
+              : p.status === 'REJECTED' || p.status === 'REJECTED_AFTER_APPROVAL'
+                ? ('rejected' as const)
+                : p.doctorApprovedSeen
+                  ? ('waiting' as const)
+                  : ('not-started' as const),
+          requestedAmountKes: Math.min(Math.max(0, p.requestedAmountKes), 1_000_000_000),
+          createdAt: p.createdAt,
+          checkedAt: p.checkedAt,
+        };
+  return {
+    workflowId: wf.id,
+    kind: 'elective',
+    state: wf.state,
+    next: [...new Set(next)],
+    deadlines: taking ? verificationDeadlines(ctx, v) : [],
+    lastError: wf.lastError,
+    updatedAt: wf.updatedAt,
+    phase: wf.data.phase,
+    patient: { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
+    intervention: wf.data.intervention,
+    verification: wf.state === 'verifying' || taking || wf.state === 'verified' ? verificationView(v) : null,
+    preauth,
+    visitWorkflowId: wf.data.visitWorkflowId,
+  };
+}
+
+function toIso(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,149 @@
+// On start-up (and after a lost answer), every unfinished workflow is reconciled with the exchange
+// before anything is sent again: calls whose outcome the journal does not know are settled from
+// what the exchange says now (the authorization look-up, the claim preview, the visit posted again
+// and answered with the one already open), waits are resumed (fingerprint look-ups, preauth
+// status, the emergency window), and what cannot be known is left for the nurse, with a message.
+import { makeError } from '../../contract';
+import { isExchangeError } from '../../payer';
+import { verificationNext } from '../machines';
+import type { Ctx } from './context';
+import type { CallRecord } from './engine';
+import { consentHost } from './consent';
+import { dischargeHost, reconcileDischarge } from './discharge';
+import { electiveHost, reconcileElective, schedulePreauthPoll } from './elective';
+import { emergencyHost, reconcileEmergency, scheduleWindowCheck } from './emergency';
+import type { AnyWorkflow } from './types';
+import { pollOnce, schedulePoll, type VerificationHost } from './verification';
+import { reconcileOpenVisit, reconcileVisit } from './visit';
+
+/** Verification calls: nothing to look up without their answer, so they are not re-sent. */
+const unknowable = new Set([
+  'consent.authorizeBiometric',
+  'consent.authorizeDischarge',
+  'consent.sendOtp',
+  'consent.sendDischargeOtp',
+  'consent.authorizeOtp',
+  'emergency.sendDoctorOtp',
+  'emergency.authorize',
+  'consent.requestOtpWhitelist',
+  'consent.resendDoctorConsent',
+]);
+
+export function hostOf(wf: AnyWorkflow): VerificationHost<AnyWorkflow> | undefined {
+  switch (wf.kind) {
+    case 'consent':
+      return consentHost as unknown as VerificationHost<AnyWorkflow>;
+    case 'elective':
+      return electiveHost as unknown as VerificationHost<AnyWorkflow>;
+    case 'discharge':
+      return dischargeHost as unknown as VerificationHost<AnyWorkflow>;
+    case 'emergency':
+      return emergencyHost as unknown as VerificationHost<AnyWorkflow>;
+    case 'visit':
+      return undefined;
+  }
+}
+
+/** Settles the verification calls of a workflow whose answers were lost. */
+async function settleVerificationCalls(ctx: Ctx, wf: AnyWorkflow, calls: CallRecord[]): Promise<CallRecord[]> {
+  const rest: CallRecord[] = [];
+  for (const call of calls) {
+    if (call.operation === 'consent.rejectAuthorization') {
+      const token = typeof call.request.token === 'string' ? call.request.token : undefined;
+      if (token !== undefined) {
+        try {
+          await ctx.session.client().consent.rejectAuthorization({ token });
+        } catch (error) {
+          // Already rejected, expired or authorized: the look-up below tells.
+          if (isExchangeError(error) && (error.kind === 'network' || error.kind === 'timeout')) throw error;
+        }
+      }
+      ctx.engine.reconciled(call, 'the fingerprint request is rejected', wf);
+      const host = hostOf(wf);
+      const v = host?.step(wf);
+      if (host !== undefined && v !== null && v !== undefined && v.stage === 'awaiting-fingerprint') {
+        ctx.engine.commit(() => {
+          v.stage = verificationNext(v.stage, 'cancel');
+          v.authToken = null;
+          v.authGuid = null;
+          v.link = null;
+          ctx.engine.save(wf);
+        });
+      }
+    } else if (unknowable.has(call.operation)) {
+      ctx.engine.commit(() => {
+        ctx.engine.reconciled(call, `${call.operation}: its answer was lost; not sent again`, wf);
+        wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The station stopped before the exchange answered the last request: try it again.');
+        ctx.engine.save(wf);
+      });
+    } else {
+      rest.push(call);
+    }
+  }
+  return rest;
+}
+
+/** Brings one unfinished workflow back in line with the exchange. Throws while the exchange cannot be reached. */
+export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
+  if (ctx.engine.isEnded(wf)) return;
+  const calls = await settleVerificationCalls(ctx, wf, ctx.engine.openCalls(wf.id));
+  switch (wf.kind) {
+    case 'consent': {
+      const visitCall = calls.find((c) => c.operation === 'claims.createVisit');
+      if (visitCall !== undefined) await reconcileOpenVisit(ctx, wf, visitCall);
+      else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
+      for (const call of calls.filter((c) => c !== visitCall)) ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
+      break;
+    }
+    case 'visit':
+      if (calls.length > 0) await reconcileVisit(ctx, wf, calls);
+      break;
+    case 'discharge':
+      if (calls.length > 0 || wf.state === 'sending' || wf.state === 'reconciling') await reconcileDischarge(ctx, wf, calls);
+      break;
+    case 'elective':
+      if (calls.length > 0) await reconcileElective(ctx, wf, calls);
+      else if (wf.state === 'creating-preauth') ctx.engine.transition(wf, 'refused', 'the preauthorization was never sent');
+      else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
+      if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
+      break;
+    case 'emergency':
+      if (calls.length > 0 || wf.state === 'creating' || wf.state === 'submitting' || wf.state === 'reconciling') {
+        if (wf.state === 'submitting' && calls.length === 0) ctx.engine.transition(wf, wf.data.patient === null ? 'refusedUnidentified' : 'refusedIdentified', 'the submission was never sent');
+        else await reconcileEmergency(ctx, wf, calls);
+      }
+      scheduleWindowCheck(ctx, wf);
+      break;
+  }
+  // Waits resume where they were.
+  const host = hostOf(wf);
+  const v = host?.step(wf);
+  if (host !== undefined && v !== undefined && v !== null && v.stage === 'awaiting-fingerprint') {
+    await pollOnce(ctx, host, wf).catch(() => schedulePoll(ctx, host, wf.id));
+  }
+}
+
+/** Every unfinished workflow, one at a time; a workflow the exchange cannot be asked about yet is retried later. */
+export async function resumeAll(ctx: Ctx): Promise<void> {
+  for (const wf of ctx.engine.all()) {
+    if (ctx.engine.isEnded(wf)) continue;
+    await resumeSoon(ctx, wf.id, 0, true);
+  }
+}
+
+/** Reconciles one workflow now (or after `delayMs`), retrying while the exchange is out of reach. */
+export function resumeSoon(ctx: Ctx, workflowId: string, delayMs: number, now = false): Promise<void> {
+  const attempt = async (): Promise<void> => {
+    const wf = ctx.engine.get(workflowId);
+    if (wf === undefined || ctx.engine.isStopped) return;
+    try {
+      await ctx.engine.lock(workflowId, () => resumeWorkflow(ctx, wf));
+    } catch (error) {
+      ctx.log.info({ workflowId, kind: wf.kind, errorKind: isExchangeError(error) ? error.kind : 'internal', err: (error as Error).message }, 'reconciliation will be tried again');
+      ctx.engine.schedule(`resume:${workflowId}`, ctx.timing.reconcileRetryMs, () => void attempt());
+    }
+  };
+  if (now) return attempt();
+  ctx.engine.schedule(`resume:${workflowId}`, delayMs, () => void attempt());
+  return Promise.resolve();
+}

@@ -1,0 +1,605 @@
+// The verification step shared by every workflow that takes consent (consent, elective, discharge,
+// emergency): the route, SMS codes with their cooldown and escape hatch, the fingerprint request
+// with its link, its 3-second look-up and countdown, cancel (rejecting a pending request at the
+// exchange), retry and the OTP whitelist request. What differs per workflow — which exchange call
+// starts a fingerprint, sends or spends a code, and what follows consent — comes from its host.
+import type { z } from 'zod';
+import type { deadline, ErrorCode, VerificationStep, verificationActions as actionList } from '../../contract';
+import { makeError } from '../../contract';
+import { isExchangeError, type Authorization, type ExchangeClient, type OtpSent } from '../../payer';
+import { fail, StationFailure } from '../errors';
+import { verificationNext, type VerificationEvent } from '../machines';
+import { maskContact } from '../masking';
+import { decideRoute, type VerificationPurpose } from '../route';
+import type { Ctx } from './context';
+import type { AnyWorkflow, SmsContact, VerificationData } from './types';
+
+export type VerificationAction = (typeof actionList)[number];
+export type Deadline = z.infer<typeof deadline>;
+
+const MAX_CODE_FAILURES = 3;
+const DEFAULT_LINK_TTL_MS = 10 * 60_000;
+
+/** One journaled exchange call a host asks the step to make. */
+export interface CallSpec<T> {
+  readonly operation: string;
+  /** The intent as journaled (sealed): what a reconciliation may need to send again. */
+  readonly request: Record<string, unknown>;
+  readonly send: (client: ExchangeClient) => Promise<T>;
+  /** Runs in the transaction that records the outcome. */
+  readonly settle: (result: T) => void;
+}
+
+/** A call spec of any answer type, for hosts whose calls differ by state. */
+export function callSpec<T>(spec: CallSpec<T>): CallSpec<unknown> {
+  return spec as unknown as CallSpec<unknown>;
+}
+
+/** The fields of a biometric authorize that come from the station, not the workflow. */
+export interface BiometricFields {
+  agent_id: string;
+  work_station_id: string;
+  authorizing_device_os: 'windows' | 'linux' | 'macos' | 'android';
+  ekyc_provider_id: string;
+  provider: string;
+}
+
+export interface VerificationHost<W extends AnyWorkflow> {
+  step(wf: W): VerificationData | null;
+  /** WRONG_STATE unless the workflow is taking consent now. */
+  assertTakingConsent(wf: W): void;
+  patientRef(wf: W): string | null;
+  fingerprintCall?(ctx: Ctx, wf: W, bio: BiometricFields): CallSpec<Authorization>;
+  codeCall(ctx: Ctx, wf: W, contact: SmsContact | null): CallSpec<OtpSent>;
+  /** The call that spends the code now; null keeps the code for the workflow's next call (discharge, submit). */
+  confirmCall(ctx: Ctx, wf: W, code: string): CallSpec<unknown> | null;
+  /** In the transaction that marks the step verified: the workflow's own transition. */
+  onVerified(ctx: Ctx, wf: W): void;
+  /** After consent is in, outside the transaction: the workflow's next exchange call, if any. */
+  afterVerified?(ctx: Ctx, wf: W): Promise<void>;
+  /** consent.cancel with nothing pending: the workflow itself is abandoned (WRONG_STATE if it cannot be). */
+  cancelWorkflow(ctx: Ctx, wf: W): void;
+}
+
+export interface RouteInputs {
+  biometricsEnforced: boolean | undefined;
+  whitelisted: boolean;
+  contacts: SmsContact[];
+  unusableUntil: number | null;
+}
+
+export function newVerification(ctx: Ctx, purpose: VerificationPurpose, inputs: RouteInputs, hasPhone = inputs.contacts.length > 0): VerificationData {
+  const main = inputs.contacts.find((c) => c.main) ?? inputs.contacts[0];
+  const v: VerificationData = {
+    purpose,
+    stage: 'ready',
+    route: decideRoute({
+      purpose,
+      biometricsEnforced: inputs.biometricsEnforced,
+      whitelisted: inputs.whitelisted,
+      hasPhone,
+      fingerprintsUnusableUntil: inputs.unusableUntil ?? undefined,
+      now: ctx.clock.now(),
+    }),
+    biometricsEnforced: inputs.biometricsEnforced,
+    whitelisted: inputs.whitelisted,
+    hasPhone,
+    unusableUntil: inputs.unusableUntil,
+    contacts: inputs.contacts,
+    selectedContactId: main?.contactId ?? null,
+    sentTo: null,
+    sentAt: null,
+    codeExpiresAt: null,
+    resendAvailableAt: null,
+    failedAttempts: 0,
+    smsUsed: false,
+    link: null,
+    checkedAt: null,
+    whitelist: null,
+    attempt: null,
+    method: null,
+    authToken: null,
+    authGuid: null,
+    code: null,
+  };
+  if (v.route.route === 'blocked') v.stage = 'blocked';
+  return v;
+}
+
+/** The route again, from what is known now (a window closing, a whitelist approved). */
+export function reroute(ctx: Ctx, v: VerificationData, changes: Partial<RouteInputs>): void {
+  if (changes.contacts !== undefined) {
+    v.contacts = changes.contacts;
+    v.hasPhone = changes.contacts.length > 0;
+  }
+  if (changes.unusableUntil !== undefined) v.unusableUntil = changes.unusableUntil;
+  if (changes.whitelisted !== undefined) v.whitelisted = changes.whitelisted;
+  if (changes.biometricsEnforced !== undefined) v.biometricsEnforced = changes.biometricsEnforced;
+  v.route = decideRoute({
+    purpose: v.purpose,
+    biometricsEnforced: v.biometricsEnforced,
+    whitelisted: v.whitelisted,
+    hasPhone: v.hasPhone,
+    fingerprintsUnusableUntil: v.unusableUntil ?? undefined,
+    now: ctx.clock.now(),
+  });
+  if (v.route.route === 'blocked' && v.stage === 'ready') v.stage = 'blocked';
+  if (v.route.route !== 'blocked' && v.stage === 'blocked') v.stage = 'ready';
+}
+
+function move(v: VerificationData, event: VerificationEvent): void {
+  v.stage = verificationNext(v.stage, event);
+}
+
+// ---------------------------------------------------------------- what the renderer sees
+
+export function verificationView(v: VerificationData | null): VerificationStep | null {
+  if (v === null) return null;
+  const showSms = v.route.smsAllowed || v.smsUsed;
+  const showFingerprint = v.route.fingerprintAllowed || v.link !== null;
+  return {
+    purpose: v.purpose,
+    route: v.route,
+    stage: v.stage,
+    sms: showSms
+      ? {
+          contacts: v.contacts,
+          selectedContactId: v.selectedContactId,
+          sentTo: v.sentTo,
+          sentAt: v.sentAt,
+          codeExpiresAt: v.codeExpiresAt,
+          resendAvailableAt: v.resendAvailableAt,
+          failedAttempts: v.failedAttempts,
+          escapeOffered: v.failedAttempts >= MAX_CODE_FAILURES,
+        }
+      : null,
+    fingerprint: showFingerprint ? { link: v.stage === 'awaiting-fingerprint' ? v.link : null, checkedAt: v.checkedAt } : null,
+    whitelist: v.whitelist === null ? null : { status: v.whitelist.status, reasonType: v.whitelist.reasonType, requestedAt: v.whitelist.requestedAt },
+  };
+}
+
+export function verificationDeadlines(ctx: Ctx, v: VerificationData | null): Deadline[] {
+  if (v === null) return [];
+  const now = ctx.clock.now();
+  const out: Deadline[] = [];
+  if (v.stage === 'awaiting-fingerprint' && v.link !== null) out.push({ kind: 'link-expiry', at: v.link.expiresAt });
+  if (v.stage === 'sms-sent' && v.codeExpiresAt !== null) out.push({ kind: 'sms-code-expiry', at: v.codeExpiresAt });
+  if (v.stage === 'sms-sent' && v.resendAvailableAt !== null && Date.parse(v.resendAvailableAt) > now) out.push({ kind: 'sms-resend', at: v.resendAvailableAt });
+  if (v.route.route === 'sms-fallback' && v.route.fallbackUntil !== null && v.stage !== 'verified') out.push({ kind: 'fallback-window', at: v.route.fallbackUntil });
+  return out;
+}
+
+/** The verification commands the nurse may use at this stage. */
+export function verificationNextActions(v: VerificationData | null): VerificationAction[] {
+  if (v === null || v.stage === 'verified') return [];
+  const out: VerificationAction[] = [];
+  const fp = v.route.fingerprintAllowed;
+  const sms = v.route.smsAllowed;
+  const whitelist = v.route.whitelistAdvised || v.failedAttempts >= MAX_CODE_FAILURES || v.stage === 'rejected';
+  switch (v.stage) {
+    case 'ready':
+      if (fp) out.push('consent.startFingerprint');
+      if (sms) out.push('consent.sendSms');
+      break;
+    case 'sms-sent':
+      out.push('consent.confirmSms', 'consent.sendSms');
+      if (fp) out.push('consent.startFingerprint');
+      break;
+    case 'awaiting-fingerprint':
+      if (sms) out.push('consent.sendSms');
+      break;
+    case 'rejected':
+    case 'expired':
+    case 'cancelled':
+      out.push('consent.retry');
+      if (fp) out.push('consent.startFingerprint');
+      if (sms) out.push('consent.sendSms');
+      break;
+    case 'blocked':
+      break;
+  }
+  out.push('consent.cancel');
+  if (whitelist && v.whitelist === null && v.purpose !== 'emergency-doctor') out.push('consent.requestWhitelist');
+  return out;
+}
+
+// ---------------------------------------------------------------- the commands
+
+function requireStep<W extends AnyWorkflow>(host: VerificationHost<W>, wf: W): VerificationData {
+  host.assertTakingConsent(wf);
+  const v = host.step(wf);
+  if (v === null) fail('WRONG_STATE', 'This workflow is not taking consent now.', { state: wf.state });
+  return v;
+}
+
+function biometricFields(ctx: Ctx): BiometricFields {
+  const s = ctx.settings.values;
+  const missing = (['agentNationalId', 'facilityCode', 'facilityName'] as const).filter((k) => s[k] === null);
+  if (missing.length > 0) {
+    fail('SETTINGS_MISSING', 'Fill in the facility’s settings before taking fingerprints.', { issues: missing.map((field) => ({ field, message: 'is missing' })) });
+  }
+  const workstation = ctx.readers.workstationId();
+  if (workstation === undefined || workstation.trim() === '') {
+    fail('HARDWARE_SERVICE_NOT_RUNNING', 'Neither the exchange’s hardware service nor the station’s device service is running: fingerprints cannot be taken.');
+  }
+  return {
+    agent_id: s.agentNationalId!,
+    work_station_id: workstation,
+    authorizing_device_os: ctx.deviceOs,
+    ekyc_provider_id: s.facilityName!,
+    provider: s.facilityCode!,
+  };
+}
+
+async function run<W extends AnyWorkflow, T>(ctx: Ctx, wf: W, spec: CallSpec<T>, refused?: (error: ReturnType<typeof makeError>, cause: unknown) => void): Promise<T> {
+  const client = ctx.session.client();
+  return ctx.engine.call(wf, spec.operation, spec.request, () => spec.send(client), spec.settle, refused);
+}
+
+export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  const v = requireStep(host, wf);
+  reroute(ctx, v, {});
+  if (!v.route.fingerprintAllowed || host.fingerprintCall === undefined) {
+    fail(v.route.route === 'blocked' ? 'FALLBACK_WINDOW_CLOSED' : 'WRONG_STATE', 'Consent cannot be taken by fingerprint here.', { state: v.route.reason });
+  }
+  verificationNext(v.stage, 'fingerprintStarted');
+  const bio = biometricFields(ctx);
+  // A fingerprint request of this step still open at the exchange is withdrawn first.
+  if (v.stage === 'awaiting-fingerprint') await rejectPending(ctx, wf, v);
+  const spec = host.fingerprintCall(ctx, wf, bio);
+  try {
+    await run(
+      ctx,
+      wf,
+      {
+        ...spec,
+        settle: (a) => {
+          spec.settle(a);
+          const url = a.verificationUrl;
+          if (url === undefined || !/^https?:\/\//i.test(url)) throw new StationFailure(makeError('EXCHANGE_ERROR', 'The exchange sent no link for the fingerprint page.'));
+          ctx.scrubber.add(a.token);
+          ctx.scrubber.add(a.guid);
+          ctx.scrubber.add(a.dischargeAuthGuid);
+          ctx.scrubber.add(new URL(url).searchParams.get('t'));
+          v.authToken = a.token ?? null;
+          v.authGuid = a.dischargeAuthGuid ?? a.guid ?? null;
+          v.attempt = 'fingerprint';
+          v.link = { handle: ctx.newId('lk'), url: url.slice(0, 2000), expiresAt: expiryOf(ctx, a.verificationExpiry ?? a.expiry) };
+          v.checkedAt = ctx.nowIso();
+          wf.lastError = null;
+          move(v, 'fingerprintStarted');
+          if (a.status === 'AUTHORIZED') verifiedBy(ctx, host, wf, v, 'fingerprint');
+          ctx.engine.save(wf);
+        },
+      },
+      (error, cause) => {
+        if (isExchangeError(cause) && cause.code === 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED') {
+          const until = fallbackUntilOf(cause.details) ?? ctx.clock.now() + 15 * 60_000;
+          const ref = host.patientRef(wf);
+          if (ref !== null) ctx.patients.markUnusable(ref, until);
+          reroute(ctx, v, { unusableUntil: until });
+          v.attempt = 'fingerprint';
+          wf.lastError = null;
+          ctx.engine.save(wf);
+          ctx.engine.audit({ action: 'consent.fingerprintsUnusable', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `route now ${v.route.route} (${v.route.reason})` });
+        } else {
+          wf.lastError = error;
+          ctx.engine.save(wf);
+        }
+      },
+    );
+  } catch (error) {
+    // Unusable fingerprints are an answer (the route changed), not a failure of the command.
+    if (error instanceof StationFailure && error.error.details?.exchangeCode === 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED') return;
+    throw error;
+  }
+  if (v.stage === 'awaiting-fingerprint') schedulePoll(ctx, host, wf.id, 0);
+  else if (v.stage === 'verified') await host.afterVerified?.(ctx, wf);
+}
+
+export async function sendSms<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, contactId: string | undefined): Promise<void> {
+  const v = requireStep(host, wf);
+  reroute(ctx, v, {});
+  if (!v.route.smsAllowed) {
+    const code: ErrorCode =
+      v.route.reason === 'fallback-window-closed' ? 'FALLBACK_WINDOW_CLOSED' : v.route.reason === 'no-phone' || v.route.reason === 'no-phone-no-fingerprints' ? 'NO_CONTACT' : 'BIOMETRICS_REQUIRED';
+    fail(code, code === 'NO_CONTACT' ? 'The patient has no phone number to send a code to.' : code === 'FALLBACK_WINDOW_CLOSED' ? 'The time for an SMS code after unusable fingerprints has ended.' : 'This facility requires the patient’s fingerprint.');
+  }
+  verificationNext(v.stage, 'smsSent');
+  const now = ctx.clock.now();
+  if (v.stage === 'sms-sent' && v.resendAvailableAt !== null && Date.parse(v.resendAvailableAt) > now) {
+    fail('OTP_RESEND_TOO_SOON', 'Wait a moment before sending the code again.', { retryAt: v.resendAvailableAt });
+  }
+  let contact: SmsContact | null = null;
+  if (v.contacts.length > 0) {
+    const wanted = contactId ?? v.selectedContactId ?? undefined;
+    contact = v.contacts.find((c) => c.contactId === wanted) ?? null;
+    if (contact === null) fail('VALIDATION', 'The patient has no such contact.', { field: 'contactId' });
+  }
+  // A stale PENDING fingerprint request blocks SMS consent at the exchange: reject it first.
+  if (v.stage === 'awaiting-fingerprint') await rejectPending(ctx, wf, v);
+  let blockingToken: string | undefined;
+  const attempt = async (retrying: boolean): Promise<void> => {
+    const spec = host.codeCall(ctx, wf, contact);
+    try {
+      await run(
+        ctx,
+        wf,
+        {
+          ...spec,
+          settle: (sent) => {
+            spec.settle(sent);
+            const at = ctx.clock.now();
+            v.selectedContactId = contact?.contactId ?? v.selectedContactId;
+            v.sentTo = maskContact(sent.contact ?? contact?.masked);
+            v.sentAt = new Date(at).toISOString();
+            v.codeExpiresAt = new Date(at + (sent.expiresInSeconds !== undefined ? sent.expiresInSeconds * 1000 : ctx.timing.smsCodeTtlMs)).toISOString();
+            v.resendAvailableAt = new Date(at + ctx.timing.smsResendCooldownMs).toISOString();
+            v.smsUsed = true;
+            v.attempt = 'sms';
+            v.code = null;
+            wf.lastError = null;
+            move(v, 'smsSent');
+            ctx.engine.save(wf);
+          },
+        },
+        (error, cause) => {
+          blockingToken = pendingTokenOf(cause);
+          wf.lastError = error;
+          ctx.engine.save(wf);
+        },
+      );
+    } catch (error) {
+      // A PENDING fingerprint request from elsewhere (another station, before a restart) blocks
+      // the code: the exchange names it in its 409, the station rejects it and sends once more.
+      if (!retrying && error instanceof StationFailure && error.error.code === 'PENDING_AUTHORIZATION_BLOCKS_OTP' && blockingToken !== undefined) {
+        await rejectByToken(ctx, wf, blockingToken);
+        return attempt(true);
+      }
+      throw error;
+    }
+  };
+  await attempt(false);
+}
+
+export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, code: string): Promise<void> {
+  const v = requireStep(host, wf);
+  if (v.stage !== 'sms-sent') fail('WRONG_STATE', 'Send the SMS code first.', { state: v.stage });
+  ctx.scrubber.add(code.length >= 4 ? code : undefined);
+  const spec = host.confirmCall(ctx, wf, code);
+  if (spec === null) {
+    // Kept for the next call (discharge, submit): the exchange checks it there.
+    ctx.engine.commit(() => {
+      v.code = code;
+      verifiedBy(ctx, host, wf, v, 'sms');
+      ctx.engine.save(wf);
+    });
+    await host.afterVerified?.(ctx, wf);
+    return;
+  }
+  await run(
+    ctx,
+    wf,
+    {
+      ...spec,
+      settle: (result) => {
+        spec.settle(result);
+        verifiedBy(ctx, host, wf, v, 'sms');
+        ctx.engine.save(wf);
+      },
+    },
+    (error) => codeRefused(ctx, wf, v, error),
+  );
+  await host.afterVerified?.(ctx, wf);
+}
+
+/** A code the exchange refused: counted, and after three the escape hatch is offered. */
+export function codeRefused(ctx: Ctx, wf: AnyWorkflow, v: VerificationData, error: ReturnType<typeof makeError>): void {
+  if (error.code === 'OTP_INVALID') {
+    v.failedAttempts += 1;
+    const attemptsLeft = Math.max(0, MAX_CODE_FAILURES - v.failedAttempts);
+    wf.lastError = makeError('OTP_INVALID', error.message, { ...error.details, attemptsLeft });
+  } else {
+    wf.lastError = error;
+  }
+  ctx.engine.save(wf);
+}
+
+export async function cancel<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  const v = requireStep(host, wf);
+  if (v.stage === 'awaiting-fingerprint') {
+    try {
+      await rejectPending(ctx, wf, v);
+    } catch (error) {
+      // Not pending any more: it may have been authorized meanwhile; the look-up says which.
+      if (error instanceof StationFailure && error.error.code === 'WRONG_STATE') {
+        await pollOnce(ctx, host, wf);
+        return;
+      }
+      throw error;
+    }
+    return;
+  }
+  if (v.stage === 'sms-sent') {
+    ctx.engine.commit(() => {
+      move(v, 'cancel');
+      ctx.engine.save(wf);
+    });
+    return;
+  }
+  ctx.engine.commit(() => host.cancelWorkflow(ctx, wf));
+}
+
+export async function retry<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  const v = requireStep(host, wf);
+  if (v.stage !== 'rejected' && v.stage !== 'expired' && v.stage !== 'cancelled') fail('WRONG_STATE', 'Nothing to retry.', { state: v.stage });
+  if (v.attempt === 'sms' && v.route.smsAllowed) return sendSms(ctx, host, wf, undefined);
+  return startFingerprint(ctx, host, wf);
+}
+
+export async function requestWhitelist<W extends AnyWorkflow>(
+  ctx: Ctx,
+  host: VerificationHost<W>,
+  wf: W,
+  patientId: string | null,
+  reasonType: NonNullable<VerificationData['whitelist']>['reasonType'],
+  reasonText: string | undefined,
+): Promise<void> {
+  const v = requireStep(host, wf);
+  if (patientId === null || v.purpose === 'emergency-doctor') fail('WRONG_STATE', 'There is no patient to whitelist here.', { state: v.stage });
+  if (v.whitelist !== null && v.whitelist.status === 'pending') fail('WRONG_STATE', 'A whitelist request is already waiting.', { state: 'pending' });
+  if (reasonType === 'OTHER' && (reasonText === undefined || reasonText.trim() === '')) fail('VALIDATION', 'Say why, when the reason is OTHER.', { field: 'reasonText' });
+  await run(ctx, wf, {
+    operation: 'consent.requestOtpWhitelist',
+    request: { beneficiary_cr_id: patientId, reason_type: reasonType, ...(reasonText === undefined ? {} : { reason_text: reasonText }) },
+    send: (client) => client.consent.requestOtpWhitelist({ beneficiary_cr_id: patientId, reason_type: reasonType, ...(reasonText === undefined ? {} : { reason_text: reasonText }) }),
+    settle: (w) => {
+      v.whitelist = { status: 'pending', reasonType, requestedAt: ctx.nowIso(), guid: w.guid };
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    },
+  });
+  scheduleWhitelistPoll(ctx, host, wf.id, patientId);
+}
+
+// ---------------------------------------------------------------- polling
+
+/** Looks the pending fingerprint request up every few seconds until it is decided or expires. */
+export function schedulePoll<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, workflowId: string, delayMs = ctx.timing.authorizationPollMs): void {
+  ctx.engine.schedule(`poll:${workflowId}`, delayMs, () => {
+    void ctx.engine
+      .lock(workflowId, async () => {
+        const wf = ctx.engine.get(workflowId) as W | undefined;
+        if (wf === undefined) return;
+        await pollOnce(ctx, host, wf);
+      })
+      .catch((error: unknown) => ctx.log.warn({ workflowId, err: (error as Error).message }, 'fingerprint look-up failed'));
+  });
+}
+
+export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  const v = host.step(wf);
+  if (v === null || v.stage !== 'awaiting-fingerprint' || (v.authToken === null && v.authGuid === null)) return;
+  const linkExpired = v.link !== null && Date.parse(v.link.expiresAt) <= ctx.clock.now();
+  let status: string;
+  try {
+    const record = await ctx.session.client().consent.getAuthorization({ ...(v.authToken === null ? {} : { token: v.authToken }), ...(v.authGuid === null ? {} : { guid: v.authGuid }) });
+    status = record.status;
+  } catch (error) {
+    if (linkExpired) status = 'EXPIRED';
+    else {
+      ctx.log.info({ workflowId: wf.id, errorKind: isExchangeError(error) ? error.kind : 'internal' }, 'fingerprint look-up did not answer; trying again');
+      schedulePoll(ctx, host, wf.id);
+      return;
+    }
+  }
+  if (status === 'PENDING' && linkExpired) status = 'EXPIRED';
+  let after = false;
+  ctx.engine.commit(() => {
+    v.checkedAt = ctx.nowIso();
+    if (status === 'AUTHORIZED' || status === 'AUTHORIZED_PENDING_VISIT' || status === 'AUTHORIZED_MULTISESSION') {
+      verifiedBy(ctx, host, wf, v, 'fingerprint');
+      after = true;
+    } else if (status === 'REJECTED') {
+      move(v, 'rejected');
+      wf.lastError = makeError('AUTHORIZATION_REJECTED', 'The fingerprints did not match (or the request was rejected).');
+    } else if (status === 'EXPIRED' || status === 'CLOSED') {
+      move(v, 'expired');
+      wf.lastError = makeError('AUTHORIZATION_EXPIRED', 'The fingerprint request expired before the patient’s finger matched.');
+    }
+    ctx.engine.save(wf);
+  });
+  if (v.stage === 'awaiting-fingerprint') schedulePoll(ctx, host, wf.id);
+  if (after) await host.afterVerified?.(ctx, wf);
+}
+
+function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, workflowId: string, patientId: string): void {
+  ctx.engine.schedule(`whitelist:${workflowId}`, ctx.timing.preauthPollMs, () => {
+    void ctx.engine
+      .lock(workflowId, async () => {
+        const wf = ctx.engine.get(workflowId) as W | undefined;
+        const v = wf === undefined ? null : host.step(wf);
+        if (wf === undefined || v === null || v.whitelist === null || v.whitelist.status !== 'pending') return;
+        const answer = await ctx.session.client().consent.otpWhitelistStatus({ beneficiary_cr_id: patientId, guid: v.whitelist.guid });
+        const status = answer.status === 'APPROVED' ? 'approved' : answer.status === 'REJECTED' ? 'rejected' : 'pending';
+        if (status === 'pending') return scheduleWhitelistPoll(ctx, host, workflowId, patientId);
+        ctx.engine.commit(() => {
+          v.whitelist = { ...v.whitelist!, status };
+          if (status === 'approved') {
+            const ref = host.patientRef(wf);
+            if (ref !== null) ctx.patients.markWhitelisted(ref);
+            reroute(ctx, v, { whitelisted: true });
+          }
+          ctx.engine.save(wf);
+        });
+      })
+      .catch(() => scheduleWhitelistPoll(ctx, host, workflowId, patientId));
+  });
+}
+
+// ---------------------------------------------------------------- helpers
+
+function verifiedBy<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, v: VerificationData, method: 'sms' | 'fingerprint'): void {
+  move(v, 'verified');
+  v.method = method;
+  wf.lastError = null;
+  ctx.engine.cancelTimer(`poll:${wf.id}`);
+  host.onVerified(ctx, wf);
+}
+
+/** Rejects this step's pending fingerprint request at the exchange. */
+async function rejectPending(ctx: Ctx, wf: AnyWorkflow, v: VerificationData): Promise<void> {
+  const token = v.authToken ?? v.authGuid;
+  ctx.engine.cancelTimer(`poll:${wf.id}`);
+  if (token === null) {
+    ctx.engine.commit(() => {
+      move(v, 'cancel');
+      ctx.engine.save(wf);
+    });
+    return;
+  }
+  await ctx.engine.call(
+    wf,
+    'consent.rejectAuthorization',
+    { token },
+    () => ctx.session.client().consent.rejectAuthorization({ token }),
+    () => {
+      move(v, 'cancel');
+      v.authToken = null;
+      v.authGuid = null;
+      v.link = null;
+      ctx.engine.save(wf);
+    },
+  );
+}
+
+async function rejectByToken(ctx: Ctx, wf: AnyWorkflow, token: string): Promise<void> {
+  ctx.scrubber.add(token);
+  await ctx.engine.call(
+    wf,
+    'consent.rejectAuthorization',
+    { token, stale: true },
+    () => ctx.session.client().consent.rejectAuthorization({ token }),
+    () => ctx.engine.audit({ action: 'consent.staleAuthorizationRejected', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: 'a PENDING fingerprint request blocking the SMS code was rejected' }),
+  );
+}
+
+/** The token of the PENDING authorization named by the exchange's 409 PENDING_AUTHORIZATION_EXISTS (details[0].token). */
+function pendingTokenOf(cause: unknown): string | undefined {
+  if (!isExchangeError(cause) || cause.code !== 'PENDING_AUTHORIZATION_EXISTS') return undefined;
+  return cause.details?.map((d) => d.token).find((t): t is string => typeof t === 'string' && t.length > 0);
+}
+
+function fallbackUntilOf(details: readonly Record<string, unknown>[] | undefined): number | undefined {
+  for (const d of details ?? []) {
+    const value = d.otp_allowed_until;
+    if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return Date.parse(value);
+  }
+  return undefined;
+}
+
+function expiryOf(ctx: Ctx, value: string | undefined): string {
+  const parsed = value === undefined ? Number.NaN : Date.parse(value);
+  return new Date(Number.isNaN(parsed) ? ctx.clock.now() + DEFAULT_LINK_TTL_MS : parsed).toISOString();
+}
+

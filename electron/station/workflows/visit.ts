@@ -1,0 +1,448 @@
+// The visit: opened from a verified consent (flow B) or a finalised elective (flow A, day of the
+// visit), then billed and previewed. The claim's consent_token stays here; the view shows the visit
+// number and status. An unanswered visit call is reconciled by posting it again with the same
+// consent, which the exchange answers with the visit already open rather than a second one.
+import type { z } from 'zod';
+import type { claimPreview as claimPreviewSchema, claimStatus as claimStatusSchema, visitView as visitViewSchema } from '../../contract';
+import { isExchangeError, type ClaimLine, type ClaimPreview as WireClaimPreview, type Doctor, type ExchangeClient, type Visit } from '../../payer';
+import { fail } from '../errors';
+import type { Ctx } from './context';
+import type { CallRecord } from './engine';
+import { OutcomeUnknown } from './engine';
+import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, VisitWorkflow } from './types';
+
+export type VisitView = z.infer<typeof visitViewSchema>;
+export type ClaimPreview = z.infer<typeof claimPreviewSchema>;
+type ClaimStatus = z.infer<typeof claimStatusSchema>;
+type CreateVisitInput = Parameters<ExchangeClient['claims']['createVisit']>[0];
+
+const knownClaimStatuses = new Set<string>([
+  'DRAFT',
+  'PENDING',
+  'SUBMISSION_READY',
+  'ON_HOLD',
+  'TIME_BARRED',
+  'SUBMITTED',
+  'DISPATCHED',
+  'FAILED_TO_SUBMIT',
+  'SUBMITTED_PAYER',
+  'AUTOMATIC_CHECKS_DONE',
+  'DRAFT_RESUBMIT',
+  'DRAFT_RESUBMIT_DOCUMENTS',
+  'CLOSED',
+]);
+
+export function claimStatusOf(value: string | null | undefined): ClaimStatus | null {
+  if (value === null || value === undefined) return null;
+  return knownClaimStatuses.has(value) ? (value as ClaimStatus) : 'OTHER';
+}
+
+const kes = (n: number | undefined): number => Math.min(Math.max(0, Math.round((n ?? 0) * 100) / 100), 1_000_000_000);
+
+export function lineOf(line: ClaimLine, index: number, added: readonly string[], fallbackIntervention: string): BillingLine {
+  const lineId = (line.lineGuid ?? `line-${index + 1}`).slice(0, 100);
+  const serviceDate = /^\d{4}-\d{2}-\d{2}$/.test(line.serviceDate ?? '') ? line.serviceDate! : (/^(\d{4}-\d{2}-\d{2})/.exec(line.serviceDate ?? '')?.[1] ?? null);
+  return {
+    lineId,
+    interventionCode: line.interventionCode ?? fallbackIntervention,
+    itemCode: line.itemCode?.slice(0, 60) ?? null,
+    description: line.description?.trim() ? line.description.trim().slice(0, 200) : null,
+    unitPriceKes: kes(line.unitPrice),
+    quantity: Math.max(1, Math.round(line.quantity ?? 1)),
+    amountKes: kes(line.amount),
+    diagnoses: line.diagnoses
+      .filter((code) => /^[A-Za-z0-9.&/-]{2,20}$/.test(code))
+      .slice(0, 20)
+      .map((code) => ({ code })),
+    serviceDate,
+    automatic: !added.includes(lineId),
+  };
+}
+
+function doctorOf(d: Doctor | undefined): AttendingDoctor | null {
+  if (d?.identificationNumber === undefined || d.identificationType === undefined || d.regulationBody === undefined) return null;
+  if (!/^[A-Za-z0-9/-]{2,30}$/.test(d.identificationNumber) || !/^[A-Za-z]{2,20}$/.test(d.regulationBody)) return null;
+  return { identificationType: d.identificationType.slice(0, 40), identificationNumber: d.identificationNumber, regulationBody: d.regulationBody };
+}
+
+const practitioner = (d: AttendingDoctor | null | undefined) =>
+  d === null || d === undefined
+    ? {}
+    : { practitioner_identification_type: d.identificationType, practitioner_identification_number: d.identificationNumber, practitioner_regulation_body: d.regulationBody };
+
+// ---------------------------------------------------------------- opening
+
+type Source = ConsentWorkflow | ElectiveWorkflow;
+
+/** The createVisit request for a source workflow (consent by guid or code; elective by phase one's guid, or the visit-day code). */
+export function visitRequestOf(source: Source, doctor: AttendingDoctor | null): Record<string, unknown> & { patient_id: string; intervention_code: string; service_type: 'OUTPATIENT' | 'INPATIENT' } {
+  const consent: { auth_guid: string } | { otp: string } = (() => {
+    if (source.kind === 'consent') {
+      const v = source.data.verification;
+      if (v.authGuid !== null) return { auth_guid: v.authGuid };
+      if (v.code !== null) return { otp: v.code };
+    } else {
+      if (source.data.phase === 'visit-day' && source.data.verification.code !== null) return { otp: source.data.verification.code };
+      if (source.data.authGuid !== null) return { auth_guid: source.data.authGuid };
+    }
+    return fail('WRONG_STATE', 'There is no consent to open the visit with.', { state: source.state });
+  })();
+  return {
+    patient_id: source.data.patient.patientId,
+    intervention_code: source.data.intervention.code,
+    service_type: source.kind === 'consent' ? source.data.serviceType : 'INPATIENT',
+    ...consent,
+    ...practitioner(doctor),
+  };
+}
+
+/** In the settling transaction: the visit workflow, open, from the exchange's answer. */
+function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
+  ctx.scrubber.add(visit.consentToken);
+  const now = ctx.nowIso();
+  const serviceType = request.service_type === 'INPATIENT' ? 'INPATIENT' : 'OUTPATIENT';
+  const wf: VisitWorkflow = {
+    id: ctx.newId('wf'),
+    kind: 'visit',
+    state: 'open',
+    createdAt: now,
+    updatedAt: now,
+    lastError: null,
+    data: {
+      patient: source.data.patient,
+      intervention: source.data.intervention,
+      serviceType,
+      closeBy: serviceType === 'INPATIENT' ? 'discharge' : 'submit',
+      consentToken: visit.consentToken,
+      openedWith: typeof request.auth_guid === 'string' ? { authGuid: request.auth_guid } : { otp: String(request.otp) },
+      doctorAtStart: doctor,
+      visitNumber: visit.visitNumber?.slice(0, 60) ?? null,
+      invoiceNumber: visit.invoiceNumber?.slice(0, 60) ?? null,
+      claimStatus: visit.workflowState ?? null,
+      startedAt: dateTimeOf(visit.visitStart) ?? now,
+      doctor,
+      lines: [],
+      totalKes: 0,
+      addedLineIds: [],
+      fromWorkflowId: source.id,
+      dischargeWorkflowId: null,
+    },
+  };
+  ctx.engine.create(wf, `visit opened for ${wf.data.intervention.code} (${serviceType})`);
+  ctx.patients.rememberUsual(serviceType, wf.data.intervention.code);
+  return wf;
+}
+
+/**
+ * Opens the visit (consent → opening-visit → visit-opened; elective likewise). Answers the visit
+ * workflow, or null when the exchange's answer was lost (the source is then being reconciled).
+ */
+export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow | null> {
+  const request = visitRequestOf(source, doctor);
+  if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
+  else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
+  let opened: VisitWorkflow | null = null;
+  try {
+    await ctx.engine.call(
+      source,
+      'claims.createVisit',
+      request,
+      () => ctx.session.client().claims.createVisit(request as CreateVisitInput),
+      (visit) => {
+        opened = settleVisit(ctx, source, visit, request, doctor);
+      },
+      (error) => {
+        source.lastError = error;
+        if (source.kind === 'consent') ctx.engine.transition(source, 'visitNotOpened', error.code);
+        else ctx.engine.transition(source, 'visitNotOpened', error.code);
+      },
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      if (source.kind === 'elective') ctx.engine.transition(source, 'outcomeUnknown');
+      return null;
+    }
+    throw error;
+  }
+  if (opened !== null) await refreshFromPreview(ctx, opened).catch(() => undefined);
+  return opened;
+}
+
+function settleVisit(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
+  const wf = createVisitWorkflow(ctx, source, visit, request, doctor);
+  source.data.visitWorkflowId = wf.id;
+  source.lastError = null;
+  if (source.kind === 'consent') ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
+  else ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
+  return wf;
+}
+
+/** After a crash or a lost answer: post the same visit again; an open visit comes back, not a second one. */
+export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRecord): Promise<void> {
+  const request = call.request;
+  const doctor = doctorFromRequest(request);
+  let visit: Visit;
+  try {
+    visit = await ctx.session.client().claims.createVisit(request as CreateVisitInput);
+  } catch (error) {
+    if (isExchangeError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server')) throw error;
+    // The exchange refuses it now: the visit was not opened.
+    ctx.engine.commit(() => {
+      ctx.engine.reconciled(call, 'the visit was not opened', source);
+      if (source.kind === 'consent') {
+        if (source.state === 'opening-visit') ctx.engine.transition(source, 'visitNotOpened');
+      } else if (source.state === 'reconciling' || source.state === 'opening-visit') ctx.engine.transition(source, 'visitNotOpened');
+    });
+    return;
+  }
+  ctx.engine.commit(() => {
+    ctx.engine.reconciled(call, 'the exchange answered with the visit', source);
+    settleVisit(ctx, source, visit, request, doctor);
+  });
+  const wf = source.data.visitWorkflowId === null ? undefined : (ctx.engine.get(source.data.visitWorkflowId) as VisitWorkflow | undefined);
+  if (wf !== undefined) await refreshFromPreview(ctx, wf).catch(() => undefined);
+}
+
+function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {
+  const t = r.practitioner_identification_type;
+  const n = r.practitioner_identification_number;
+  const b = r.practitioner_regulation_body;
+  return typeof t === 'string' && typeof n === 'string' && typeof b === 'string' ? { identificationType: t, identificationNumber: n, regulationBody: b } : null;
+}
+
+// ---------------------------------------------------------------- billing
+
+function requireOpen(wf: VisitWorkflow): string {
+  if (wf.state !== 'open') fail('WRONG_STATE', 'The visit is not open for billing.', { state: wf.state });
+  if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
+  return wf.data.consentToken;
+}
+
+export interface LineInput {
+  interventionCode?: string | undefined;
+  unitPriceKes: number;
+  quantity: number;
+  diagnoses: { code: string; name?: string | undefined }[];
+  itemCode?: string | undefined;
+  description?: string | undefined;
+  serviceDate?: string | undefined;
+  doctor?: AttendingDoctor | undefined;
+}
+
+export function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput) {
+  return {
+    consent_token: consentToken,
+    intervention_code: input.interventionCode ?? wf.data.intervention.code,
+    unit_price: input.unitPriceKes,
+    quantity: input.quantity,
+    diagnoses: input.diagnoses.map((d) => (d.name === undefined ? { code: d.code } : { code: d.code, name: d.name })),
+    ...(input.itemCode === undefined ? {} : { item_code: input.itemCode }),
+    ...(input.description === undefined ? {} : { description: input.description }),
+    ...(input.serviceDate === undefined ? {} : { service_date: input.serviceDate }),
+    ...practitioner(input.doctor),
+  };
+}
+
+export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const request = lineRequestOf(wf, consentToken, input);
+  try {
+    await ctx.engine.call(
+      wf,
+      'claims.addLine',
+      request,
+      () => ctx.session.client().claims.addLine(request),
+      (saved) => {
+        if (saved.lineGuid !== undefined) wf.data.addedLineIds.push(saved.lineGuid.slice(0, 100));
+        if (saved.lines.length > 0) applyLines(wf, saved.lines, saved.totalAmount);
+        if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      scheduleVisitReconcile(ctx, wf);
+      return;
+    }
+    throw error;
+  }
+  if (wf.data.lines.length === 0) await refreshFromPreview(ctx, wf).catch(() => undefined);
+}
+
+export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const line = wf.data.lines.find((l) => l.lineId === lineId);
+  if (line === undefined) fail('NOT_FOUND', 'The visit has no such line.', { field: 'lineId' });
+  if (line.automatic) fail('WRONG_STATE', 'Lines the exchange generated cannot be removed here.', { state: 'automatic' });
+  const request = { consent_token: consentToken, line_guid: lineId };
+  try {
+    await ctx.engine.call(
+      wf,
+      'claims.removeLine',
+      request,
+      () => ctx.session.client().claims.removeLine(request),
+      () => {
+        wf.data.lines = wf.data.lines.filter((l) => l.lineId !== lineId);
+        wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      scheduleVisitReconcile(ctx, wf);
+      return;
+    }
+    throw error;
+  }
+  await refreshFromPreview(ctx, wf).catch(() => undefined);
+}
+
+export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
+  try {
+    await ctx.engine.call(
+      wf,
+      'claims.addDoctor',
+      request,
+      () => ctx.session.client().claims.addDoctor(request),
+      () => {
+        wf.data.doctor = doctor;
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      scheduleVisitReconcile(ctx, wf);
+      return;
+    }
+    throw error;
+  }
+}
+
+function applyLines(wf: VisitWorkflow, lines: ClaimLine[], total: number | undefined): void {
+  wf.data.lines = lines.slice(0, 500).map((l, i) => lineOf(l, i, wf.data.addedLineIds, wf.data.intervention.code));
+  wf.data.totalKes = kes(total ?? wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
+}
+
+/** Reads the claim back (lines generated by the exchange, the doctor, the status) into the visit. */
+export async function refreshFromPreview(ctx: Ctx, wf: VisitWorkflow): Promise<WireClaimPreview> {
+  if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
+  const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken });
+  ctx.engine.commit(() => applyPreview(wf, preview));
+  ctx.engine.save(wf);
+  return preview;
+}
+
+export function applyPreview(wf: VisitWorkflow, preview: WireClaimPreview): void {
+  applyLines(wf, preview.lines, preview.totalAmount);
+  wf.data.claimStatus = preview.workflowState ?? wf.data.claimStatus;
+  wf.data.doctor = doctorOf(preview.doctor) ?? wf.data.doctor;
+  wf.data.invoiceNumber = preview.invoiceNumber?.slice(0, 60) ?? wf.data.invoiceNumber;
+  wf.data.visitNumber = preview.visitNumber?.slice(0, 60) ?? wf.data.visitNumber;
+}
+
+export async function previewVisit(ctx: Ctx, wf: VisitWorkflow): Promise<ClaimPreview> {
+  const p = await refreshFromPreview(ctx, wf);
+  const serviceType = p.serviceType === 'INPATIENT' || p.serviceType === 'EMERGENCY' ? p.serviceType : 'OUTPATIENT';
+  return {
+    visitNumber: wf.data.visitNumber,
+    invoiceNumber: wf.data.invoiceNumber,
+    claimStatus: claimStatusOf(p.workflowState) ?? 'OTHER',
+    serviceType,
+    interventions: [wf.data.intervention],
+    lines: wf.data.lines,
+    diagnoses: p.diagnoses.filter((code) => /^[A-Za-z0-9.&/-]{2,20}$/.test(code)).slice(0, 50).map((code) => ({ code })),
+    doctor: wf.data.doctor,
+    attachmentCount: p.attachments.length,
+    totalKes: wf.data.totalKes,
+    dischargeStatus: p.dischargeStatus === 'PARTIAL' || p.dischargeStatus === 'FULL' ? p.dischargeStatus : null,
+    partialDischarges: p.partialDischarges.map((d) => dateTimeOf(typeof d.at === 'string' ? d.at : undefined)).filter((d): d is string => d !== null),
+    submittedAt: dateTimeOf(p.submittedAt),
+    previewedAt: ctx.nowIso(),
+  };
+}
+
+// ---------------------------------------------------------------- reconciling billing calls
+
+/** Billing calls whose answer was lost: the preview says what the claim holds; nothing is re-sent. */
+export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRecord[]): Promise<void> {
+  const known = new Set(wf.data.lines.map((l) => l.lineId));
+  const preview = await refreshFromPreview(ctx, wf);
+  ctx.engine.commit(() => {
+    for (const call of calls) {
+      if (call.operation === 'claims.addLine') {
+        const r = call.request;
+        const landed = preview.lines.find(
+          (l) => l.lineGuid !== undefined && !known.has(l.lineGuid) && l.interventionCode === r.intervention_code && l.unitPrice === r.unit_price && l.quantity === r.quantity,
+        );
+        if (landed?.lineGuid !== undefined) {
+          wf.data.addedLineIds.push(landed.lineGuid);
+          known.add(landed.lineGuid);
+          ctx.engine.reconciled(call, 'the billing line reached the exchange', wf);
+        } else {
+          wf.lastError = { code: 'EXCHANGE_TIMEOUT', message: 'A billing line did not reach the exchange: add it again.', retryable: true };
+          ctx.engine.reconciled(call, 'the billing line did not reach the exchange', wf);
+        }
+      } else {
+        ctx.engine.reconciled(call, `${call.operation}: the claim as the exchange holds it now`, wf);
+      }
+    }
+    applyPreview(wf, preview);
+    ctx.engine.save(wf);
+  });
+}
+
+function scheduleVisitReconcile(ctx: Ctx, wf: VisitWorkflow): void {
+  ctx.engine.schedule(`reconcile:${wf.id}`, 0, () => {
+    void ctx.engine
+      .lock(wf.id, () => reconcileVisit(ctx, wf, ctx.engine.openCalls(wf.id)))
+      .catch(() => ctx.engine.schedule(`reconcile:${wf.id}`, ctx.timing.reconcileRetryMs, () => scheduleVisitReconcile(ctx, wf)));
+  });
+}
+
+// ---------------------------------------------------------------- the view
+
+export function visitView(wf: VisitWorkflow): VisitView {
+  const next: VisitView['next'] =
+    wf.state === 'open'
+      ? ['visit.addLine', ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine'] as const) : []), 'visit.attachDoctor', 'visit.preview', 'discharge.begin']
+      : wf.state === 'closing'
+        ? ['visit.preview']
+        : [];
+  return {
+    workflowId: wf.id,
+    kind: 'visit',
+    state: wf.state,
+    next,
+    deadlines: [],
+    lastError: wf.lastError,
+    updatedAt: wf.updatedAt,
+    patient: { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
+    intervention: wf.data.intervention,
+    serviceType: wf.data.serviceType,
+    visitNumber: wf.data.visitNumber,
+    invoiceNumber: wf.data.invoiceNumber,
+    claimStatus: claimStatusOf(wf.data.claimStatus),
+    startedAt: wf.data.startedAt,
+    doctor: wf.data.doctor,
+    lines: wf.data.lines,
+    totalKes: wf.data.totalKes,
+    closeBy: wf.data.closeBy,
+    fromWorkflowId: wf.data.fromWorkflowId,
+    dischargeWorkflowId: wf.data.dischargeWorkflowId,
+  };
+}
+
+/** An ISO instant with offset, or null when the exchange's value is not one. */
+export function dateTimeOf(value: string | undefined | null): string | null {
+  if (value === undefined || value === null) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,89 @@
+// Flow B (outpatient capitation) through the station core against the running sandbox: by SMS code
+// and by fingerprint, from the ID number to a submitted claim, counting the nurse's actions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCTOR, eventually, presentAtPage, startWorld, stepOf, type World } from './harness';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe('flow B, outpatient capitation', () => {
+  it('by SMS code: look-up, consent, visit, line, visit-end code, submit', async () => {
+    const s = await world.station();
+    const cr = await world.control.crIdOf('30000002');
+    // Nurse: types the ID number (1), presses Look up (2).
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
+    expect(patient.covered).toBe(true);
+    expect(patient.maskedName).toBe('O*** J*** O***');
+    expect(patient.badges).toEqual({ smsCodeAllowed: true, fingerprintRequired: false });
+    expect(patient.suggestedIntervention).toMatchObject({ scenario: 'capitation' });
+    // The renderer begins consent with the defaults (no nurse action); the route is decided.
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    expect(consent.verification.route).toMatchObject({ route: 'fingerprint', reason: 'whitelisted', smsAllowed: true });
+    expect(consent.next).toContain('consent.sendSms');
+    // Nurse: "Verify by SMS code" (3) — to the main contact by default.
+    const sent = await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+    expect(stepOf(sent)?.stage).toBe('sms-sent');
+    expect(stepOf(sent)?.sms?.sentTo).toMatch(/\*/);
+    const code = await world.control.latestCode({ patient_id: cr }, 'consent');
+    // Nurse: types the code (4), presses Confirm (5).
+    const verified = await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code });
+    expect(verified).toMatchObject({ kind: 'consent', state: 'verified' });
+    // Nurse: Open visit (6).
+    const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+    expect(visit).toMatchObject({ kind: 'visit', state: 'open', closeBy: 'submit', serviceType: 'OUTPATIENT' });
+    expect(visit.visitNumber).toMatch(/^VN-/);
+    const withLine = await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+    expect(withLine.lines).toHaveLength(1);
+    expect(withLine.lines[0]).toMatchObject({ unitPriceKes: 900, automatic: false });
+    const preview = await s.ok('visit.preview', { workflowId: visit.workflowId });
+    expect(preview).toMatchObject({ claimStatus: 'DRAFT', totalKes: 900, doctor: DOCTOR });
+
+    const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+    expect(discharge).toMatchObject({ state: 'verifying', closeBy: 'submit' });
+    expect(discharge.reasons).not.toContain('DECEASED');
+    await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
+    const dischargeCode = await world.control.latestCode({ patient_id: cr }, 'discharge');
+    const ready = await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: dischargeCode });
+    expect(ready).toMatchObject({ state: 'ready', next: expect.arrayContaining(['discharge.submit']) });
+    const submitted = await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+    expect(submitted).toMatchObject({ state: 'submitted', claimStatus: 'SUBMITTED' });
+    const closed = await s.ok('workflow.get', { workflowId: visit.workflowId });
+    expect(closed).toMatchObject({ state: 'closed' });
+    expect(JSON.stringify(s.events)).not.toContain(code);
+  });
+
+  it('by fingerprint: the authorization link, the patient at the page, the look-up, then the visit', async () => {
+    const s = await world.station();
+    const cr = await world.control.crIdOf('30000001');
+    const template = await world.control.enrolledTemplate(cr);
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    expect(patient.badges).toEqual({ smsCodeAllowed: false, fingerprintRequired: true });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    expect(consent.verification.route).toMatchObject({ route: 'fingerprint', reason: 'biometrics-enforced', smsAllowed: false });
+    expect(consent.next).not.toContain('consent.sendSms');
+    const started = await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+    const link = stepOf(started)?.fingerprint?.link;
+    expect(link?.handle).toMatch(/^lk_/);
+    expect(started.deadlines.map((d) => d.kind)).toContain('link-expiry');
+    expect((await presentAtPage(link!.url, template)).matched).toBe(true);
+    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'the look-up to see AUTHORIZED');
+    const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+    expect(visit.state).toBe('open');
+    await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 2, diagnoses: [{ code: 'CA40.0' }] });
+
+    const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+    const awaiting = await s.ok('consent.startFingerprint', { workflowId: discharge.workflowId });
+    expect((await presentAtPage(stepOf(awaiting)!.fingerprint!.link!.url, template)).matched).toBe(true);
+    await eventually(() => s.ok('workflow.get', { workflowId: discharge.workflowId }), (v) => v.state === 'ready', 'the discharge authorization');
+    const submitted = await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+    expect(submitted.state).toBe('submitted');
+    const claims = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr);
+    expect(claims).toHaveLength(1);
+    expect(claims[0]!.workflow_state).toBe('SUBMITTED');
+  });
+});
