@@ -2,6 +2,7 @@
 //
 //   probe    --port PATH --protocol zfm|gt521 [--baud B]                   handshake + device info
 //   capture  --port PATH --protocol zfm|gt521 [--baud B] [--timeout-ms T]  a finger's template
+//   list     [--probe] [--service-url URL] [--timeout-ms T]                 readers found (serial, HID, hardware service)
 //
 // With --json the result is one JSON object on stdout; an error is {"error":{"code","message"}} on
 // stdout and a non-zero exit (2 for a bad command line, 1 otherwise). Without --json the same
