@@ -168,7 +168,9 @@ export async function startWorld(): Promise<World> {
     stations,
     async station(options = {}) {
       n += 1;
-      const handle = await openStation({ databasePath: join(dir.path, `station-${n}.db`), sandboxUrl: sandbox.url, ...options });
+      // The station reads sandbox time (as in training mode), so the sandbox's clock control moves both.
+      const clock = { now: () => sandbox.context.clock.now() };
+      const handle = await openStation({ databasePath: join(dir.path, `station-${n}.db`), sandboxUrl: sandbox.url, ...options, extra: { clock, ...options.extra } });
       stations.push(handle);
       return handle;
     },
