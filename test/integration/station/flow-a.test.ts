@@ -2,7 +2,7 @@
 // running sandbox (the doctor's and the payer's approvals through its control API).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StationHandle } from './harness';
-import { DOCTOR, eventually, presentAtPage, startWorld, stepOf, type World } from './harness';
+import { eventually, presentAtPage, startWorld, stepOf, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
