@@ -1,0 +1,153 @@
+// The secret scan: full flows through the station core with every log line, every event and the
+// audit export captured; none may hold the client secret, an access token, a consent token or
+// authorization guid, an SMS code, or a patient's name. The SQLite file itself holds them only
+// sealed. Then the audit trail: an edited and a removed record are found by audit.verify.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../../electron/station';
+import { DOCTOR, eventually, FACILITIES, openStation, presentAtPage, startWorld, stepOf, type StationHandle, type World } from './harness';
+
+let world: World;
+let s: StationHandle;
+const secretStore = memorySecretStore();
+const dbPath = () => join(world.dir.path, 'scanned.db');
+
+beforeAll(async () => {
+  world = await startWorld();
+  s = await openStation({ databasePath: dbPath(), sandboxUrl: world.sandbox.url, secrets: secretStore, extra: { clock: { now: () => world.sandbox.context.clock.now() } } });
+});
+afterAll(async () => {
+  await s.station.stop();
+  await world.close();
+});
+
+async function smsFlow(nationalId: string): Promise<void> {
+  const cr = await world.control.crIdOf(nationalId);
+  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: nationalId });
+  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+  if (stepOf(consent)?.route.route === 'fingerprint' && nationalId === '30000004') await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+  await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+  // A wrong code first: its refusal is logged too.
+  await s.refused('consent.confirmSms', { workflowId: consent.workflowId, code: '111111' });
+  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+  const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+  await s.ok('visit.preview', { workflowId: visit.workflowId });
+  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+  await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
+  await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'discharge') });
+  expect((await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
+}
+
+async function fingerprintFlow(nationalId: string): Promise<void> {
+  const cr = await world.control.crIdOf(nationalId);
+  const template = await world.control.enrolledTemplate(cr);
+  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: nationalId });
+  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+  // A cancelled request first, then the one the patient completes.
+  await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+  await s.ok('consent.cancel', { workflowId: consent.workflowId });
+  const started = await s.ok('consent.retry', { workflowId: consent.workflowId });
+  await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
+  await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'consent');
+  const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+  const awaiting = await s.ok('consent.startFingerprint', { workflowId: discharge.workflowId });
+  await presentAtPage(stepOf(awaiting)!.fingerprint!.link!.url, template);
+  await eventually(() => s.ok('workflow.get', { workflowId: discharge.workflowId }), (v) => v.state === 'ready', 'discharge consent');
+  expect((await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
+}
+
+async function emergencyFlow(): Promise<void> {
+  const [protocol] = (await s.ok('emergency.protocols', { interventionCode: 'SHA-01-001' })).items;
+  const doctor = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };
+  const created = await s.ok('emergency.create', { interventionCode: 'SHA-01-001', protocolCode: protocol!.protocolCode, doctor, modeOfArrival: 'AMBULANCE', broughtBy: 'RELATIVE' });
+  await s.ok('consent.confirmSms', { workflowId: created.workflowId, code: await world.control.latestCode({ doctor_id: 'A34567' }, 'emergency_consent') });
+  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
+  await s.ok('emergency.identify', { workflowId: created.workflowId, patientRef: patient.patientRef });
+  const cr = await world.control.crIdOf('30000002');
+  await s.ok('consent.confirmSms', { workflowId: created.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+  expect((await s.ok('emergency.submit', { workflowId: created.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
+}
+
+function secretsOfTheRun(names: string[]): { label: string; value: string; digits?: boolean }[] {
+  const state = world.sandbox.context.state;
+  const out: { label: string; value: string; digits?: boolean }[] = [{ label: 'client secret', value: FACILITIES.hospital.clientSecret }];
+  for (const token of state.tokens.keys()) out.push({ label: 'access token', value: token });
+  for (const a of state.authorizations.values()) {
+    out.push({ label: 'authorization token', value: a.token }, { label: 'authorization guid', value: a.guid });
+    if (a.ekyc !== null) out.push({ label: 'embed token', value: a.ekyc.embedToken });
+  }
+  for (const c of state.claims.values()) out.push({ label: 'consent token', value: c.consent_token });
+  for (const m of state.sms) if (m.otp !== null) out.push({ label: 'SMS code', value: m.otp, digits: true });
+  for (const name of names) {
+    out.push({ label: 'patient name', value: name });
+    for (const part of name.split(' ')) out.push({ label: 'patient name part', value: part });
+  }
+  return out;
+}
+
+function leaks(text: string, secrets: { label: string; value: string; digits?: boolean }[]): string[] {
+  return secrets
+    .filter((secret) => (secret.digits === true ? new RegExp(`(?<![0-9])${secret.value}(?![0-9])`).test(text) : text.toLowerCase().includes(secret.value.toLowerCase())))
+    .map((secret) => secret.label);
+}
+
+describe('secret scan', () => {
+  it('no log line, event or audit record carries a secret or a patient name; the journal keeps them sealed', async () => {
+    await smsFlow('30000002');
+    await smsFlow('30000004');
+    await fingerprintFlow('30000001');
+    await emergencyFlow();
+    const names = await Promise.all(['30000001', '30000002', '30000004'].map((id) => world.control.fullNameOf(id)));
+    const secrets = secretsOfTheRun(names);
+    expect(secrets.filter((x) => x.label === 'access token').length).toBeGreaterThan(0);
+    expect(secrets.filter((x) => x.label === 'SMS code').length).toBeGreaterThan(5);
+    expect(secrets.filter((x) => x.label === 'consent token').length).toBe(4);
+
+    expect(s.logs.length).toBeGreaterThan(100);
+    const logText = s.logs.join('');
+    expect(logText).toContain('exchange call');
+    expect(logText).toContain('"command":"consent.confirmSms"');
+    const badLines = s.logs.map((line) => ({ line, found: leaks(line, secrets) })).filter((l) => l.found.length > 0);
+    expect(badLines.map((l) => `${l.found.join(', ')}: ${l.line.slice(0, 200)}`)).toEqual([]);
+
+    // The authorization link (with the page's own embed token) is what the renderer shows: not a secret by the contract.
+    expect(leaks(JSON.stringify(s.events), secrets.filter((x) => x.label !== 'embed token'))).toEqual([]);
+    const exported = await s.ok('audit.export', {});
+    expect(exported.recordCount).toBeGreaterThan(50);
+    expect(leaks(exported.content, secrets)).toEqual([]);
+
+    const raw = ['', '-wal'].map((suffix) => `${dbPath()}${suffix}`).filter(existsSync).map((p) => readFileSync(p).toString('latin1')).join('');
+    expect(raw.length).toBeGreaterThan(0);
+    expect(leaks(raw, secrets.filter((x) => x.label !== 'SMS code'))).toEqual([]);
+  });
+
+  it('audit.verify finds an edited record and a removed record', async () => {
+    expect(await s.ok('audit.verify', {})).toMatchObject({ intact: true, firstBrokenSeq: null });
+    const total = (await s.ok('audit.read', { pageSize: 1 })).total;
+    await s.station.stop();
+
+    // Someone with the file in hand: the station's own triggers stop edits, so they are dropped first.
+    const raw = new Database(dbPath());
+    raw.exec('DROP TRIGGER audit_no_update; DROP TRIGGER audit_no_delete;');
+    raw.prepare("UPDATE audit SET summary = 'nothing to see' WHERE seq = 10").run();
+    raw.close();
+    s = await openStation({ databasePath: dbPath(), sandboxUrl: world.sandbox.url, secrets: secretStore, signIn: false });
+    const edited = await s.ok('audit.verify', {});
+    expect(edited).toMatchObject({ intact: false, firstBrokenSeq: 10 });
+    await s.station.stop();
+
+    const again = new Database(dbPath());
+    again.prepare("UPDATE audit SET summary = (SELECT summary FROM audit WHERE seq = 10) WHERE seq = 10").run();
+    again.prepare('DELETE FROM audit WHERE seq = ?').run(Math.floor(total / 2));
+    again.close();
+    s = await openStation({ databasePath: dbPath(), sandboxUrl: world.sandbox.url, secrets: secretStore, signIn: false });
+    const removed = await s.ok('audit.verify', {});
+    expect(removed.intact).toBe(false);
+    expect(removed.firstBrokenSeq).toBeLessThanOrEqual(Math.floor(total / 2));
+  });
+});
