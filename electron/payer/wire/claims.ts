@@ -6,6 +6,7 @@ import {
   diagnosis,
   fileInput,
   interventionRef,
+  isoDate,
   jsonValue,
   list,
   nonEmpty,
@@ -138,7 +139,7 @@ const lineFields = {
   diagnoses: z.array(diagnosis).min(1, 'give at least one ICD-11 diagnosis'),
   item_code: nonEmpty.optional(),
   description: z.string().optional(),
-  service_date: nonEmpty.optional(),
+  service_date: isoDate.optional(),
   ...practitioner,
 };
 
@@ -381,7 +382,7 @@ export const dischargeRequest = z
     consent_token: nonEmpty,
     discharge_reason: z.enum(dischargeReasons),
     invoice_number: nonEmpty,
-    discharge_date: nonEmpty.optional(),
+    discharge_date: isoDate.optional(),
     notes: z.string().optional(),
     otp: z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits').optional(),
     auth_guid: nonEmpty.optional(),
@@ -453,8 +454,8 @@ export const switchInterventionRequest = z.strictObject({
   existing_intervention_code: nonEmpty,
   new_intervention_code: nonEmpty,
   retain_bill_items: z.boolean(),
-  bill_from: nonEmpty.optional(),
-  bill_to: nonEmpty.optional(),
+  bill_from: isoDate.optional(),
+  bill_to: isoDate.optional(),
 });
 
 export const closeClaimRequest = z.strictObject({
@@ -472,9 +473,10 @@ export const editLineRequest = z
     line_guid: nonEmpty,
     unit_price: amount.optional(),
     quantity: z.number().finite().positive().optional(),
-    diagnoses: z.array(diagnosis).optional(),
+    /** Replaces the line's diagnoses: a line keeps at least one. */
+    diagnoses: z.array(diagnosis).min(1, 'a line keeps at least one ICD-11 diagnosis').optional(),
     description: z.string().optional(),
-    service_date: nonEmpty.optional(),
+    service_date: isoDate.optional(),
   })
   .superRefine((v, ctx) => {
     const changes = ['unit_price', 'quantity', 'diagnoses', 'description', 'service_date'] as const;

@@ -170,6 +170,23 @@ export interface Confirmation {
 // ---------------------------------------------------------------- strict writing of requests
 
 export const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+const isoDatePattern = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A real calendar day (no 2025-02-30), with an optional time of day that exists (no 24:00). */
+function isIsoDate(value: string): boolean {
+  const m = isoDatePattern.exec(value);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((part) => (part === undefined ? 0 : Number(part))) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour < 24 && minute < 60 && second < 60;
+}
+
+/**
+ * Dates on the wire are ISO 8601: a day (2025-07-01) or a day and time (2025-07-01T08:30:00Z).
+ * The exchange reads nothing else ("01/07/2025" is refused there), so the client refuses it first.
+ */
+export const isoDate = z.string().trim().refine(isIsoDate, 'an ISO 8601 date such as 2025-07-01 (or 2025-07-01T08:30:00+03:00)');
 export const amount = z.number().finite().nonnegative();
 
 /** Types of identification the registry accepts (field notes; docs/exchange-wire.md). */

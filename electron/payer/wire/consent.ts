@@ -301,12 +301,19 @@ export const otpWhitelistReasons = [
   'TECHNICAL_ISSUES',
 ] as const;
 
-export const otpWhitelistRequest = z.strictObject({
-  beneficiary_cr_id: nonEmpty,
-  reason_type: z.enum(otpWhitelistReasons),
-  reason_text: z.string().optional(),
-  attachment: fileInput.optional(),
-});
+export const otpWhitelistRequest = z
+  .strictObject({
+    beneficiary_cr_id: nonEmpty,
+    reason_type: z.enum(otpWhitelistReasons),
+    /** Free text; required when reason_type is OTHER, since no listed reason says why. */
+    reason_text: z.string().optional(),
+    attachment: fileInput.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.reason_type === 'OTHER' && (v.reason_text ?? '').trim() === '') {
+      ctx.addIssue({ code: 'custom', path: ['reason_text'], message: 'reason_text is required when reason_type is OTHER: say why the patient needs OTP consent' });
+    }
+  });
 
 export const otpWhitelistStatusQuery = z.strictObject({ beneficiary_cr_id: nonEmpty, guid: nonEmpty });
 

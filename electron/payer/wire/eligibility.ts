@@ -432,8 +432,12 @@ export const setCoverResponse = z
 
 export const pomsfBalanceQuery = z.strictObject({
   patient_id: nonEmpty,
-  /** Policy years turn on 1 July; e.g. "2025/2026" or "2025". */
-  policy_year: nonEmpty.optional(),
+  /** Policy years turn on 1 July: "2025/2026", or "2025" for the year starting 1 July 2025. */
+  policy_year: z
+    .string()
+    .trim()
+    .regex(/^\d{4}(\/\d{4})?$/, 'a policy year such as 2025 or 2025/2026')
+    .optional(),
   principal_member_number: nonEmpty.optional(),
 });
 

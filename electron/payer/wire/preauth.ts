@@ -51,7 +51,16 @@ export const createPreauthRequest = z
     /** References to documents already uploaded, e.g. {document_type, attachment_id}. */
     attachments: z.array(z.record(z.string(), scalar)).optional(),
   })
-  .superRefine((v, ctx) => requireAllOrNone(v, practitionerFields, ctx, 'attending doctor'));
+  .superRefine((v, ctx) => {
+    // The doctor who asks for the preauth confirms it (PENDING_DOCTOR_APPROVAL): it cannot be left out.
+    if (practitionerFields.every((f) => v[f] === undefined)) {
+      for (const field of practitionerFields) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `a preauthorization names the requesting doctor: give ${practitionerFields.join(', ')}` });
+      }
+      return;
+    }
+    requireAllOrNone(v, practitionerFields, ctx, 'requesting doctor');
+  });
 
 export const findPreauthQuery = z.strictObject({ consent_token: nonEmpty });
 

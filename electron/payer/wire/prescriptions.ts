@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   amount,
   doctorFields,
+  isoDate,
   list,
   nonEmpty,
   oneOrMany,
@@ -23,8 +24,8 @@ export const prescriptionItem = z.strictObject({
   dose_unit: nonEmpty.optional(),
   duration: z.number().finite().positive().optional(),
   duration_unit: nonEmpty.optional(),
-  start_date: nonEmpty.optional(),
-  end_date: nonEmpty.optional(),
+  start_date: isoDate.optional(),
+  end_date: isoDate.optional(),
   frequency: nonEmpty.optional(),
   needs_refill: z.boolean().optional(),
   patient_instruction: z.string().optional(),

@@ -11,6 +11,8 @@ beforeAll(async () => {
     routes: {
       'POST /api/v1/claims/discharge': () => ({ status: 200, json: { message: 'discharged', workflow_state: 'SUBMITTED', consent_token: 'CT' } }),
       'POST /api/v1/claims/visit': () => ({ status: 200, json: { authorization_code: 'CT-9', workflow_state: 'DRAFT' } }),
+      'POST /api/v1/claims/lines': () => ({ status: 200, json: { message: 'Billing line saved', line_guid: 'L-1', lines: [], total_amount: 500 } }),
+      'POST /api/v1/patients/otp-whitelists': () => ({ status: 200, json: { guid: 'W-1', status: 'PENDING' } }),
     },
   });
   client = createExchangeClient({ baseUrl: exchange.url, credentials: { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secret' } });
@@ -84,6 +86,7 @@ const cases: [string, Call, string, RegExp?][] = [
   ],
   ['doctor on a claim without regulation_body', (c) => c.claims.addDoctor({ consent_token: 'CT', identification_number: 'A1', identification_type: 'x' } as never), 'regulation_body'],
   ['preauth with one doctor field', (c) => c.preauth.create({ ...preauth, practitioner_regulation_body: 'KMPDC' }), 'practitioner_identification_type'],
+  ['preauth without the requesting doctor', (c) => c.preauth.create(preauth as never), 'practitioner_identification_type', /names the requesting doctor/],
   ['preauth of an unknown type', (c) => c.preauth.create({ ...preauth, preauth_type: 'cosmetic' } as never), 'preauth_type'],
   ['preauth cancel naming both the token and the id', (c) => c.preauth.cancel({ consent_token: 'AT', preauth_id: 'P1', reason: 'x' }), 'preauth_id'],
   ['prescription with no items', (c) => c.prescriptions.create({ items: [], ...doctor }), 'items', /at least one/],
@@ -112,6 +115,20 @@ const cases: [string, Call, string, RegExp?][] = [
   }), 'service_type'],
   ['eligibility with an unknown identification type', (c) => c.eligibility.check({ identification_number: '1', identification_type: 'Passport' } as never), 'identification_type'],
   ['a field the contract does not have', (c) => c.consent.sendOtp({ patient_id: 'CR1', intervention_codes: ['X'], phone: '0712' } as never), 'phone', /not a field/],
+  // Where the sandbox (docs/exchange-wire.md) is stricter than the contract's words, the client
+  // refuses first, naming the field, rather than sending a request the exchange will bounce.
+  ['OTP whitelist for OTHER without reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER' }), 'reason_text', /required when reason_type is OTHER/],
+  ['OTP whitelist for OTHER with a blank reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason_text: '   ' }), 'reason_text', /required/],
+  ['line with a day/month/year service_date', (c) => c.claims.addLine({ ...line, service_date: '01/07/2025' }), 'service_date', /ISO 8601 date/],
+  ['line with a service_date that is no calendar day', (c) => c.claims.addLine({ ...line, service_date: '2025-02-30' }), 'service_date', /ISO 8601 date/],
+  ['line with a service_date at an hour that does not exist', (c) => c.claims.addLine({ ...line, service_date: '2025-07-01T24:00:00Z' }), 'service_date'],
+  ['combined billing with a service_date in words', (c) => c.claims.addBilling({ ...line, service_date: 'yesterday' }), 'service_date'],
+  ['discharge with month 13 as discharge_date', (c) => c.claims.discharge({ consent_token: 'CT', discharge_reason: 'RECOVERED', invoice_number: 'INV', auth_guid: 'G', discharge_date: '2025-13-01' }), 'discharge_date', /ISO 8601 date/],
+  ['line edit with slashes in service_date', (c) => c.claims.editLine({ consent_token: 'CT', line_guid: 'L', service_date: '2025/07/01' }), 'service_date'],
+  ['line edit leaving a line without diagnoses', (c) => c.claims.editLine({ consent_token: 'CT', line_guid: 'L', diagnoses: [] }), 'diagnoses', /at least one/],
+  ['intervention switch billing from a date in words', (c) => c.claims.switchIntervention({ consent_token: 'CT', existing_intervention_code: 'A', new_intervention_code: 'B', retain_bill_items: true, bill_from: '1 July' }), 'bill_from'],
+  ['prescription item starting on a US-style date', (c) => c.prescriptions.create({ items: [{ generic_concept_code: 'C1', start_date: '07-01-2025' }] }), 'items[0].start_date'],
+  ['POMSF balance for a policy year written 2025-26', (c) => c.eligibility.pomsfBalance({ patient_id: 'CR1', policy_year: '2025-26' }), 'policy_year', /policy year/],
   ['an OTP that is not digits', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '12ab56' }), 'otp'],
   ['an empty patient id', (c) => c.consent.contacts({ patient_id: '  ' }), 'patient_id'],
   ['a page size beyond 100', (c) => c.eligibility.interventions({ patient_id: 'CR1', pageSize: 500 }), 'pageSize'],
@@ -142,6 +159,20 @@ describe('accepted and sent as the contract says', () => {
       invoice_number: 'INV',
       auth_guid: 'G-1',
     });
+  });
+
+  it('sends ISO 8601 dates as given: a day, or a day with time and offset', async () => {
+    await client.claims.addLine({ ...line, service_date: '2024-02-29' });
+    await client.claims.addLine({ ...line, service_date: '2025-07-01T08:30:00+03:00' });
+    await client.claims.discharge({ consent_token: 'CT', discharge_reason: 'RECOVERED', invoice_number: 'INV', auth_guid: 'G-1', discharge_date: '2025-07-01' });
+    expect(exchange.to('POST /api/v1/claims/lines').map((r) => (r.json as { service_date: string }).service_date)).toEqual(['2024-02-29', '2025-07-01T08:30:00+03:00']);
+    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toMatchObject({ discharge_date: '2025-07-01' });
+  });
+
+  it('sends an OTP whitelist request for OTHER once it says why', async () => {
+    await client.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason_text: 'burns to both hands' });
+    const [sent] = exchange.to('POST /api/v1/patients/otp-whitelists');
+    expect(sent?.text).toContain('burns to both hands');
   });
 
   it('sends all three doctor fields together on a visit', async () => {
