@@ -1,0 +1,133 @@
+// The station around the workflows: first-run settings, facility sign-in and sign-out, the idle
+// lock, local paging and search of ~850 interventions, recent patients, workflow listing after a
+// restart, readers, and answers that would leave the contract being withheld.
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memorySecretStore } from '../../../electron/station';
+import { DOCTOR, FACILITIES, openStation, startWorld, type World } from './harness';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe('settings and sign-in', () => {
+  it('names what is missing on first run, keeps the secret only in the store, refuses a wrong secret', async () => {
+    const secrets = memorySecretStore();
+    const s = await world.station({ signIn: false, secrets, extra: { initialSettings: { exchangeBaseUrl: world.sandbox.url } } });
+    const first = await s.ok('settings.get', {});
+    expect(first).toMatchObject({ credentialsStored: false, clientId: null });
+    expect(first.missing).toEqual(['clientId', 'facilityCode', 'facilityName', 'agentNationalId']);
+    expect((await s.refused('patient.lookUp', { idType: 'National ID', idNumber: '30000001' })).code).toBe('NOT_SIGNED_IN');
+    const updated = await s.ok('settings.update', { facilityCode: FACILITIES.hospital.code, facilityName: FACILITIES.hospital.name, agentNationalId: '22334455', idleLockMinutes: 5 });
+    expect(updated.missing).toEqual(['clientId']);
+    expect((await s.refused('facility.signIn', { clientId: 'demo-hospital', clientSecret: 'not-the-secret' })).code).toBe('SIGN_IN_FAILED');
+    expect((await s.ok('settings.get', {})).credentialsStored).toBe(false);
+    const session = await s.ok('facility.signIn', { clientId: 'demo-hospital', clientSecret: FACILITIES.hospital.clientSecret });
+    expect(session).toMatchObject({ signedIn: true, facilityCode: FACILITIES.hospital.code, exchangeOrigin: world.sandbox.url });
+    const settings = await s.ok('settings.get', {});
+    expect(settings).toMatchObject({ credentialsStored: true, clientId: 'demo-hospital', missing: [] });
+    expect(JSON.stringify(settings)).not.toContain(FACILITIES.hospital.clientSecret);
+    expect(await secrets.get('idhini.client-secret')).toBe(FACILITIES.hospital.clientSecret);
+    // Signing in again reuses the stored secret.
+    expect((await s.ok('facility.signIn', {})).signedIn).toBe(true);
+    const out = await s.ok('facility.signOut', { forgetCredentials: true });
+    expect(out.signedIn).toBe(false);
+    expect(await secrets.get('idhini.client-secret')).toBeUndefined();
+    expect((await s.ok('settings.get', {})).missing).toContain('clientId');
+  });
+});
+
+describe('the idle lock', () => {
+  it('locks after the idle minutes, answers LOCKED to all but station.*, and unlocks', async () => {
+    let now = Date.parse('2025-03-04T09:00:00Z');
+    const s = await world.station({ extra: { clock: { now: () => now } } });
+    const status = await s.ok('station.status', {});
+    expect(status).toMatchObject({ locked: false, signedIn: true, trainingMode: true, host: 'browser', contractVersion: 1 });
+    expect(Date.parse(status.lockAt!) - now).toBe(10 * 60_000);
+    await s.ok('station.lock', {});
+    expect((await s.refused('patient.recent', {})).code).toBe('LOCKED');
+    expect(s.events.some((e) => e.type === 'station.locked' && e.reason === 'manual')).toBe(true);
+    expect((await s.ok('station.unlock', {})).locked).toBe(false);
+    // Idle: nothing happens for longer than the idle minutes.
+    await s.ok('settings.update', { idleLockMinutes: 1 });
+    now += 61_000;
+    s.station.lock('idle');
+    expect((await s.ok('station.status', {})).locked).toBe(true);
+    expect(s.events.some((e) => e.type === 'station.locked' && e.reason === 'idle')).toBe(true);
+    await s.ok('station.unlock', {});
+    expect((await s.ok('patient.recent', {})).items).toEqual([]);
+  });
+});
+
+describe('benefits, paged and searched on the station', () => {
+  it('every intervention of the member is fetched once and paged, searched and filtered locally', async () => {
+    const s = await world.station();
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const all = await s.ok('benefits.interventions', { patientRef: patient.patientRef, pageSize: 100 });
+    expect(all.total).toBeGreaterThan(800);
+    expect(all.totalPages).toBe(Math.ceil(all.total / 100));
+    const interventionCalls = () => s.logs.filter((l) => l.includes('"operation":"eligibility.interventions"')).length;
+    const callsBefore = interventionCalls();
+    // 852 interventions in pages of 100, fetched once at look-up.
+    expect(callsBefore).toBe(Math.ceil(all.total / 100));
+    const searched = await s.ok('benefits.interventions', { patientRef: patient.patientRef, search: 'hernia' });
+    expect(searched.items.length).toBeGreaterThan(0);
+    expect(searched.items.every((i) => i.name.toLowerCase().includes('hernia') || i.code.toLowerCase().includes('hernia'))).toBe(true);
+    const emergency = await s.ok('benefits.interventions', { patientRef: patient.patientRef, scenario: 'emergency', page: 2, pageSize: 10 });
+    expect(emergency.page).toBe(2);
+    expect(emergency.items.every((i) => i.scenario === 'emergency' && i.handling.startsWith === 'emergency')).toBe(true);
+    const perDiem = await s.ok('benefits.interventions', { patientRef: patient.patientRef, scenario: 'per-diem', pageSize: 1 });
+    expect(perDiem.items[0]).toMatchObject({ paymentMechanism: 'PER_DIEM', careSetting: 'inpatient', handling: { billing: 'automatic', closeBy: 'discharge' } });
+    const sub = await s.ok('benefits.subBenefits', { patientRef: patient.patientRef, careSetting: 'outpatient' });
+    expect(sub.total).toBeGreaterThan(5);
+    expect(sub.items.every((b) => b.careSetting !== 'inpatient')).toBe(true);
+    const utilization = await s.ok('benefits.utilization', { patientRef: patient.patientRef, interventionCode: patient.suggestedIntervention!.code });
+    expect(utilization).toMatchObject({ available: true, interventionCode: patient.suggestedIntervention!.code });
+    expect(interventionCalls(), 'no interventions fetched again').toBe(callsBefore);
+    const recent = await s.ok('patient.recent', {});
+    expect(recent.items[0]).toMatchObject({ patientRef: patient.patientRef, maskedName: patient.maskedName, covered: true });
+    expect(recent.items[0]!.maskedIdNumber).toBe('30****01');
+  });
+});
+
+describe('after a restart', () => {
+  it('unfinished workflows are listed with their views; the patient and the session come back', async () => {
+    const secrets = memorySecretStore();
+    const databasePath = join(world.dir.path, 'restart.db');
+    const first = await openStation({ databasePath, sandboxUrl: world.sandbox.url, secrets });
+    const patient = await first.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
+    const consent = await first.ok('consent.begin', { patientRef: patient.patientRef });
+    await first.ok('consent.sendSms', { workflowId: consent.workflowId });
+    await first.station.stop();
+
+    const second = await openStation({ databasePath, sandboxUrl: world.sandbox.url, secrets, signIn: false });
+    try {
+      const listed = await second.ok('workflow.list', { patientRef: patient.patientRef });
+      expect(listed.items).toHaveLength(1);
+      expect(listed.items[0]).toMatchObject({ workflowId: consent.workflowId, state: 'verifying', verification: { stage: 'sms-sent' } });
+      const cr = await world.control.crIdOf('30000002');
+      await second.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+      expect((await second.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })).state).toBe('open');
+      expect((await second.ok('workflow.list', { kind: 'consent', includeEnded: true })).items[0]?.state).toBe('visit-opened');
+    } finally {
+      await second.station.stop();
+    }
+  });
+});
+
+describe('readers', () => {
+  it('reports the readers facade and refuses a fingerprint without any device service', async () => {
+    const s = await world.station({ readers: (await import('../../../electron/station')).noReaders() });
+    const state = await s.ok('readers.state', { refresh: true });
+    expect(state).toMatchObject({ reader: { state: 'absent' }, hardwareService: { state: 'not-running' }, localDeviceService: { state: 'off' } });
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    expect((await s.refused('consent.startFingerprint', { workflowId: consent.workflowId })).code).toBe('HARDWARE_SERVICE_NOT_RUNNING');
+    expect((await s.refused('workflow.get', { workflowId: 'wf_doesnotexist' })).code).toBe('NOT_FOUND');
+    expect((await s.refused('consent.begin', { patientRef: 'pt_nottheresorry' })).code).toBe('NOT_FOUND');
+  });
+});
