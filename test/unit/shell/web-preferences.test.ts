@@ -15,6 +15,7 @@ const expectHardened = (prefs: object) => {
     navigateOnDragDrop: false,
     enableWebSQL: false,
     plugins: false,
+    disableBlinkFeatures: 'Auxclick',
   });
   expect(prefs).not.toHaveProperty('enableBlinkFeatures');
 };

@@ -1,0 +1,123 @@
+// The station in browser mode, training: its own conformance sandbox, the virtual reader behind
+// the local device service (which the sandbox's authorization page captures from), the station core
+// on the sandbox, and the browser host serving the renderer and the contract. Shared by
+// `npm run station:web` (scripts/station-web.ts), `npm start` in browser mode, and the tests.
+import { createServer } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
+import { createExchangeClient } from '../electron/payer';
+import { startSandbox, type RunningSandbox } from '../electron/sandbox';
+import { createStation, memorySecretStore, nativeReaders, type LogDestination, type Station } from '../electron/station';
+import { createStationLogger } from '../electron/station/logging';
+import { VirtualReader } from '../native-bridge/drivers/virtual-reader';
+import { singleReaderSource, startLocalDeviceService, type LocalDeviceService } from '../native-bridge/service';
+import { RENDERER_OUT } from './start-support';
+
+export interface TrainingStationOptions {
+  /** The browser host's port; 0 for any free one. */
+  port: number;
+  /** The sandbox's port; 0 for any free one. */
+  sandboxPort: number;
+  /** Where the station's database lives; default a fresh temporary folder, removed at close. */
+  dataDir?: string;
+  rendererDir?: string;
+  /** Every log line of the station core and the browser host (default: station.log in the data folder). */
+  logDestination?: LogDestination;
+  /** The local device service's port: 0 for any free one (default), 'auto' to prefer the hardware service's 18065. */
+  deviceServicePort?: number | 'auto';
+  appVersion?: string;
+}
+
+export interface TrainingStation {
+  /** The URL to open: the host with the per-launch secret in its fragment. */
+  readonly launchUrl: string;
+  readonly host: BrowserHost;
+  readonly sandbox: RunningSandbox;
+  readonly station: Station;
+  readonly deviceService: LocalDeviceService;
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A port nobody listens on right now (for a sandbox whose URL the reader must know before it starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startTrainingStation(options: TrainingStationOptions): Promise<TrainingStation> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const closeAll = async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+  };
+  try {
+    const ownDataDir = options.dataDir === undefined;
+    const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'idhini-training-')));
+    if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    let destination = options.logDestination;
+    if (destination === undefined) {
+      const { createWriteStream } = await import('node:fs');
+      const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });
+      cleanups.push(() => new Promise((resolve) => stream.end(resolve)));
+      destination = stream;
+    }
+
+    // The sandbox's page captures from the local device service, whose CORS must name the sandbox:
+    // so the sandbox's port is settled first and it starts last.
+    const sandboxPort = options.sandboxPort === 0 ? await freePort() : options.sandboxPort;
+    const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const reader = new VirtualReader({ sandboxUrl });
+    cleanups.push(() => reader.close());
+    const deviceService = await startLocalDeviceService({
+      devices: singleReaderSource(reader),
+      allowedOrigins: [sandboxUrl],
+      port: options.deviceServicePort ?? 0,
+      version: 'idhini-training',
+    });
+    cleanups.push(() => deviceService.close());
+    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: deviceService.url });
+    cleanups.push(() => sandbox.close());
+
+    const readers = nativeReaders({ localService: deviceService, reader, readerInfo: await reader.probe() });
+    cleanups.push(async () => readers.close());
+    const station = createStation({
+      databasePath: path.join(dataDir, 'station.db'),
+      secrets: memorySecretStore(),
+      exchangeClientFactory: createExchangeClient,
+      readers,
+      platform: process.platform,
+      host: 'browser',
+      appVersion: options.appVersion ?? '0.1.0',
+      log: { destination },
+      // Training mode runs on sandbox time, so the sandbox's clock control moves the station too.
+      clock: { now: () => sandbox.context.clock.now() },
+      initialSettings: { exchangeBaseUrl: sandboxUrl, trainingMode: true, allowedLinkOrigins: [sandboxUrl] },
+    });
+    await station.start();
+    cleanups.push(() => station.stop());
+
+    const { log } = createStationLogger({ destination });
+    const host = await startBrowserHost({
+      core: station.bridge,
+      rendererDir: options.rendererDir ?? RENDERER_OUT,
+      port: options.port,
+      log: log.child({ component: 'browser-host' }),
+    });
+    cleanups.push(() => host.close());
+
+    return { launchUrl: host.launchUrl, host, sandbox, station, deviceService, dataDir, close: closeAll };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}
