@@ -1,0 +1,131 @@
+// The frame around every screen: the training-mode stripe, the top bar (screens, language, lock),
+// the screen itself and the status bar with the exchange and reader states, always visible.
+import { Suspense, lazy, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { switchLanguage } from './i18n';
+import { LookupScreen } from './features/lookup/LookupScreen';
+import { LockScreen } from './features/lock/LockScreen';
+import { StatusBar } from './features/status/StatusBar';
+import { TopBar } from './features/status/TopBar';
+import { useNavigation } from './state/navigation';
+import type { Route } from './state/navigation';
+import { loadAll, reportActivity, useStation } from './state/station-store';
+import { Button } from './ui/Button';
+import { ErrorNotice, Notice } from './ui/Notice';
+
+const SetupScreen = lazy(() => import('./features/setup/SetupScreen'));
+const PatientScreen = lazy(() => import('./features/patient/PatientScreen'));
+const WorkflowScreen = lazy(() => import('./features/workflow/WorkflowScreen'));
+const NewEmergencyScreen = lazy(() => import('./features/emergency/NewEmergencyScreen'));
+const WorkScreen = lazy(() => import('./features/work/WorkScreen'));
+const ActivityScreen = lazy(() => import('./features/activity/ActivityScreen'));
+const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
+
+export function App({ connected }: { readonly connected: boolean }) {
+  const { t } = useTranslation();
+  const phase = useStation((s) => s.phase);
+  const language = useStation((s) => s.settings?.language);
+  const trainingMode = useStation((s) => s.status?.trainingMode ?? s.settings?.trainingMode ?? false);
+  const locked = useStation((s) => s.locked);
+  const connection = useStation((s) => s.connection);
+
+  useEffect(() => {
+    if (language !== undefined) void switchLanguage(language);
+  }, [language]);
+
+  useEffect(() => {
+    const onActivity = () => reportActivity(Date.now());
+    window.addEventListener('keydown', onActivity, { passive: true });
+    window.addEventListener('pointerdown', onActivity, { passive: true });
+    return () => {
+      window.removeEventListener('keydown', onActivity);
+      window.removeEventListener('pointerdown', onActivity);
+    };
+  }, []);
+
+  if (!connected) {
+    return (
+      <main className="standalone">
+        <h1>{t('app.name')}</h1>
+        <Notice tone="warn" title={t('app.noLink.title')}>
+          <p>{t('app.noLink.body')}</p>
+        </Notice>
+      </main>
+    );
+  }
+
+  return (
+    <div className={`app${trainingMode ? ' app-training' : ''}`}>
+      <a className="skip" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <header className="app-header">
+        {trainingMode && (
+          <div className="training-stripe">
+            <strong>{t('app.training.title')}</strong> {t('app.training.body')}
+          </div>
+        )}
+        <TopBar />
+        {connection === 'reconnecting' && (
+          <div className="banner banner-warn" role="alert">
+            {t('app.connection.reconnecting')}
+          </div>
+        )}
+        {connection === 'refused' && (
+          <div className="banner banner-bad" role="alert">
+            {t('app.connection.refused')}
+          </div>
+        )}
+      </header>
+      <main id="main" className="main" tabIndex={-1}>
+        {locked ? <LockScreen /> : <Body phase={phase} />}
+      </main>
+      <StatusBar />
+    </div>
+  );
+}
+
+function Body({ phase }: { readonly phase: 'starting' | 'ready' | 'failed' }) {
+  const { t } = useTranslation();
+  const route = useNavigation((s) => s.route);
+  const bootError = useStation((s) => s.bootError);
+  if (phase === 'starting') return <p className="loading">{t('common.loading')}</p>;
+  if (phase === 'failed' && bootError !== null) {
+    return (
+      <div className="screen">
+        <h1>{t('app.bootFailed')}</h1>
+        <ErrorNotice error={bootError}>
+          <Button tone="primary" onClick={() => void loadAll()}>
+            {t('common.tryAgain')}
+          </Button>
+        </ErrorNotice>
+      </div>
+    );
+  }
+  return (
+    <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+      <RouteView route={route} />
+    </Suspense>
+  );
+}
+
+function RouteView({ route }: { readonly route: Route }) {
+  switch (route.name) {
+    case 'setup':
+      return <SetupScreen />;
+    case 'lookup':
+      return <LookupScreen />;
+    case 'patient':
+      return <PatientScreen />;
+    case 'workflow':
+      return <WorkflowScreen key={route.workflowId} workflowId={route.workflowId} />;
+    case 'emergency-new':
+      return <NewEmergencyScreen />;
+    case 'work':
+      return <WorkScreen />;
+    case 'activity':
+      return <ActivityScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}

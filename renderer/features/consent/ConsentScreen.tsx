@@ -1,0 +1,61 @@
+// Flow B's consent: the verification step, then "Open visit" once the patient has consented.
+import { useTranslation } from 'react-i18next';
+import { go } from '../../state/navigation';
+import { run, useWorkflows } from '../../state/workflows';
+import type { ViewOf } from '../../state/workflows';
+import { Button } from '../../ui/Button';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { VerificationPanel } from './VerificationPanel';
+
+export function ConsentScreen({ view }: { readonly view: ViewOf<'consent'> }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  const failure = useWorkflows((s) => s.failures[workflowId]);
+  const stage = view.verification.stage;
+
+  const openVisit = async () => {
+    const opened = await run(workflowId, 'visit.open', { workflowId });
+    if (opened.ok) go({ name: 'workflow', workflowId: opened.value.workflowId });
+  };
+
+  return (
+    <Screen
+      title={t('consent.title')}
+      aside={
+        view.next.includes('consent.cancel') && stage !== 'awaiting-fingerprint' && view.state === 'verifying' ? (
+          <Button tone="danger" busy={pending === 'consent.cancel'} onClick={() => void run(workflowId, 'consent.cancel', { workflowId })}>
+            {t('consent.cancelConsent')}
+          </Button>
+        ) : undefined
+      }
+    >
+      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
+      {view.state !== 'cancelled' && <VerificationPanel view={view} step={view.verification} />}
+
+      {view.next.includes('visit.open') && (
+        <div className="startbar">
+          {failure?.command === 'visit.open' && <ErrorNotice error={failure.error} onRetry={() => void openVisit()} retryBusy={pending === 'visit.open'} />}
+          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit()}>
+            {t('visit.open')}
+          </Button>
+        </div>
+      )}
+      {view.state === 'opening-visit' && <p className="progress">{t('consent.openingVisit')}</p>}
+      {view.state === 'visit-opened' && view.visitWorkflowId !== null && (
+        <Notice tone="ok" title={t('consent.visitStarted')}>
+          <Button tone="primary" onClick={() => view.visitWorkflowId !== null && go({ name: 'workflow', workflowId: view.visitWorkflowId })}>
+            {t('consent.goToVisit')}
+          </Button>
+        </Notice>
+      )}
+      {view.state === 'cancelled' && (
+        <Notice tone="warn" title={t('consent.cancelled')}>
+          <Button onClick={() => go({ name: 'patient' })}>{t('consent.backToPatient')}</Button>
+        </Notice>
+      )}
+    </Screen>
+  );
+}

@@ -1,0 +1,71 @@
+// For a patient with no phone or no usable fingerprints: ask the payer to allow SMS codes, with the
+// reason from the exchange's list.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { VerificationStep } from '../../../electron/contract';
+import { useFormat } from '../../i18n/format';
+import { run, useWorkflows } from '../../state/workflows';
+import { Button } from '../../ui/Button';
+import { SelectField, TextArea } from '../../ui/Field';
+import { Notice } from '../../ui/Notice';
+
+export const whitelistReasons = [
+  'BIOMETRIC_FAILURE',
+  'OLD',
+  'AMPUTEE',
+  'MEDICAL_CONDITION',
+  'MENTALLY_UNSTABLE',
+  'ONCOLOGY_TREATMENT',
+  'DIALYSIS_TREATMENT',
+  'CONSTRUCTION_WORKER',
+  'CHILD_BELOW_7_YEARS',
+  'PRIVACY_CONCERNS',
+  'TECHNICAL_ISSUES',
+  'EXPIRED',
+  'OTHER',
+] as const;
+type Reason = (typeof whitelistReasons)[number];
+
+export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: string; readonly whitelist: VerificationStep['whitelist'] }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const pending = useWorkflows((s) => s.pending[workflowId]) === 'consent.requestWhitelist';
+  const [reason, setReason] = useState<Reason>('BIOMETRIC_FAILURE');
+  const [text, setText] = useState('');
+  const [tried, setTried] = useState(false);
+
+  if (whitelist !== null) {
+    return (
+      <Notice tone={whitelist.status === 'approved' ? 'ok' : whitelist.status === 'rejected' ? 'bad' : 'info'} title={t(`whitelist.status.${whitelist.status}`)}>
+        <p>
+          {t('whitelist.requested', { reason: t(`whitelist.reason.${whitelist.reasonType}`), time: format.dateTime(whitelist.requestedAt) })}
+        </p>
+      </Notice>
+    );
+  }
+  const textNeeded = reason === 'OTHER' && text.trim() === '';
+  return (
+    <form
+      className="whitelist"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (textNeeded) return;
+        void run(workflowId, 'consent.requestWhitelist', { workflowId, reasonType: reason, ...(text.trim() === '' ? {} : { reasonText: text.trim() }) });
+      }}
+    >
+      <h3>{t('whitelist.title')}</h3>
+      <p>{t('whitelist.explain')}</p>
+      <SelectField
+        label={t('whitelist.reasonLabel')}
+        value={reason}
+        onChange={(event) => setReason(event.target.value as Reason)}
+        choices={whitelistReasons.map((value) => ({ value, label: t(`whitelist.reason.${value}`) }))}
+      />
+      <TextArea label={t('whitelist.textLabel')} value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} error={tried && textNeeded ? t('whitelist.textNeeded') : undefined} />
+      <Button type="submit" tone="primary" busy={pending}>
+        {t('whitelist.send')}
+      </Button>
+    </form>
+  );
+}

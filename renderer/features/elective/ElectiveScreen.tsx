@@ -1,0 +1,247 @@
+// Flow A, the elective admission, in two phases. Phase one: consent before the visit and the
+// preauthorization, watched until FINALISED with the doctor's and the payer's steps shown. Phase
+// two, on the day: the visit opens on the same workflow, without a new authorization.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../i18n/format';
+import { go } from '../../state/navigation';
+import { retry, run, useWorkflows } from '../../state/workflows';
+import type { ViewOf } from '../../state/workflows';
+import { Button } from '../../ui/Button';
+import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { VerificationPanel } from '../consent/VerificationPanel';
+import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
+import type { DoctorDraft } from '../shared/DoctorFields';
+import { WhoAndWhat } from '../shared/WhoAndWhat';
+
+type ElectiveView = ViewOf<'elective'>;
+const preauthTypes = ['surgical', 'normal', 'renal', 'oncology', 'optical', 'imaging', 'dental'] as const;
+
+export default function ElectiveScreen({ view }: { readonly view: ElectiveView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  const failure = useWorkflows((s) => s.failures[workflowId]);
+  const verification = view.verification;
+  const showVerification = verification !== null && (view.state === 'verifying' || view.state === 'visit-day-verifying' || verification.stage !== 'verified');
+
+  const openVisit = async () => {
+    const opened = await run(workflowId, 'visit.open', { workflowId });
+    if (opened.ok) go({ name: 'workflow', workflowId: opened.value.workflowId });
+  };
+
+  return (
+    <Screen title={t('elective.title')}>
+      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType="INPATIENT" />
+      <Steps view={view} />
+      {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
+      {!showVerification && failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
+      {!showVerification && failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+
+      {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} />}
+      {view.preauth !== null && <PreauthProgress view={view} />}
+
+      {view.state === 'finalised' && (
+        <Notice tone="ok" title={t('elective.finalised.title')}>
+          <p>{t('elective.finalised.body')}</p>
+        </Notice>
+      )}
+      {view.next.includes('visit.open') && (
+        <div className="startbar">
+          <p>{t('elective.visitDayHint')}</p>
+          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit()}>
+            {t('visit.open')}
+          </Button>
+        </div>
+      )}
+      {view.state === 'preauth-rejected' && <Notice tone="bad" title={t('elective.rejected.title')}>{t('elective.rejected.body')}</Notice>}
+      {view.state === 'cancelled' && <Notice tone="warn" title={t('elective.cancelled')} />}
+      {view.state === 'reconciling' && <Notice tone="info">{t('elective.reconciling')}</Notice>}
+      {view.state === 'visit-opened' && view.visitWorkflowId !== null && (
+        <Notice tone="ok" title={t('consent.visitStarted')}>
+          <Button tone="primary" onClick={() => view.visitWorkflowId !== null && go({ name: 'workflow', workflowId: view.visitWorkflowId })}>
+            {t('consent.goToVisit')}
+          </Button>
+        </Notice>
+      )}
+    </Screen>
+  );
+}
+
+type StepState = 'done' | 'current' | 'waiting' | 'failed';
+
+function Steps({ view }: { readonly view: ElectiveView }) {
+  const { t } = useTranslation();
+  const consentDone = view.phase === 'visit-day' || (view.verification?.stage === 'verified' && view.state !== 'verifying');
+  const preauth = view.preauth;
+  const doctor: StepState =
+    preauth === null ? 'waiting' : preauth.doctorStep === 'approved' ? 'done' : preauth.doctorStep === 'failed' ? 'failed' : preauth.doctorStep === 'waiting' ? 'current' : 'waiting';
+  const payer: StepState =
+    preauth === null ? 'waiting' : preauth.payerStep === 'approved' ? 'done' : preauth.payerStep === 'rejected' ? 'failed' : preauth.payerStep === 'waiting' ? 'current' : 'waiting';
+  const steps: readonly { key: string; state: StepState }[] = [
+    { key: 'consent', state: consentDone ? 'done' : 'current' },
+    { key: 'request', state: preauth !== null ? 'done' : consentDone || view.next.includes('elective.submitPreauth') ? 'current' : 'waiting' },
+    { key: 'doctor', state: doctor },
+    { key: 'payer', state: payer },
+    { key: 'visitDay', state: view.state === 'visit-opened' ? 'done' : view.phase === 'visit-day' || view.state === 'finalised' ? 'current' : 'waiting' },
+  ];
+  return (
+    <ol className="steps" aria-label={t('elective.stepsLabel')}>
+      {steps.map((step, index) => (
+        <li key={step.key} className={`step step-${step.state}`} aria-current={step.state === 'current' ? 'step' : undefined}>
+          <span className="step-number" aria-hidden="true">
+            {step.state === 'done' ? '✓' : step.state === 'failed' ? '✕' : index + 1}
+          </span>
+          <span>
+            {t(`elective.steps.${step.key}`)}
+            <span className="visually-hidden"> — {t(`elective.stepState.${step.state}`)}</span>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function PreauthForm({ view }: { readonly view: ElectiveView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]) === 'elective.submitPreauth';
+  const [type, setType] = useState<(typeof preauthTypes)[number]>('surgical');
+  const [amount, setAmount] = useState('');
+  const [diagnosis, setDiagnosis] = useState('');
+  const [notes, setNotes] = useState('');
+  const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
+  const [tried, setTried] = useState(false);
+  const amountValue = Number(amount);
+  const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
+  const diagnosisOk = /^[A-Za-z0-9.&/-]{2,20}$/.test(diagnosis.trim());
+  const doctorOk = isDoctorComplete(doctor);
+  return (
+    <form
+      className="panel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (!amountOk || !diagnosisOk || !doctorOk) return;
+        void run(workflowId, 'elective.submitPreauth', {
+          workflowId,
+          preauthType: type,
+          requestedAmountKes: amountValue,
+          diagnoses: [{ code: diagnosis.trim() }],
+          doctor: doctorInput(doctor),
+          ...(notes.trim() === '' ? {} : { clinicalNotes: notes.trim() }),
+        });
+      }}
+    >
+      <h2>{t('elective.form.title')}</h2>
+      <p className="muted">{view.verification?.stage === 'verified' ? t('elective.form.afterConsent') : t('elective.form.beforeConsent')}</p>
+      <div className="row">
+        <SelectField
+          label={t('elective.form.type')}
+          value={type}
+          onChange={(event) => setType(event.target.value as (typeof preauthTypes)[number])}
+          choices={preauthTypes.map((value) => ({ value, label: t(`elective.types.${value}`) }))}
+        />
+        <TextField
+          label={t('elective.form.amount')}
+          value={amount}
+          onChange={(event) => setAmount(event.target.value)}
+          inputMode="decimal"
+          error={tried && !amountOk ? t('elective.form.amountNeeded') : undefined}
+        />
+        <TextField
+          label={t('visit.lines.diagnosis')}
+          value={diagnosis}
+          onChange={(event) => setDiagnosis(event.target.value)}
+          hint={t('visit.lines.diagnosisHint')}
+          autoComplete="off"
+          error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined}
+        />
+      </div>
+      <DoctorFields value={doctor} onChange={setDoctor} error={tried && !doctorOk ? t('doctor.numberNeeded') : undefined} />
+      <TextArea label={t('elective.form.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
+      <Button type="submit" tone="primary" busy={pending}>
+        {t('elective.form.send')}
+      </Button>
+    </form>
+  );
+}
+
+function PreauthProgress({ view }: { readonly view: ElectiveView }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  const [cancelReason, setCancelReason] = useState('');
+  const [cancelling, setCancelling] = useState(false);
+  const preauth = view.preauth;
+  if (preauth === null) return null;
+  return (
+    <section className="panel" aria-labelledby="preauth-title">
+      <h2 id="preauth-title">{t('elective.progress.title')}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('elective.progress.status')}</dt>
+          <dd className="big">{t(`preauthStatus.${preauth.status}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('elective.progress.doctor')}</dt>
+          <dd>{t(`elective.doctorStep.${preauth.doctorStep}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('elective.progress.payer')}</dt>
+          <dd>{t(`elective.payerStep.${preauth.payerStep}`)}</dd>
+        </div>
+        <div>
+          <dt>{t('elective.progress.amount')}</dt>
+          <dd>{format.kes(preauth.requestedAmountKes)}</dd>
+        </div>
+        <div>
+          <dt>{t('elective.progress.reference')}</dt>
+          <dd>{preauth.reference ?? t('common.notYet')}</dd>
+        </div>
+        <div>
+          <dt>{t('elective.progress.checked')}</dt>
+          <dd>{preauth.checkedAt === null ? t('common.notYet') : format.dateTime(preauth.checkedAt)}</dd>
+        </div>
+      </dl>
+      {(view.state === 'awaiting-doctor' || view.state === 'awaiting-payer') && <p className="progress">{t('elective.progress.watching')}</p>}
+      <div className="actions">
+        {view.next.includes('elective.refreshPreauth') && (
+          <Button busy={pending === 'elective.refreshPreauth'} onClick={() => void run(workflowId, 'elective.refreshPreauth', { workflowId })}>
+            {t('elective.progress.checkStatus')}
+          </Button>
+        )}
+        {view.next.includes('elective.resendDoctorRequest') && (
+          <Button busy={pending === 'elective.resendDoctorRequest'} onClick={() => void run(workflowId, 'elective.resendDoctorRequest', { workflowId })}>
+            {t('elective.progress.resendDoctor')}
+          </Button>
+        )}
+        {view.next.includes('elective.cancelPreauth') && !cancelling && (
+          <Button tone="danger" onClick={() => setCancelling(true)}>
+            {t('elective.progress.cancel')}
+          </Button>
+        )}
+      </div>
+      {cancelling && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (cancelReason.trim() === '') return;
+            void run(workflowId, 'elective.cancelPreauth', { workflowId, reason: cancelReason.trim() }).then((answer) => answer.ok && setCancelling(false));
+          }}
+        >
+          <TextArea label={t('elective.progress.cancelReason')} value={cancelReason} onChange={(event) => setCancelReason(event.target.value)} required maxLength={2000} />
+          <div className="actions">
+            <Button type="submit" tone="danger" busy={pending === 'elective.cancelPreauth'} disabled={cancelReason.trim() === ''}>
+              {t('elective.progress.cancelConfirm')}
+            </Button>
+            <Button onClick={() => setCancelling(false)}>{t('common.back')}</Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

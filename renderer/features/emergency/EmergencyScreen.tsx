@@ -1,0 +1,204 @@
+// Flow C after creation: the time left to submit (24 hours from the emergency) always in view; the
+// doctor's SMS code; identifying the patient later by their own SMS code; submit.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PatientSummary } from '../../../electron/contract';
+import type { CommandInput, StationError } from '../../bridge/types';
+import { useFormat } from '../../i18n/format';
+import { call } from '../../state/bridge';
+import { go } from '../../state/navigation';
+import { retry, run, useWorkflows } from '../../state/workflows';
+import type { ViewOf } from '../../state/workflows';
+import { Button } from '../../ui/Button';
+import { Countdown } from '../../ui/Countdown';
+import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { VerificationPanel } from '../consent/VerificationPanel';
+import { idTypes } from '../lookup/idTypes';
+import type { IdType } from '../lookup/store';
+import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { useEmergencyDraft } from './draft';
+
+type EmergencyView = ViewOf<'emergency'>;
+type Submit = CommandInput<'emergency.submit'>;
+const submitReasons = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'] as const satisfies readonly Submit['reason'][];
+const unknownReasons = ['SHA_UNREGISTERED', 'DECEASED'] as const satisfies readonly NonNullable<Submit['unknownPatientReason']>[];
+
+export default function EmergencyScreen({ view }: { readonly view: EmergencyView }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  const failure = useWorkflows((s) => s.failures[workflowId]);
+  const verifying = view.verification !== null && (view.state === 'awaiting-doctor-code' || view.state === 'identifying');
+
+  return (
+    <Screen
+      title={t('emergency.title')}
+      aside={
+        view.submitBy !== null && view.state !== 'submitted' ? (
+          <Countdown to={view.submitBy} label={t('emergency.timeLeft')} urgentBelowMs={2 * 3600_000} expired={t('emergency.windowOver')} />
+        ) : undefined
+      }
+    >
+      <WhoAndWhat patient={view.patient} intervention={view.intervention} />
+      <p className="muted">
+        {t('emergency.protocolLine', { code: view.protocol.protocolCode, name: view.protocol.name, tariff: format.kes(view.protocol.tariffKes) })}
+        {view.emergencyAt !== null && <> · {t('emergency.at', { time: format.dateTime(view.emergencyAt) })}</>}
+      </p>
+
+      {verifying && view.verification !== null && <VerificationPanel view={view} step={view.verification} />}
+      {!verifying && failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
+      {!verifying && failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+      {(view.state === 'creating' || view.state === 'submitting') && <p className="progress">{t(`state.emergency.${view.state}`)}</p>}
+      {view.state === 'reconciling' && <Notice tone="info">{t('emergency.reconciling')}</Notice>}
+
+      {view.next.includes('emergency.identify') && <IdentifyPanel view={view} />}
+      {view.state === 'open-identified' && <Notice tone="ok" title={t('emergency.identified')} />}
+      {view.next.includes('emergency.submit') && <SubmitPanel view={view} />}
+
+      {view.state === 'submitted' && (
+        <Notice tone="ok" title={t('emergency.submitted')}>
+          <p>
+            {view.claimStatus !== null && <>{t('visit.claimStatus')}: {t(`claimStatus.${view.claimStatus}`)} · </>}
+            {view.submittedAt !== null && format.dateTime(view.submittedAt)}
+          </p>
+          <Button tone="primary" onClick={() => go({ name: 'lookup' })}>
+            {t('discharge.nextPatient')}
+          </Button>
+        </Notice>
+      )}
+      {view.state === 'window-expired' && (
+        <Notice tone="bad" title={t('emergency.expired.title')}>
+          <p>{t('emergency.expired.body')}</p>
+        </Notice>
+      )}
+    </Screen>
+  );
+}
+
+function IdentifyPanel({ view }: { readonly view: EmergencyView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const knownRef = useEmergencyDraft((s) => s.patientRef);
+  const pending = useWorkflows((s) => s.pending[workflowId]) === 'emergency.identify';
+  const [idType, setIdType] = useState<IdType>('National ID');
+  const [idNumber, setIdNumber] = useState('');
+  const [found, setFound] = useState<PatientSummary | null>(null);
+  const [error, setError] = useState<StationError | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const identify = (patientRef: string) => void run(workflowId, 'emergency.identify', { workflowId, patientRef });
+
+  return (
+    <section className="panel" aria-labelledby="identify-title">
+      <h2 id="identify-title">{t('emergency.identify.title')}</h2>
+      <p className="muted">{t('emergency.identify.explain')}</p>
+      {knownRef !== null && found === null && (
+        <Button tone="primary" busy={pending} onClick={() => identify(knownRef)}>
+          {t('emergency.identify.asLookedUp')}
+        </Button>
+      )}
+      <form
+        className="lookup-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (idNumber.trim() === '') return;
+          setBusy(true);
+          void call('patient.lookUp', { idType, idNumber: idNumber.trim() }).then((answer) => {
+            setBusy(false);
+            if (answer.ok) {
+              setFound(answer.value);
+              setError(null);
+            } else {
+              setFound(null);
+              setError(answer.error);
+            }
+          });
+        }}
+      >
+        <SelectField
+          label={t('lookup.idType')}
+          value={idType}
+          onChange={(event) => setIdType(event.target.value as IdType)}
+          choices={idTypes.map((type) => ({ value: type, label: t(`idTypes.${type}`) }))}
+        />
+        <TextField label={t('lookup.idNumber')} value={idNumber} onChange={(event) => setIdNumber(event.target.value)} autoComplete="off" spellCheck={false} />
+        <Button type="submit" busy={busy} disabled={idNumber.trim() === ''}>
+          {t('lookup.lookUp')}
+        </Button>
+      </form>
+      {error !== null && (error.code === 'NOT_FOUND' ? <Notice tone="warn" title={t('lookup.notFound.title')} alert /> : <ErrorNotice error={error} />)}
+      {found !== null && (
+        <div className="found">
+          <p>
+            <span className="masked patient-name">{found.maskedName}</span> · {t(`idTypes.${found.idType}`)} <span className="masked">{found.maskedIdNumber}</span>
+          </p>
+          {!found.hasPhone && <Notice tone="warn">{t('emergency.identify.noPhone')}</Notice>}
+          <Button tone="primary" busy={pending} disabled={!found.hasPhone} onClick={() => identify(found.patientRef)}>
+            {t('emergency.identify.send')}
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SubmitPanel({ view }: { readonly view: EmergencyView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]) === 'emergency.submit';
+  const [reason, setReason] = useState<Submit['reason']>('RECOVERED');
+  const [unknownReason, setUnknownReason] = useState<(typeof unknownReasons)[number]>('SHA_UNREGISTERED');
+  const [invoice, setInvoice] = useState('');
+  const [notes, setNotes] = useState('');
+  const unidentified = view.patient === null;
+  const invoiceOk = invoice.trim() === '' || /^[A-Za-z0-9/_-]{1,60}$/.test(invoice.trim());
+  return (
+    <form
+      className="panel"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!invoiceOk) return;
+        void run(workflowId, 'emergency.submit', {
+          workflowId,
+          reason,
+          ...(invoice.trim() === '' ? {} : { invoiceNumber: invoice.trim() }),
+          ...(unidentified ? { unknownPatientReason: unknownReason } : {}),
+          ...(notes.trim() === '' ? {} : { notes: notes.trim() }),
+        });
+      }}
+    >
+      <h2>{t('emergency.submitTitle')}</h2>
+      {unidentified && <Notice tone="warn">{t('emergency.submitUnidentified')}</Notice>}
+      <div className="row">
+        <SelectField
+          label={t('discharge.reason')}
+          value={reason}
+          onChange={(event) => setReason(event.target.value as Submit['reason'])}
+          choices={submitReasons.map((value) => ({ value, label: t(`discharge.reasons.${value}`) }))}
+        />
+        {unidentified && (
+          <SelectField
+            label={t('emergency.unknownReason')}
+            value={unknownReason}
+            onChange={(event) => setUnknownReason(event.target.value as (typeof unknownReasons)[number])}
+            choices={unknownReasons.map((value) => ({ value, label: t(`emergency.unknownReasons.${value}`) }))}
+          />
+        )}
+        <TextField
+          label={t('discharge.invoice')}
+          value={invoice}
+          onChange={(event) => setInvoice(event.target.value)}
+          autoComplete="off"
+          error={invoiceOk ? undefined : t('discharge.invoiceNeeded')}
+        />
+      </div>
+      <TextArea label={t('discharge.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
+      <Button type="submit" tone="primary" busy={pending}>
+        {t('discharge.submitButton')}
+      </Button>
+    </form>
+  );
+}

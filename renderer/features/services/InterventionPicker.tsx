@@ -1,0 +1,149 @@
+// The member's interventions (~850): searchable, filterable by sub-benefit and scenario, and
+// windowed so only the rows in view exist. A listbox whose options are named by their code, with
+// arrow keys, Home/End and Enter; a click selects too.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../i18n/format';
+import { SelectField, TextField } from '../../ui/Field';
+import { filterInterventions } from './filter';
+import { select, setScenario, setSearch, setSubBenefit, useServices } from './store';
+
+const scenarios = ['capitation', 'elective-preauth', 'per-diem', 'emergency', 'other'] as const;
+const rowHeight = 64;
+/** Short lists are drawn whole, so every option can be found without scrolling. */
+const drawWholeBelow = 60;
+
+export function InterventionPicker() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { index, search, subBenefitCode, scenario, selected, subBenefits } = useServices();
+  const shown = useMemo(() => filterInterventions(index, { search, subBenefitCode, scenario }), [index, search, subBenefitCode, scenario]);
+  const [active, setActive] = useState(0);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: shown.length <= drawWholeBelow ? shown.length : 6,
+  });
+
+  useEffect(() => setActive(0), [search, subBenefitCode, scenario]);
+
+  // When the list first fills, bring the preselected intervention (the core's suggestion) into view.
+  const selectedIndex = selected === null ? -1 : shown.findIndex((item) => item.code === selected);
+  const broughtIntoView = useRef(false);
+  useEffect(() => {
+    if (broughtIntoView.current || selectedIndex < 0) return;
+    broughtIntoView.current = true;
+    setActive(selectedIndex);
+    virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
+  }, [selectedIndex, virtualizer]);
+
+  const activeItem = shown[Math.min(active, shown.length - 1)];
+
+  const move = (to: number) => {
+    const next = Math.max(0, Math.min(shown.length - 1, to));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? rowHeight) / rowHeight) - 1);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(active + 1),
+      ArrowUp: () => move(active - 1),
+      PageDown: () => move(active + page),
+      PageUp: () => move(active - page),
+      Home: () => move(0),
+      End: () => move(shown.length - 1),
+      Enter: () => activeItem && select(activeItem.code),
+      ' ': () => activeItem && select(activeItem.code),
+    };
+    const action = keys[event.key];
+    if (action === undefined) return;
+    event.preventDefault();
+    action();
+  };
+
+  return (
+    <div className="picker">
+      <div className="picker-filters">
+        <TextField
+          label={t('services.search')}
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+          id="intervention-search"
+        />
+        <SelectField
+          label={t('services.subBenefit')}
+          value={subBenefitCode}
+          onChange={(event) => setSubBenefit(event.target.value)}
+          choices={[{ value: '', label: t('services.allSubBenefits') }, ...subBenefits.map((b) => ({ value: b.code, label: b.name }))]}
+        />
+        <SelectField
+          label={t('services.scenario')}
+          value={scenario}
+          onChange={(event) => setScenario(event.target.value)}
+          choices={[{ value: '', label: t('services.allScenarios') }, ...scenarios.map((s) => ({ value: s, label: t(`scenario.${s}.name`) }))]}
+        />
+      </div>
+      <p className="muted small" aria-live="polite">
+        {t('services.count', { shown: format.number(shown.length), total: format.number(index.items.length) })}
+      </p>
+      <div
+        ref={scroller}
+        className="listbox"
+        role="listbox"
+        aria-label={t('services.listName')}
+        tabIndex={0}
+        aria-activedescendant={activeItem ? optionId(activeItem.code) : undefined}
+        onKeyDown={onKeyDown}
+      >
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = shown[row.index];
+            if (item === undefined) return null;
+            const isSelected = item.code === selected;
+            return (
+              <div
+                key={item.code}
+                id={optionId(item.code)}
+                role="option"
+                aria-selected={isSelected}
+                aria-describedby={`${optionId(item.code)}-d`}
+                aria-posinset={row.index + 1}
+                aria-setsize={shown.length}
+                className={`option${isSelected ? ' option-selected' : ''}${row.index === active ? ' option-active' : ''}`}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: row.size, transform: `translateY(${row.start}px)` }}
+                onClick={() => {
+                  setActive(row.index);
+                  select(item.code);
+                }}
+              >
+                <span className="option-code">{item.code}</span>
+                <span className="option-text">
+                  <span className="option-name">{item.name}</span>
+                  {/* Described, not named: the option's name stays "code name", the way nurses search. */}
+                  <span id={`${optionId(item.code)}-d`} className="option-extra" aria-hidden="true">
+                    <span className={`scenario scenario-${item.scenario}`}>{t(`scenario.${item.scenario}.name`)}</span>
+                    {item.tariffKes !== null && <span className="option-tariff">{format.kes(item.tariffKes)}</span>}
+                  </span>
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function optionId(code: string): string {
+  return `iv-${code.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}

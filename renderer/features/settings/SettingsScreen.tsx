@@ -1,0 +1,291 @@
+// Settings: the facility's sign-in, the station's editable settings, the readers found, and what
+// the station reports about itself (host, versions, native pieces that could not load).
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CommandInput, CommandOutput, StationError } from '../../bridge/types';
+import { switchLanguage } from '../../i18n';
+import { useFormat } from '../../i18n/format';
+import { call } from '../../state/bridge';
+import { loadAll, refreshReaders, settingsChanged, useStation } from '../../state/station-store';
+import { Button } from '../../ui/Button';
+import { Checkbox, SelectField, TextArea, TextField } from '../../ui/Field';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+
+type Update = CommandInput<'settings.update'>;
+type Reader = CommandOutput<'readers.list'>['items'][number];
+type Session = CommandOutput<'facility.signIn'>;
+const sources = ['auto', 'hardware-service', 'station-reader', 'virtual'] as const;
+
+export default function SettingsScreen() {
+  const { t } = useTranslation();
+  const settings = useStation((s) => s.settings);
+  const status = useStation((s) => s.status);
+  if (settings === null) return null;
+  return (
+    <Screen title={t('settings.title')}>
+      <div className="settings-grid">
+        <SettingsForm key={JSON.stringify(settings)} />
+        <div>
+          <SignInPanel />
+          <ReadersPanel />
+          {status !== null && (
+            <section className="panel" aria-labelledby="about-title">
+              <h2 id="about-title">{t('settings.about')}</h2>
+              <dl className="facts">
+                <div>
+                  <dt>{t('settings.host')}</dt>
+                  <dd>{t(`settings.hosts.${status.host}`)}</dd>
+                </div>
+                <div>
+                  <dt>{t('settings.version')}</dt>
+                  <dd>
+                    {status.appVersion} · {t('settings.contract', { version: status.contractVersion })}
+                  </dd>
+                </div>
+              </dl>
+              {status.unavailablePieces.length > 0 && (
+                <Notice tone="warn" title={t('settings.unavailable')}>
+                  <ul>
+                    {status.unavailablePieces.map((piece) => (
+                      <li key={piece.piece}>
+                        <strong>{piece.piece}</strong>: {piece.reason}
+                      </li>
+                    ))}
+                  </ul>
+                </Notice>
+              )}
+            </section>
+          )}
+        </div>
+      </div>
+    </Screen>
+  );
+}
+
+function SettingsForm() {
+  const { t } = useTranslation();
+  const settings = useStation((s) => s.settings);
+  const [draft, setDraft] = useState(() => ({
+    trainingMode: settings?.trainingMode ?? true,
+    exchangeBaseUrl: settings?.exchangeBaseUrl ?? '',
+    facilityCode: settings?.facilityCode ?? '',
+    facilityName: settings?.facilityName ?? '',
+    agentNationalId: settings?.agentNationalId ?? '',
+    allowedLinkOrigins: (settings?.allowedLinkOrigins ?? []).join('\n'),
+    language: settings?.language ?? 'en',
+    idleLockMinutes: String(settings?.idleLockMinutes ?? 5),
+    source: settings?.reader.source ?? 'auto',
+    readerId: settings?.reader.readerId ?? '',
+    defaultServiceType: settings?.defaultServiceType ?? 'OUTPATIENT',
+  }));
+  const [readers, setReaders] = useState<readonly Reader[]>([]);
+  const [error, setError] = useState<StationError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    void call('readers.list', {}).then((answer) => answer.ok && setReaders(answer.value.items));
+  }, []);
+
+  const change = <K extends keyof typeof draft>(key: K, value: (typeof draft)[K]) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, [key]: value }));
+  };
+  const fieldError = (field: string) => (error?.code === 'VALIDATION' && error.details?.field === field ? error.message : undefined);
+
+  const save = async () => {
+    setBusy(true);
+    const update: Update = {
+      trainingMode: draft.trainingMode,
+      allowedLinkOrigins: draft.allowedLinkOrigins.split(/\s+/).filter(Boolean),
+      language: draft.language,
+      idleLockMinutes: Number(draft.idleLockMinutes),
+      reader: { source: draft.source, readerId: draft.readerId === '' ? null : draft.readerId },
+      defaultServiceType: draft.defaultServiceType,
+      ...(draft.exchangeBaseUrl.trim() === '' ? {} : { exchangeBaseUrl: draft.exchangeBaseUrl.trim() }),
+      ...(draft.facilityCode.trim() === '' ? {} : { facilityCode: draft.facilityCode.trim() }),
+      ...(draft.facilityName.trim() === '' ? {} : { facilityName: draft.facilityName.trim() }),
+      ...(draft.agentNationalId.trim() === '' ? {} : { agentNationalId: draft.agentNationalId.trim() }),
+    };
+    const answer = await call('settings.update', update);
+    setBusy(false);
+    if (!answer.ok) {
+      setError(answer.error);
+      return;
+    }
+    setError(null);
+    setSaved(true);
+    settingsChanged(answer.value);
+    await switchLanguage(answer.value.language);
+  };
+
+  return (
+    <form
+      className="panel"
+      aria-labelledby="station-settings-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <h2 id="station-settings-title">{t('settings.station')}</h2>
+      <div className={draft.trainingMode ? 'notice notice-training' : 'notice notice-info'}>
+        <Checkbox label={t('setup.training')} hint={t('settings.trainingHint')} checked={draft.trainingMode} onChange={(e) => change('trainingMode', e.target.checked)} />
+      </div>
+      <TextField label={t('settings.exchangeUrl')} type="url" value={draft.exchangeBaseUrl} onChange={(e) => change('exchangeBaseUrl', e.target.value)} error={fieldError('exchangeBaseUrl')} />
+      <div className="row">
+        <TextField label={t('settings.facilityCode')} value={draft.facilityCode} onChange={(e) => change('facilityCode', e.target.value)} error={fieldError('facilityCode')} />
+        <TextField label={t('settings.facilityName')} value={draft.facilityName} onChange={(e) => change('facilityName', e.target.value)} error={fieldError('facilityName')} />
+      </div>
+      <div className="row">
+        <TextField label={t('settings.agent')} value={draft.agentNationalId} onChange={(e) => change('agentNationalId', e.target.value)} inputMode="numeric" hint={t('settings.agentHint')} error={fieldError('agentNationalId')} />
+        <TextField
+          label={t('settings.idleLock')}
+          type="number"
+          min={1}
+          max={240}
+          value={draft.idleLockMinutes}
+          onChange={(e) => change('idleLockMinutes', e.target.value)}
+          error={fieldError('idleLockMinutes')}
+        />
+      </div>
+      <div className="row">
+        <SelectField
+          label={t('settings.language')}
+          value={draft.language}
+          onChange={(e) => change('language', e.target.value === 'sw' ? 'sw' : 'en')}
+          choices={[
+            { value: 'en', label: 'English' },
+            { value: 'sw', label: 'Kiswahili' },
+          ]}
+        />
+        <SelectField
+          label={t('settings.serviceType')}
+          value={draft.defaultServiceType}
+          onChange={(e) => change('defaultServiceType', e.target.value === 'INPATIENT' ? 'INPATIENT' : 'OUTPATIENT')}
+          choices={(['OUTPATIENT', 'INPATIENT'] as const).map((value) => ({ value, label: t(`serviceType.${value}`) }))}
+        />
+      </div>
+      <div className="row">
+        <SelectField
+          label={t('settings.readerSource')}
+          value={draft.source}
+          onChange={(e) => change('source', e.target.value as (typeof sources)[number])}
+          choices={sources.map((value) => ({ value, label: t(`settings.sources.${value}`) }))}
+        />
+        <SelectField
+          label={t('settings.reader')}
+          value={draft.readerId}
+          onChange={(e) => change('readerId', e.target.value)}
+          choices={[{ value: '', label: t('settings.anyReader') }, ...readers.map((r) => ({ value: r.readerId, label: `${r.label}${r.path === null ? '' : ` (${r.path})`}` }))]}
+        />
+      </div>
+      <TextArea
+        label={t('settings.origins')}
+        hint={t('settings.originsHint')}
+        value={draft.allowedLinkOrigins}
+        onChange={(e) => change('allowedLinkOrigins', e.target.value)}
+        error={fieldError('allowedLinkOrigins') ?? (error?.details?.field?.startsWith('allowedLinkOrigins') ? error.message : undefined)}
+      />
+      {error !== null && error.code !== 'VALIDATION' && <ErrorNotice error={error} />}
+      {saved && <Notice tone="ok">{t('settings.saved')}</Notice>}
+      <Button type="submit" tone="primary" busy={busy}>
+        {t('settings.save')}
+      </Button>
+    </form>
+  );
+}
+
+function SignInPanel() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const status = useStation((s) => s.status);
+  const settings = useStation((s) => s.settings);
+  const [session, setSession] = useState<Session | null>(null);
+  const [error, setError] = useState<StationError | null>(null);
+  const [busy, setBusy] = useState<'in' | 'out' | null>(null);
+
+  const signIn = async () => {
+    setBusy('in');
+    const answer = await call('facility.signIn', {});
+    setBusy(null);
+    if (answer.ok) {
+      setSession(answer.value);
+      setError(null);
+      await loadAll();
+    } else setError(answer.error);
+  };
+  const signOut = async (forgetCredentials: boolean) => {
+    setBusy('out');
+    const answer = await call('facility.signOut', { forgetCredentials });
+    setBusy(null);
+    if (answer.ok) {
+      setSession(answer.value);
+      await loadAll();
+    } else setError(answer.error);
+  };
+  const signedIn = session?.signedIn ?? status?.signedIn ?? false;
+  return (
+    <section className="panel" aria-labelledby="signin-title">
+      <h2 id="signin-title">{t('settings.signIn.title')}</h2>
+      <p>
+        {signedIn ? t('settings.signIn.in', { facility: status?.facility?.name ?? settings?.facilityName ?? '' }) : t('settings.signIn.out')}
+        {session?.signedInAt ? ` · ${format.dateTime(session.signedInAt)}` : ''}
+      </p>
+      <p className="muted small">{settings?.credentialsStored ? t('settings.signIn.stored', { clientId: settings.clientId ?? '' }) : t('settings.signIn.notStored')}</p>
+      {error !== null && <ErrorNotice error={error} onRetry={() => void signIn()} />}
+      <div className="actions">
+        <Button tone="primary" busy={busy === 'in'} disabled={!settings?.credentialsStored} onClick={() => void signIn()}>
+          {t('settings.signIn.again')}
+        </Button>
+        <Button busy={busy === 'out'} onClick={() => void signOut(false)}>
+          {t('settings.signIn.signOut')}
+        </Button>
+        <Button tone="danger" busy={busy === 'out'} onClick={() => void signOut(true)}>
+          {t('settings.signIn.forget')}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function ReadersPanel() {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  return (
+    <section className="panel" aria-labelledby="readers-title">
+      <h2 id="readers-title">{t('settings.readers')}</h2>
+      <ReaderSummary />
+      <Button
+        busy={busy}
+        onClick={() => {
+          setBusy(true);
+          void refreshReaders(true).then(() => setBusy(false));
+        }}
+      >
+        {t('readers.checkAgain')}
+      </Button>
+    </section>
+  );
+}
+
+function ReaderSummary() {
+  const { t } = useTranslation();
+  const readers = useStation((s) => s.readers);
+  if (readers === null) return <p className="muted">{t('readers.unknown')}</p>;
+  return (
+    <ul className="reader-lines">
+      <li>
+        <strong>{t('readers.reader')}:</strong> {readers.reader.virtual ? t('readers.virtual') : (readers.reader.label ?? '—')} · {t(`readers.state.${readers.reader.state}`)}
+      </li>
+      <li>
+        <strong>{t('readers.serviceLabel')}:</strong> {t(`readers.service.${readers.hardwareService.state}`)}
+        {readers.hardwareService.workstationId !== null && <> · {readers.hardwareService.workstationId}</>}
+      </li>
+      <li>
+        <strong>{t('readers.localLabel')}:</strong> {t(`readers.local.${readers.localDeviceService.state}`)}
+      </li>
+    </ul>
+  );
+}

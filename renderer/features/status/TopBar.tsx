@@ -1,0 +1,66 @@
+// The screens a nurse moves between, the language switch and the lock. Screen names avoid the
+// words of the fixed accessible names (contracts.md) so a test's name match stays unambiguous.
+import { useTranslation } from 'react-i18next';
+import { switchLanguage } from '../../i18n';
+import { call } from '../../state/bridge';
+import { go, useNavigation } from '../../state/navigation';
+import type { Route } from '../../state/navigation';
+import { lockStation, settingsChanged, useStation } from '../../state/station-store';
+
+const places: readonly { readonly route: Route; readonly key: string }[] = [
+  { route: { name: 'lookup' }, key: 'nav.patients' },
+  { route: { name: 'work' }, key: 'nav.work' },
+  { route: { name: 'emergency-new' }, key: 'nav.emergency' },
+  { route: { name: 'activity' }, key: 'nav.activity' },
+  { route: { name: 'settings' }, key: 'nav.settings' },
+];
+
+export function TopBar() {
+  const { t, i18n } = useTranslation();
+  const route = useNavigation((s) => s.route);
+  const locked = useStation((s) => s.locked);
+  const setupNeeded = route.name === 'setup';
+  const facility = useStation((s) => s.status?.facility?.name ?? s.settings?.facilityName ?? null);
+  const other = i18n.language === 'sw' ? 'en' : 'sw';
+
+  const changeLanguage = async () => {
+    await switchLanguage(other);
+    const saved = await call('settings.update', { language: other });
+    if (saved.ok) settingsChanged(saved.value);
+  };
+
+  const current = (place: Route) =>
+    place.name === route.name || (place.name === 'lookup' && (route.name === 'patient' || route.name === 'workflow'));
+
+  return (
+    <div className="topbar">
+      <div className="brand">
+        <span className="brand-name">{t('app.name')}</span>
+        {facility !== null && <span className="brand-facility">{facility}</span>}
+      </div>
+      {!locked && !setupNeeded && (
+        <nav aria-label={t('nav.label')}>
+          <ul className="nav">
+            {places.map((place) => (
+              <li key={place.key}>
+                <button type="button" className="nav-item" aria-current={current(place.route) ? 'page' : undefined} onClick={() => go(place.route)}>
+                  {t(place.key)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      <div className="topbar-tools">
+        <button type="button" className="btn btn-quiet" lang={other} onClick={() => void changeLanguage()}>
+          {other === 'sw' ? 'Kiswahili' : 'English'}
+        </button>
+        {!locked && !setupNeeded && (
+          <button type="button" className="btn btn-quiet" onClick={() => void lockStation()}>
+            {t('nav.lock')}
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}

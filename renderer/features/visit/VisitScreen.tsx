@@ -1,0 +1,286 @@
+// The open visit: its number and status (never the consent token), the attending doctor, the
+// billing lines in their minimal form, the claim preview, and the way to the visit's end.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ClaimPreview } from '../../../electron/contract';
+import type { StationError } from '../../bridge/types';
+import { useFormat } from '../../i18n/format';
+import { call } from '../../state/bridge';
+import { go } from '../../state/navigation';
+import { retry, run, useWorkflows } from '../../state/workflows';
+import type { ViewOf } from '../../state/workflows';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Screen } from '../../ui/Screen';
+import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
+import type { DoctorDraft } from '../shared/DoctorFields';
+import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { PreviewPanel } from './PreviewPanel';
+
+type VisitView = ViewOf<'visit'>;
+
+export default function VisitScreen({ view }: { readonly view: VisitView }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  const failure = useWorkflows((s) => s.failures[workflowId]);
+
+  const beginDischarge = async () => {
+    if (view.dischargeWorkflowId !== null) {
+      go({ name: 'workflow', workflowId: view.dischargeWorkflowId });
+      return;
+    }
+    const begun = await run(workflowId, 'discharge.begin', { workflowId });
+    if (begun.ok) go({ name: 'workflow', workflowId: begun.value.workflowId });
+  };
+
+  return (
+    <Screen title={t('visit.title')}>
+      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
+      <div className={`visit-status state-${view.state}`}>
+        <p className="visit-state">{t(`state.visit.${view.state}`)}</p>
+        <dl className="facts">
+          <div>
+            <dt>{t('visit.number')}</dt>
+            <dd className="big">{view.visitNumber ?? t('common.notYet')}</dd>
+          </div>
+          <div>
+            <dt>{t('visit.claimStatus')}</dt>
+            <dd>{view.claimStatus === null ? t('common.notYet') : t(`claimStatus.${view.claimStatus}`)}</dd>
+          </div>
+          <div>
+            <dt>{t('visit.invoice')}</dt>
+            <dd>{view.invoiceNumber ?? t('common.notYet')}</dd>
+          </div>
+          <div>
+            <dt>{t('visit.started')}</dt>
+            <dd>{view.startedAt === null ? t('common.notYet') : format.dateTime(view.startedAt)}</dd>
+          </div>
+        </dl>
+      </div>
+      {failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
+      {failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+
+      <LinesSection view={view} />
+      <DoctorSection view={view} />
+
+      <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
+
+      {(view.next.includes('discharge.begin') || view.dischargeWorkflowId !== null) && (
+        <div className="startbar">
+          <p>{view.closeBy === 'discharge' ? t('visit.endHintDischarge') : t('visit.endHintSubmit')}</p>
+          <Button tone="primary" wide busy={pending === 'discharge.begin'} onClick={() => void beginDischarge()}>
+            {t('visit.discharge')}
+          </Button>
+        </div>
+      )}
+    </Screen>
+  );
+}
+
+function DoctorSection({ view }: { readonly view: VisitView }) {
+  const { t } = useTranslation();
+  const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
+  const [tried, setTried] = useState(false);
+  const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'visit.attachDoctor';
+  return (
+    <section className="panel" aria-labelledby="doctor-title">
+      <h2 id="doctor-title">{t('visit.doctor.title')}</h2>
+      {view.doctor !== null ? (
+        <p>
+          {t(`doctor.idTypes.${view.doctor.identificationType}`, { defaultValue: view.doctor.identificationType })} {view.doctor.identificationNumber} ·{' '}
+          {view.doctor.regulationBody}
+        </p>
+      ) : (
+        <p className="muted">{t('visit.doctor.none')}</p>
+      )}
+      {view.next.includes('visit.attachDoctor') && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (!isDoctorComplete(doctor)) return;
+            void run(view.workflowId, 'visit.attachDoctor', { workflowId: view.workflowId, doctor: doctorInput(doctor) });
+          }}
+        >
+          <DoctorFields value={doctor} onChange={setDoctor} error={tried && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
+          <Button type="submit" busy={pending}>
+            {view.doctor === null ? t('visit.doctor.attach') : t('visit.doctor.change')}
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+function LinesSection({ view }: { readonly view: VisitView }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const pending = useWorkflows((s) => s.pending[view.workflowId]);
+  return (
+    <section className="panel" aria-labelledby="lines-title">
+      <h2 id="lines-title">{t('visit.lines.title')}</h2>
+      {view.intervention.scenario === 'per-diem' && <Notice tone="info">{t('visit.lines.automatic')}</Notice>}
+      {view.lines.length === 0 ? (
+        <p className="muted">{t('visit.lines.none')}</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t('visit.lines.item')}</th>
+              <th scope="col">{t('visit.lines.diagnoses')}</th>
+              <th scope="col" className="num">
+                {t('visit.lines.quantity')}
+              </th>
+              <th scope="col" className="num">
+                {t('visit.lines.amount')}
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">{t('visit.lines.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.lines.map((line) => (
+              <tr key={line.lineId}>
+                <td>
+                  {line.description ?? line.itemCode ?? line.interventionCode}
+                  {line.automatic && <span className="muted small"> · {t('visit.lines.auto')}</span>}
+                </td>
+                <td>{line.diagnoses.map((d) => d.code).join(', ')}</td>
+                <td className="num">{format.number(line.quantity)}</td>
+                <td className="num">{format.kes(line.amountKes)}</td>
+                <td>
+                  {!line.automatic && view.next.includes('visit.removeLine') && (
+                    <Button
+                      tone="quiet"
+                      busy={pending === 'visit.removeLine'}
+                      aria-label={t('visit.lines.removeNamed', { item: line.description ?? line.interventionCode })}
+                      onClick={() => void run(view.workflowId, 'visit.removeLine', { workflowId: view.workflowId, lineId: line.lineId })}
+                    >
+                      {t('visit.lines.remove')}
+                    </Button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={3}>
+                {t('visit.lines.total')}
+              </th>
+              <td className="num">
+                <strong>{format.kes(view.totalKes)}</strong>
+              </td>
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      )}
+      {view.next.includes('visit.addLine') && <AddLineForm view={view} />}
+    </section>
+  );
+}
+
+function AddLineForm({ view }: { readonly view: VisitView }) {
+  const { t } = useTranslation();
+  const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'visit.addLine';
+  const [description, setDescription] = useState('');
+  const [price, setPrice] = useState('');
+  const [quantity, setQuantity] = useState('1');
+  const [diagnosis, setDiagnosis] = useState('');
+  const [doctor, setDoctor] = useState<DoctorDraft>(view.doctor ?? emptyDoctor);
+  const [tried, setTried] = useState(false);
+
+  const priceValue = Number(price);
+  const quantityValue = Number(quantity);
+  const priceOk = price.trim() !== '' && Number.isFinite(priceValue) && priceValue >= 0;
+  const quantityOk = Number.isInteger(quantityValue) && quantityValue >= 1;
+  const diagnosisOk = /^[A-Za-z0-9.&/-]{2,20}$/.test(diagnosis.trim());
+  const doctorGiven = doctor.identificationNumber.trim() !== '';
+
+  return (
+    <form
+      className="add-line"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setTried(true);
+        if (!priceOk || !quantityOk || !diagnosisOk || (doctorGiven && !isDoctorComplete(doctor))) return;
+        void run(view.workflowId, 'visit.addLine', {
+          workflowId: view.workflowId,
+          unitPriceKes: priceValue,
+          quantity: quantityValue,
+          diagnoses: [{ code: diagnosis.trim() }],
+          ...(description.trim() === '' ? {} : { description: description.trim() }),
+          ...(doctorGiven ? { doctor: doctorInput(doctor) } : {}),
+        }).then((answer) => {
+          if (!answer.ok) return;
+          setTried(false);
+          setDescription('');
+          setPrice('');
+          setQuantity('1');
+        });
+      }}
+    >
+      <h3>{t('visit.lines.add')}</h3>
+      <div className="row">
+        <TextField label={t('visit.lines.description')} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
+        <TextField
+          label={t('visit.lines.unitPrice')}
+          value={price}
+          onChange={(e) => setPrice(e.target.value)}
+          inputMode="decimal"
+          error={tried && !priceOk ? t('visit.lines.priceNeeded') : undefined}
+        />
+        <TextField
+          label={t('visit.lines.quantity')}
+          value={quantity}
+          onChange={(e) => setQuantity(e.target.value)}
+          inputMode="numeric"
+          error={tried && !quantityOk ? t('visit.lines.quantityNeeded') : undefined}
+        />
+        <TextField
+          label={t('visit.lines.diagnosis')}
+          value={diagnosis}
+          onChange={(e) => setDiagnosis(e.target.value)}
+          hint={t('visit.lines.diagnosisHint')}
+          error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined}
+          autoComplete="off"
+        />
+      </div>
+      <DoctorFields value={doctor} onChange={setDoctor} error={tried && doctorGiven && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
+      <Button type="submit" tone="primary" busy={pending}>
+        {t('visit.lines.addButton')}
+      </Button>
+    </form>
+  );
+}
+
+function PreviewSection({ workflowId, enabled }: { readonly workflowId: string; readonly enabled: boolean }) {
+  const { t } = useTranslation();
+  const [preview, setPreview] = useState<ClaimPreview | null>(null);
+  const [error, setError] = useState<StationError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = async () => {
+    setBusy(true);
+    const answer = await call('visit.preview', { workflowId });
+    setBusy(false);
+    if (answer.ok) {
+      setPreview(answer.value);
+      setError(null);
+    } else setError(answer.error);
+  };
+  return (
+    <section className="panel" aria-labelledby="preview-title">
+      <h2 id="preview-title">{t('preview.title')}</h2>
+      <Button disabled={!enabled} busy={busy} onClick={() => void load()}>
+        {preview === null ? t('preview.show') : t('preview.refresh')}
+      </Button>
+      {error !== null && <ErrorNotice error={error} onRetry={() => void load()} />}
+      {preview !== null && <PreviewPanel preview={preview} />}
+    </section>
+  );
+}

@@ -1,0 +1,32 @@
+// i18next with the English strings in the first bundle and the Swahili ones loaded on first use.
+// Every string the nurse reads lives in en.json and sw.json (test/unit/renderer/i18n.test.ts keeps
+// them in step).
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import en from './en.json';
+
+export type Language = 'en' | 'sw';
+
+export async function startI18n(language: Language): Promise<void> {
+  await i18next.use(initReactI18next).init({
+    resources: { en: { translation: en } },
+    lng: 'en',
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false }, // React escapes
+    returnNull: false,
+  });
+  await switchLanguage(language);
+}
+
+export async function switchLanguage(language: Language): Promise<void> {
+  if (language === 'sw' && !i18next.hasResourceBundle('sw', 'translation')) {
+    const sw = await import('./sw.json');
+    i18next.addResourceBundle('sw', 'translation', sw.default);
+  }
+  await i18next.changeLanguage(language);
+  document.documentElement.lang = language;
+}
+
+export function currentLanguage(): Language {
+  return i18next.language === 'sw' ? 'sw' : 'en';
+}

@@ -1,0 +1,11 @@
+// A clock for countdowns: re-renders every `everyMs` while mounted.
+import { useEffect, useState } from 'react';
+
+export function useNow(everyMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

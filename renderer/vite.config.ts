@@ -1,0 +1,16 @@
+// Builds the renderer into dist/renderer, where the browser host serves it and the Electron shell
+// loads it from app://. Relative asset paths (base './') work under both origins.
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: import.meta.dirname,
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: '../dist/renderer',
+    emptyOutDir: true,
+    target: 'chrome120',
+    reportCompressedSize: false,
+  },
+});

@@ -1,0 +1,118 @@
+// Every string the nurse reads is in both languages, written in Swahili rather than copied from
+// English, with the same placeholders; every key the screens use exists; and every value the
+// contract can send that the screens put into words (error codes, states, reasons) has its words.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  claimStatus,
+  consentState,
+  dischargeReason,
+  dischargeState,
+  electiveState,
+  emergencyState,
+  errorCodes,
+  hardwareServiceState,
+  idTypes,
+  localDeviceServiceState,
+  preauthStatus,
+  readerState,
+  routeDecision,
+  routeReason,
+  scenario,
+  verificationStep,
+  visitState,
+  whitelistReasonType,
+  workflowKind,
+} from '../../../electron/contract';
+import en from '../../../renderer/i18n/en.json';
+import sw from '../../../renderer/i18n/sw.json';
+
+type Tree = { [key: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
+    else for (const [k, v] of flatten(value, `${prefix}${key}.`)) out.set(k, v);
+  }
+  return out;
+}
+
+const english = flatten(en as Tree);
+const swahili = flatten(sw as Tree);
+
+/**
+ * Keys whose Swahili may equal the English: names and codes, which are not translated.
+ */
+const sameInBothLanguages = new Set([
+  'app.name', // "Idhini" is the product's name (and already Swahili)
+  'elective.progress.payer', // "SHA", the payer's name
+]);
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+
+/** A key as used with t(): plural keys are stored as key_one / key_other. */
+function has(key: string): boolean {
+  return english.has(key) || (english.has(`${key}_one`) && english.has(`${key}_other`));
+}
+
+describe('renderer translations', () => {
+  it('has every key in both languages', () => {
+    expect([...english.keys()].filter((key) => !swahili.has(key))).toEqual([]);
+    expect([...swahili.keys()].filter((key) => !english.has(key))).toEqual([]);
+  });
+
+  it('writes Swahili rather than copying English, except names and codes', () => {
+    const copied = [...english].filter(([key, text]) => swahili.get(key) === text && !sameInBothLanguages.has(key)).map(([key]) => key);
+    expect(copied).toEqual([]);
+    // The allowlist stays honest: each entry is still the same in both.
+    for (const key of sameInBothLanguages) expect(swahili.get(key)).toBe(english.get(key));
+  });
+
+  it('keeps the same placeholders in both languages', () => {
+    const mismatched = [...english].filter(([key, text]) => placeholders(text).join() !== placeholders(swahili.get(key) ?? '').join()).map(([key]) => key);
+    expect(mismatched).toEqual([]);
+  });
+
+  it('has no empty strings', () => {
+    expect([...english, ...swahili].filter(([, text]) => text.trim() === '').map(([key]) => key)).toEqual([]);
+  });
+
+  it('defines every literal key the renderer source uses', () => {
+    const root = join(import.meta.dirname, '../../../renderer');
+    const files = (function walk(dir: string): string[] {
+      return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+    })(root);
+    const used = new Set<string>();
+    for (const file of files) {
+      const source = readFileSync(file, 'utf8');
+      for (const match of source.matchAll(/\bt\(\s*'([a-zA-Z][\w.-]*)'/g)) used.add(match[1] as string);
+      for (const match of source.matchAll(/key: '([a-z]+\.[\w.-]+)'/g)) used.add(match[1] as string);
+    }
+    expect(used.size).toBeGreaterThan(300);
+    expect([...used].filter((key) => !has(key))).toEqual([]);
+  });
+
+  it('puts into words everything the contract can send that the screens show', () => {
+    const states = { consent: consentState, visit: visitState, discharge: dischargeState, elective: electiveState, emergency: emergencyState };
+    const needed = [
+      ...errorCodes.flatMap((code) => [`errors.${code}.title`, `errors.${code}.action`]),
+      ...claimStatus.options.map((s) => `claimStatus.${s}`),
+      ...preauthStatus.options.map((s) => `preauthStatus.${s}`),
+      ...scenario.options.flatMap((s) => [`scenario.${s}.name`, `scenario.${s}.means`]),
+      ...routeReason.options.map((r) => `consent.reason.${r}`),
+      ...routeDecision.shape.route.options.map((r) => `consent.route.${r}`),
+      ...verificationStep.shape.purpose.options.map((p) => `verification.purpose.${p}`),
+      ...whitelistReasonType.options.map((r) => `whitelist.reason.${r}`),
+      ...dischargeReason.options.map((r) => `discharge.reasons.${r}`),
+      ...idTypes.map((type) => `idTypes.${type}`),
+      ...workflowKind.options.map((k) => `work.kind.${k}`),
+      ...Object.entries(states).flatMap(([kind, state]) => state.options.map((s) => `state.${kind}.${s}`)),
+      ...readerState.shape.state.options.map((s) => `readers.state.${s}`),
+      ...hardwareServiceState.shape.state.options.map((s) => `readers.service.${s}`),
+      ...localDeviceServiceState.shape.state.options.map((s) => `readers.local.${s}`),
+    ];
+    expect(needed.filter((key) => !has(key))).toEqual([]);
+  });
+});
