@@ -1,0 +1,205 @@
+// The nurse's steps on the renderer against the fake station (test/fixtures/renderer), by role and
+// accessible name as contracts.md fixes them. Shared by the screenshots script and the renderer's
+// browser tests; the fake's control plays the patient, the doctor and the payer.
+import type { Page } from 'playwright-core';
+import type { FakeStationControl } from '../fixtures/renderer/fake-station';
+
+type ControlCall = { [K in keyof FakeStationControl]: FakeStationControl[K] extends (...args: infer A) => unknown ? { name: K; args: A } : never }[keyof FakeStationControl];
+
+/** Calls the fake station's control inside the page. */
+export async function control(page: Page, call: ControlCall): Promise<void> {
+  await page.evaluate(({ name, args }) => {
+    const fake = (globalThis as unknown as { __idhiniFake: { control: Record<string, (...a: unknown[]) => unknown> } }).__idhiniFake;
+    fake.control[name]?.(...args);
+  }, call as { name: string; args: unknown[] });
+}
+
+async function lookUp(page: Page, idNumber: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'ID number' });
+  await field.fill(idNumber);
+  await field.press('Enter');
+  if (idNumber === '99999999') await page.getByText('No patient found').waitFor();
+  else await page.getByRole('heading', { name: 'Eligibility' }).waitFor();
+}
+
+async function lookupWithRecent(page: Page): Promise<void> {
+  await lookUp(page, '30000003');
+  await page.getByRole('button', { name: 'Another patient' }).click();
+  await lookUp(page, '30000001');
+  await page.getByRole('button', { name: 'Another patient' }).click();
+  await page.getByRole('textbox', { name: 'ID number' }).fill('30000002');
+}
+
+async function exchangeDownAtLookup(page: Page): Promise<void> {
+  await control(page, { name: 'exchangeDown', args: [true] });
+  const field = page.getByRole('textbox', { name: 'ID number' });
+  await field.fill('30000001');
+  await field.press('Enter');
+  await page.getByText('The SHA exchange is not answering').first().waitFor();
+}
+
+async function servicesSearch(page: Page): Promise<void> {
+  await lookUp(page, '30000001');
+  await page.getByRole('searchbox', { name: 'Search services' }).fill('hernia');
+  await page.getByRole('option', { name: /SHA-05-/ }).first().click();
+}
+
+async function fingerprintWaiting(page: Page): Promise<void> {
+  await lookUp(page, '30000001');
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+}
+
+async function smsSent(page: Page): Promise<void> {
+  await lookUp(page, '30000002');
+  await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('textbox', { name: 'SMS code' }).fill('1234');
+}
+
+async function fallback(page: Page): Promise<void> {
+  await lookUp(page, '30000004');
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.getByText('The fingerprint could not be used').waitFor();
+  await page.getByRole('button', { name: 'Send code' }).waitFor();
+}
+
+async function threeWrongCodes(page: Page): Promise<void> {
+  await smsSent(page);
+  for (let i = 0; i < 3; i++) {
+    await page.getByRole('textbox', { name: 'SMS code' }).fill('000000');
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Wrong code').first().waitFor();
+  }
+  await page.getByText('Three wrong codes').waitFor();
+}
+
+async function stalePending(page: Page): Promise<void> {
+  await lookUp(page, '30000002');
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+  await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByText('An open fingerprint request blocks SMS codes').waitFor();
+}
+
+async function openVisit(page: Page, idNumber = '30000001'): Promise<void> {
+  await lookUp(page, idNumber);
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+  await control(page, { name: 'authorize', args: [] });
+  await page.getByRole('button', { name: 'Open visit' }).click();
+  await page.getByText('Visit open', { exact: true }).waitFor();
+}
+
+async function visitWithLine(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Description (optional)' }).fill('Consultation and dressing');
+  await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('1500');
+  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
+  await page.getByRole('button', { name: 'Add the line' }).click();
+  await page.getByRole('cell', { name: 'Consultation and dressing', exact: true }).waitFor();
+}
+
+async function dischargeVerify(page: Page): Promise<void> {
+  await visitWithLine(page);
+  await page.getByRole('button', { name: 'Discharge' }).click();
+  await page.getByRole('heading', { name: 'Discharge authorization' }).waitFor();
+}
+
+async function dischargeReady(page: Page): Promise<void> {
+  await dischargeVerify(page);
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+  await control(page, { name: 'authorize', args: [] });
+  await page.getByRole('button', { name: 'Submit claim' }).waitFor();
+}
+
+async function chooseIntervention(page: Page, search: string, code: RegExp): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search services' }).fill(search);
+  await page.getByRole('option', { name: code }).first().click();
+}
+
+async function electiveWaiting(page: Page): Promise<void> {
+  await lookUp(page, '30000001');
+  await chooseIntervention(page, 'SHA-05-001', /SHA-05-001/);
+  await page.getByRole('button', { name: 'Start planned admission' }).click();
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+  await control(page, { name: 'authorize', args: [] });
+  await page.getByRole('textbox', { name: 'Amount requested (KES)' }).fill('85000');
+  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('DD50.Z');
+  await page.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await page.getByRole('button', { name: 'Send the request' }).click();
+  await page.getByText('Waiting for the doctor').first().waitFor();
+}
+
+async function electiveFinalised(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await control(page, { name: 'approveDoctor', args: [] });
+  await control(page, { name: 'approvePayer', args: [] });
+  await page.getByRole('button', { name: 'Open visit' }).waitFor();
+}
+
+async function emergencyNew(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Emergency', exact: true }).click();
+  await page.getByRole('heading', { name: 'New emergency claim' }).waitFor();
+  await page.getByRole('radio').first().check();
+  await page.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+}
+
+async function emergencyOpen(page: Page): Promise<void> {
+  await emergencyNew(page);
+  await page.getByRole('button', { name: 'Create emergency claim' }).click();
+  await page.getByRole('textbox', { name: 'SMS code' }).fill('123456');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.getByRole('heading', { name: 'Identify the patient' }).waitFor();
+}
+
+async function workList(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await page.getByRole('button', { name: 'Work in progress' }).click();
+  await page.getByRole('heading', { name: 'Work in progress' }).waitFor();
+  await page.getByRole('button', { name: /^Continue/ }).first().waitFor();
+}
+
+async function activity(page: Page): Promise<void> {
+  await visitWithLine(page);
+  await page.getByRole('button', { name: 'Activity' }).click();
+  await page.getByRole('cell', { name: 'visit.addLine', exact: true }).waitFor();
+}
+
+async function settings(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByRole('heading', { name: 'Station settings' }).waitFor();
+}
+
+async function locked(page: Page): Promise<void> {
+  await lookUp(page, '30000001');
+  await page.getByRole('button', { name: 'Lock' }).click();
+  await page.getByRole('heading', { name: 'Station locked' }).waitFor();
+}
+
+export const flows = {
+  lookUp,
+  lookupWithRecent,
+  exchangeDownAtLookup,
+  servicesSearch,
+  fingerprintWaiting,
+  smsSent,
+  fallback,
+  threeWrongCodes,
+  stalePending,
+  openVisit,
+  visitWithLine,
+  dischargeVerify,
+  dischargeReady,
+  electiveWaiting,
+  electiveFinalised,
+  emergencyNew,
+  emergencyOpen,
+  workList,
+  activity,
+  settings,
+  locked,
+};
