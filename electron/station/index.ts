@@ -2,6 +2,7 @@
 export { createStation, type Station } from './station';
 export {
   defaultTiming,
+  type AuthorizationAreaRequest,
   deviceOsOf,
   memorySecretStore,
   type Clock,

@@ -70,6 +70,8 @@ interface Entry extends StoredPatient {
 
 const PAGE = 100;
 const SHIFT_MS = 12 * 60 * 60 * 1000;
+/** Look-ups are kept a day, then deleted (the recent list shows a shift's). */
+const KEEP_MS = 24 * 60 * 60 * 1000;
 
 // ---------------------------------------------------------------- interventions as the nurse sees them
 
@@ -176,8 +178,13 @@ export class PatientDirectory {
     },
   ) {}
 
-  /** Reloads this shift's patients (their interventions are fetched again when asked for). */
+  /**
+   * Reloads this shift's patients (their interventions are fetched again when asked for). Older
+   * look-ups are deleted: workflows keep what they need of their patient in their own record.
+   */
   load(): void {
+    const cutoff = new Date(this.o.clock.now() - KEEP_MS).toISOString();
+    this.o.db.prepare('DELETE FROM patients WHERE julianday(looked_up_at) < julianday(?)').run(cutoff);
     const rows = this.o.db.prepare('SELECT sealed FROM patients').all() as { sealed: string }[];
     for (const row of rows) {
       try {

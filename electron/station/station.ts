@@ -281,8 +281,9 @@ export function createStation(deps: StationDeps): Station {
     'authorizationView.setArea': async (input) => {
       const link = findLink(input.handle);
       if (link === null) fail('NOT_FOUND', 'No authorization link with that handle is pending.', { field: 'handle' });
-      const shownBy = host === 'electron' ? 'shell' : 'renderer';
-      return { shownBy };
+      if (host !== 'electron') return { shownBy: 'renderer' as const };
+      deps.onAuthorizationArea?.({ handle: link.handle, url: link.url, expiresAt: link.expiresAt, allowedOrigins: [...requireCtx().settings.values.allowedLinkOrigins], area: input.area });
+      return { shownBy: 'shell' as const };
     },
 
     'visit.open': async (input) =>

@@ -73,9 +73,12 @@ export class Engine {
     return new Date(this.o.clock.now()).toISOString();
   }
 
-  /** Loads every workflow from the journal. Unreadable ones are logged and left out. */
+  /** Loads the unfinished workflows and those ended in the last week. Unreadable ones are logged and left out. */
   load(): void {
-    const rows = this.o.db.prepare('SELECT id, kind, state, sealed, created_at, updated_at FROM workflows ORDER BY created_at').all() as Row[];
+    const since = new Date(this.o.clock.now() - 7 * 24 * 60 * 60 * 1000).toISOString();
+    const rows = this.o.db
+      .prepare('SELECT id, kind, state, sealed, created_at, updated_at FROM workflows WHERE ended = 0 OR julianday(updated_at) >= julianday(?) ORDER BY created_at')
+      .all(since) as Row[];
     for (const row of rows) {
       try {
         const wf = this.o.sealer.open<AnyWorkflow>(row.sealed);

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
-import { DOCTOR, FACILITIES, openStation, startWorld, type World } from './harness';
+import { DOCTOR, FACILITIES, openStation, startWorld, stepOf, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -129,5 +129,28 @@ describe('readers', () => {
     expect((await s.refused('consent.startFingerprint', { workflowId: consent.workflowId })).code).toBe('HARDWARE_SERVICE_NOT_RUNNING');
     expect((await s.refused('workflow.get', { workflowId: 'wf_doesnotexist' })).code).toBe('NOT_FOUND');
     expect((await s.refused('consent.begin', { patientRef: 'pt_nottheresorry' })).code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the authorization link area', () => {
+  it('browser mode: the renderer shows it; Electron: the shell is handed the link and the rectangle', async () => {
+    const browser = await world.station();
+    const requests: unknown[] = [];
+    const electron = await world.station({ extra: { host: 'electron', onAuthorizationArea: (r) => requests.push(r) } });
+    for (const [s, shownBy] of [
+      [browser, 'renderer'],
+      [electron, 'shell'],
+    ] as const) {
+      const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+      const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+      const started = await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+      const link = stepOf(started)!.fingerprint!.link!;
+      const area = { x: 10, y: 20, width: 600, height: 400 };
+      expect(await s.ok('authorizationView.setArea', { handle: link.handle, area })).toEqual({ shownBy });
+      expect(s.station.authorizationLink(link.handle)).toMatchObject({ url: link.url, allowedOrigins: [world.sandbox.url] });
+      await s.ok('consent.cancel', { workflowId: consent.workflowId });
+      expect((await s.refused('authorizationView.setArea', { handle: link.handle, area: null })).code).toBe('NOT_FOUND');
+    }
+    expect(requests).toEqual([expect.objectContaining({ area: { x: 10, y: 20, width: 600, height: 400 }, allowedOrigins: [world.sandbox.url] })]);
   });
 });
