@@ -1,0 +1,148 @@
+// An inpatient per-diem stay discharged in part and then finalised, and prescriptions with their
+// dispense, through the client against the sandbox.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  BIOMETRIC,
+  DIAGNOSIS,
+  NID,
+  PRACTITIONER,
+  advanceClock,
+  catalogue,
+  patientId,
+  presentFinger,
+  readOtp,
+  refusal,
+  startWorld,
+  type Catalogue,
+  type World,
+} from './harness';
+
+let w: World;
+let codes: Catalogue;
+beforeAll(async () => {
+  w = await startWorld();
+  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
+});
+afterAll(async () => {
+  await w.close();
+});
+beforeEach(async () => {
+  await w.reset();
+});
+
+/** A visit opened by fingerprint, with the attending doctor named at the start. */
+async function visitByFingerprint(patient: string, intervention: string, serviceType: 'INPATIENT' | 'OUTPATIENT') {
+  const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: serviceType, interventions: [intervention], ...BIOMETRIC });
+  await presentFinger(w.raw, a.guid ?? '', patient);
+  return w.hospital.claims.createVisit({ patient_id: patient, intervention_code: intervention, service_type: serviceType, auth_guid: a.guid ?? '', ...PRACTITIONER });
+}
+
+describe('partial discharge, then finalisation', () => {
+  it('records a partial discharge of the days so far, keeps the claim open, then finalises it by submit FULL', async () => {
+    const patient = await patientId(w.hospital, NID.covered);
+    const visit = await visitByFingerprint(patient, codes.perDiem.code, 'INPATIENT');
+    // Rule 3: the per-diem day line is generated at admission.
+    const admitted = await w.hospital.claims.preview({ consent_token: visit.consentToken });
+    expect(admitted.lines).toMatchObject([{ interventionCode: codes.perDiem.code, quantity: 1 }]);
+    const invoice = admitted.invoiceNumber ?? '';
+
+    // Finalising needs an earlier partial; an inpatient claim is not dispatched by a plain submit.
+    const finalise = { consent_token: visit.consentToken, invoice_number: invoice, discharge_reason: 'RECOVERED', discharge_status: 'FULL', otp: '000000' } as const;
+    await refusal(w.hospital.claims.submit(finalise), { kind: 'rule_violation', status: 422, code: 'NO_PARTIAL_DISCHARGE' });
+
+    // A day and a half later, a partial discharge by visit-end fingerprint.
+    await advanceClock(w.raw, 36 * 3600 * 1000);
+    const discharge = await w.hospital.consent.authorizeDischarge({ consent_token: visit.consentToken, ...BIOMETRIC });
+    await presentFinger(w.raw, discharge.dischargeAuthGuid ?? '', patient);
+    const partial = await w.hospital.claims.discharge({
+      consent_token: visit.consentToken,
+      discharge_reason: 'RECOVERED',
+      invoice_number: invoice,
+      discharge_auth_guid: discharge.dischargeAuthGuid ?? '',
+      discharge_status: 'PARTIAL',
+    });
+    expect(partial.workflowState).toBe('DRAFT');
+    const afterPartial = await w.hospital.claims.preview({ consent_token: visit.consentToken });
+    expect(afterPartial).toMatchObject({ workflowState: 'DRAFT', dischargeStatus: 'PARTIAL' });
+    expect(afterPartial.lines[0]?.quantity).toBe(2);
+    expect(afterPartial.partialDischarges).toMatchObject([{ discharge_reason: 'RECOVERED', amount: afterPartial.totalAmount }]);
+
+    // The stay goes on: a line after the partial, then the finalisation by discharge OTP.
+    await w.hospital.claims.addLine({ consent_token: visit.consentToken, intervention_code: codes.perDiem.code, unit_price: 1_200, quantity: 3, diagnoses: [...DIAGNOSIS], description: 'IV fluids' });
+    await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken });
+    const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
+    // Without discharge_status FULL an inpatient claim is told to use discharge; the OTP survives.
+    const { discharge_status: _full, ...plain } = { ...finalise, otp };
+    await refusal(w.hospital.claims.submit(plain), { kind: 'rule_violation', status: 422, code: 'USE_DISCHARGE' });
+    const finalised = await w.hospital.claims.submit({ ...finalise, otp });
+    expect(finalised).toMatchObject({ workflowState: 'SUBMITTED', consentToken: visit.consentToken });
+    const final = await w.hospital.claims.preview({ consent_token: visit.consentToken });
+    expect(final).toMatchObject({ workflowState: 'SUBMITTED', dischargeStatus: 'FULL' });
+    expect(final.totalAmount).toBe((afterPartial.totalAmount ?? 0) + 3_600);
+    expect(final.partialDischarges).toHaveLength(1);
+  });
+});
+
+describe('prescriptions and dispense', () => {
+  it('prescribes on a claim, dispenses at both paths, and removes the prescribing doctor', async () => {
+    const patient = await patientId(w.hospital, NID.covered);
+    const visit = await visitByFingerprint(patient, codes.capitation.code, 'OUTPATIENT');
+    const today = new Date().toISOString().slice(0, 10);
+
+    const prescription = await w.hospital.prescriptions.create({
+      consent_token: visit.consentToken,
+      intervention_code: codes.capitation.code,
+      items: [
+        { generic_concept_code: 'RXN-723', dose_quantity: 500, dose_unit: 'mg', frequency: 'TDS', duration: 5, duration_unit: 'days', start_date: today, patient_instruction: 'After meals' },
+        { generic_concept_code: 'RXN-161', dose_quantity: 1, dose_unit: 'tablet', frequency: 'PRN', needs_refill: false },
+      ],
+      identification_number: 'A12345',
+      identification_type: 'registration_number',
+      regulation_body: 'KMPDC',
+    });
+    expect(prescription).toMatchObject({ status: 'ACTIVE', replicated: true });
+    expect(prescription.id).toBeDefined();
+    expect(prescription.code).toMatch(/^RX-/);
+    expect(prescription.doctorReviewStatus).toHaveLength(1);
+
+    const dispense = {
+      actual_products: [
+        { actual_product_code: 'AMOX-500-CAP', medication_price: 12.5, total_quantity: 15 },
+        { actual_product_code: 'PCM-500-TAB', medication_price: 2, total_quantity: 10 },
+      ],
+      consent_token: visit.consentToken,
+      doctors: [{ identification_number: 'NCK-118822', identification_type: 'registration_number', regulation_body: 'NCK' }],
+      intervention_code: codes.capitation.code,
+    };
+    const entries = await w.hospital.prescriptions.dispense(dispense);
+    expect(entries).toHaveLength(2);
+    expect(entries.every((e) => e.status === 'DISPENSED' && e.id !== '')).toBe(true);
+    expect(await w.hospital.prescriptions.dispenseAtSingularPath(dispense)).toHaveLength(2);
+
+    const removed = await w.hospital.prescriptions.removeDoctor({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, practitioner_registration_number: 'A12345' });
+    expect(removed.message).toMatch(/A12345 removed/);
+    await refusal(
+      w.hospital.prescriptions.removeDoctor({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, practitioner_registration_number: 'A12345' }),
+      { kind: 'not_found', status: 404, code: 'NOT_FOUND' },
+    );
+  });
+
+  it('refuses a dispense without an earlier prescription, and a dispenser the registry does not know', async () => {
+    const patient = await patientId(w.hospital, NID.covered);
+    const visit = await visitByFingerprint(patient, codes.capitation.code, 'OUTPATIENT');
+    const dispense = {
+      actual_products: [{ actual_product_code: 'AMOX-500-CAP', medication_price: 12.5, total_quantity: 15 }],
+      consent_token: visit.consentToken,
+      doctors: [{ identification_number: 'A12345', identification_type: 'registration_number' }],
+      intervention_code: codes.capitation.code,
+    };
+    await refusal(w.hospital.prescriptions.dispense(dispense), { kind: 'not_found', status: 404 });
+    await w.hospital.prescriptions.create({ consent_token: visit.consentToken, items: [{ generic_concept_code: 'RXN-723' }] });
+    await refusal(w.hospital.prescriptions.dispense({ ...dispense, doctors: [{ identification_number: 'X-0000', identification_type: 'registration_number' }] }), {
+      kind: 'rule_violation',
+      status: 422,
+      code: 'PROFESSIONAL_NOT_FOUND',
+    });
+    expect(await w.hospital.prescriptions.dispense(dispense)).toHaveLength(1);
+  });
+});
