@@ -1,0 +1,131 @@
+// The client's request schemas and the sandbox's agree: every worked example the client accepts
+// passes the sandbox's validation (whatever the sandbox then says of the made-up ids), and where
+// the sandbox is stricter than the contract's words the client refuses the same input first, naming
+// the same field the sandbox names when it is sent raw.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ExchangeError, type ExchangeClient, type OperationName } from '../../../electron/payer';
+import { requestExamples } from '../../unit/payer/helpers/wire-examples';
+import { HOSPITAL, PRACTITIONER, refusal, startWorld, type World } from './harness';
+
+let w: World;
+let token: string;
+beforeAll(async () => {
+  w = await startWorld();
+});
+afterAll(async () => {
+  await w.close();
+});
+beforeEach(async () => {
+  await w.reset();
+  token = await w.raw.token(HOSPITAL);
+});
+
+type Method = (input: unknown) => Promise<unknown>;
+function method(client: ExchangeClient, name: OperationName): Method {
+  const [group, key] = name.split('.') as [string, string];
+  return (client as unknown as Record<string, Record<string, Method>>)[group]?.[key] as Method;
+}
+
+async function outcome(call: Promise<unknown>): Promise<{ ok: true } | { ok: false; error: ExchangeError }> {
+  try {
+    await call;
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof ExchangeError)) throw error;
+    return { ok: false, error };
+  }
+}
+
+const today = new Date().toISOString().slice(0, 10);
+/** Examples plus the optional fields the examples leave out, where the two sides once disagreed. */
+const variants: [OperationName, unknown][] = [
+  ...(Object.entries(requestExamples) as [OperationName, unknown][]).filter(([name]) => name !== 'auth.token'),
+  ['claims.addLine', { ...(requestExamples['claims.addLine'] as object), service_date: '2025-07-01T08:30:00+03:00' }],
+  ['claims.addBilling', { ...(requestExamples['claims.addBilling'] as object), service_date: today }],
+  ['claims.discharge', { ...(requestExamples['claims.discharge'] as object), discharge_date: today }],
+  ['claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', service_date: today, diagnoses: [{ code: 'CA40' }] }],
+  ['claims.switchIntervention', { ...(requestExamples['claims.switchIntervention'] as object), bill_from: '2025-07-01', bill_to: '2025-07-03T23:59:59Z' }],
+  ['consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR0000001', reason_type: 'OTHER', reason_text: 'burns to both hands' }],
+  ['eligibility.pomsfBalance', { patient_id: 'CR0000001', policy_year: '2025/2026' }],
+  ['prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: today, end_date: '2025-12-31' }] }],
+];
+
+describe('what the client sends, the sandbox reads', () => {
+  it.each(variants.map(([name, input], i) => [`${name} #${i}`, name, input] as const))('%s passes the sandbox’s request validation', async (_label, name, input) => {
+    const result = await outcome(method(w.hospital, name)(input));
+    if (result.ok) return;
+    const { kind, status, code, field, message } = result.error;
+    // Made-up ids end in 404 or a rule; a 400 (or a refusal before sending) would be a disagreement.
+    expect(['validation', 'malformed_response', 'server', 'network'], `${name}: ${kind} ${status ?? ''} ${code ?? ''} ${field ?? ''} ${message}`).not.toContain(kind);
+  });
+});
+
+/** The body the client would have sent, sent raw: the sandbox's 400 and the fields it names. */
+async function rawRefusal(method: string, path: string, body: unknown): Promise<string[]> {
+  const init: RequestInit = { method, headers: { authorization: `Bearer ${token}` } };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(new URL(path, w.sandbox.url), init);
+  const answer = (await response.json()) as { error: string; details?: { field: string }[] };
+  expect(response.status, JSON.stringify(answer)).toBe(400);
+  expect(answer.error).toBe('VALIDATION_ERROR');
+  // The sandbox writes paths with dots (items.0.start_date), the client with brackets.
+  return (answer.details ?? []).map((d) => d.field.replace(/\.(\d+)(?=\.|$)/g, '[$1]'));
+}
+
+const line = { consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, diagnoses: [{ code: 'CA40' }] };
+const whitelistForm = () => {
+  const form = new FormData();
+  form.append('beneficiary_cr_id', 'CR5284739102216-4');
+  form.append('reason_type', 'OTHER');
+  return form;
+};
+
+const stricter: [string, OperationName, unknown, string, string, string, unknown][] = [
+  ['OTP whitelist for OTHER without reason_text', 'consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR5284739102216-4', reason_type: 'OTHER' }, 'reason_text', 'POST', '/api/v1/patients/otp-whitelists', whitelistForm],
+  ['a line dated 01/07/2025', 'claims.addLine', { ...line, service_date: '01/07/2025' }, 'service_date', 'POST', '/api/v1/claims/lines', { ...line, service_date: '01/07/2025' }],
+  ['a discharge dated "today"', 'claims.discharge', { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456', discharge_date: 'today' }, 'discharge_date', 'POST', '/api/v1/claims/discharge', { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456', discharge_date: 'today' }],
+  ['a line edit dated 2025/07/01', 'claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', service_date: '2025/07/01' }, 'service_date', 'PATCH', '/api/v1/claims/lines/edit', { consent_token: 'CT-1', line_guid: 'L-1', service_date: '2025/07/01' }],
+  ['a line edit leaving no diagnosis', 'claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', diagnoses: [] }, 'diagnoses', 'PATCH', '/api/v1/claims/lines/edit', { consent_token: 'CT-1', line_guid: 'L-1', diagnoses: [] }],
+  [
+    'an intervention switch billed from "1 July"',
+    'claims.switchIntervention',
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July' },
+    'bill_from',
+    'POST',
+    '/api/v1/claims/interventions/switch',
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July' },
+  ],
+  ['a prescription starting 07-01-2025', 'prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }, 'items[0].start_date', 'POST', '/api/v1/prescriptions', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }],
+  [
+    'a preauth without the requesting doctor',
+    'preauth.create',
+    { consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 },
+    'practitioner_identification_type',
+    'POST',
+    '/api/v1/preauths',
+    { consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 },
+  ],
+  ['a POMSF policy year 2025-26', 'eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025-26' }, 'policy_year', 'GET', '/api/v1/patients/pomsf-balances?patient_id=CR6427810395574-2&policy_year=2025-26', undefined],
+];
+
+describe('where the sandbox is stricter than the contract, the client refuses first', () => {
+  it.each(stricter)('%s: refused before sending, and by the sandbox raw', async (_label, name, input, field, verb, path, body) => {
+    await refusal(method(w.hospital, name)(input), { kind: 'validation', status: undefined, field });
+    expect(w.events.filter((e) => e.operation === name)).toEqual([]);
+    expect(await rawRefusal(verb, path, typeof body === 'function' ? (body as () => FormData)() : body)).toContain(field);
+  });
+
+  it('sends the same inputs once they are put right, and the sandbox takes them', async () => {
+    const patient = 'CR5284739102216-4';
+    expect((await w.hospital.consent.requestOtpWhitelist({ beneficiary_cr_id: patient, reason_type: 'OTHER', reason_text: 'Burns to both hands' })).status).toBe('PENDING');
+    await refusal(
+      w.hospital.preauth.create({ consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', ...PRACTITIONER, diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 }),
+      { kind: 'not_found', status: 404 },
+    );
+    expect((await w.hospital.eligibility.pomsfBalance({ patient_id: 'CR6427810395574-2', policy_year: '2025' })).policy_year).toBe('2025/2026');
+  });
+});
