@@ -15,6 +15,9 @@ import { VirtualReader } from '../native-bridge/drivers/virtual-reader';
 import { singleReaderSource, startLocalDeviceService, type LocalDeviceService } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
 
+/** The work_station_id the biometric authorize carries in training (the local device service reports it too). */
+export const TRAINING_WORKSTATION = 'IDHINI-TRAINING';
+
 export interface TrainingStationOptions {
   /** The browser host's port; 0 for any free one. */
   port: number;
@@ -82,13 +85,14 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
       devices: singleReaderSource(reader),
       allowedOrigins: [sandboxUrl],
       port: options.deviceServicePort ?? 0,
+      workstationID: TRAINING_WORKSTATION,
       version: 'idhini-training',
     });
     cleanups.push(() => deviceService.close());
     const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: deviceService.url });
     cleanups.push(() => sandbox.close());
 
-    const readers = nativeReaders({ localService: deviceService, reader, readerInfo: await reader.probe() });
+    const readers = nativeReaders({ localService: deviceService, localWorkstationId: TRAINING_WORKSTATION, reader, readerInfo: await reader.probe() });
     cleanups.push(async () => readers.close());
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),

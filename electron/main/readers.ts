@@ -7,6 +7,9 @@ import { ReaderManager, createReaderFactory, listHidBridges, listSerialPorts } f
 import { singleReaderSource, startLocalDeviceService } from '../../native-bridge/service';
 import { nativeReaders, type ReadersFacade } from '../station';
 
+/** The work_station_id the biometric authorize carries in training (the local device service reports it too). */
+const TRAINING_WORKSTATION = 'IDHINI-TRAINING';
+
 export interface ReaderSetup {
   readonly readers: ReadersFacade;
   close(): Promise<void>;
@@ -19,12 +22,13 @@ export async function trainingReaders(options: { sandboxUrl: string; deviceServi
     devices: singleReaderSource(reader),
     allowedOrigins: [options.sandboxUrl],
     port: options.deviceServicePort,
+    workstationID: TRAINING_WORKSTATION,
     version: 'idhini-training',
   }).catch(async (error: unknown) => {
     await reader.close();
     throw error;
   });
-  const readers = nativeReaders({ localService: service, reader, readerInfo: await reader.probe() });
+  const readers = nativeReaders({ localService: service, localWorkstationId: TRAINING_WORKSTATION, reader, readerInfo: await reader.probe() });
   return {
     readers,
     async close() {
