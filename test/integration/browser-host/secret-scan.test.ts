@@ -1,0 +1,135 @@
+// Flow B through the browser host, as the renderer drives it over the WebSocket, against the
+// training sandbox: every contract message and every log line (station core and browser host) is
+// recorded, then searched for every secret the sandbox issued during the flow — the client secret,
+// access tokens, consent and authorization tokens and guids, SMS codes. The renderer sends two of
+// them by design (the client secret once, on facility.signIn; the code the patient reads out, on
+// consent.confirmSms): those two outgoing calls are the only exception.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTrainingStation, type TrainingStation } from '../../../scripts/station-web-runtime';
+import { DOCTOR, presentAtPage } from '../station/harness';
+import { connectBridge, secretOf, type BridgeClient } from './bridge-client';
+
+const CLIENT_SECRET = 'demo-hospital-secret';
+
+let dir: string;
+let running: TrainingStation;
+let client: BridgeClient;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'idhini-secret-scan-'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Idhini</title>');
+  running = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, logDestination: { write: (line: string) => logLines.push(line) } });
+  client = await connectBridge(running.host.url, secretOf(running.launchUrl));
+});
+
+afterAll(async () => {
+  client.close();
+  await running.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function ok(name: string, input: unknown): Promise<Record<string, unknown>> {
+  const outcome = await client.invoke(name, input);
+  if (!outcome.ok) throw new Error(`${name} refused: ${JSON.stringify(outcome.error)}`);
+  return outcome.value as Record<string, unknown>;
+}
+
+async function until(read: () => Promise<Record<string, unknown>>, accept: (view: Record<string, unknown>) => boolean, what: string) {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const view = await read();
+    if (accept(view)) return view;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(view).slice(0, 300)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const control = async <T>(pathname: string): Promise<T> => (await (await fetch(`${running.sandbox.url}/sandbox${pathname}`)).json()) as T;
+
+type View = { workflowId: string; state: string; verification?: { fingerprint?: { link?: { url: string } | null } | null } | null };
+
+describe('secret scan over a whole flow B through the browser host', () => {
+  it('drives flow B by SMS code and by fingerprint, to submitted claims', async () => {
+    await ok('settings.update', { facilityCode: 'FID-00-000004-0', facilityName: 'Idhini Demo Hospital', agentNationalId: '22334455' });
+    await ok('facility.signIn', { clientId: 'demo-hospital', clientSecret: CLIENT_SECRET });
+    const world = await control<{ patients: { identification_number: string; cr_id: string }[] }>('/world');
+    const crOf = (id: string) => world.patients.find((p) => p.identification_number === id)!.cr_id;
+
+    // By SMS code (30000002 is whitelisted): consent, visit, line, visit-end code, submit.
+    const smsPatient = await ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
+    const consent = (await ok('consent.begin', { patientRef: smsPatient.patientRef })) as unknown as View;
+    await ok('consent.sendSms', { workflowId: consent.workflowId });
+    const codeFor = async (purpose: string) =>
+      (await control<{ otp: string | null; purpose: string }[]>(`/sms?patient_id=${crOf('30000002')}`)).filter((m) => m.purpose === purpose && m.otp !== null).at(-1)!.otp!;
+    await ok('consent.confirmSms', { workflowId: consent.workflowId, code: await codeFor('consent') });
+    const visit = (await ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })) as unknown as View;
+    await ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+    await ok('visit.preview', { workflowId: visit.workflowId });
+    const discharge = (await ok('discharge.begin', { workflowId: visit.workflowId })) as unknown as View;
+    await ok('consent.sendSms', { workflowId: discharge.workflowId });
+    await ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await codeFor('discharge') });
+    expect((await ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
+
+    // By fingerprint (30000001): the patient presents an enrolled finger at the authorization page.
+    const template = (await control<{ template: string }[]>(`/patients/${crOf('30000001')}/fingerprints`))[0]!.template;
+    const fpPatient = await ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const fpConsent = (await ok('consent.begin', { patientRef: fpPatient.patientRef })) as unknown as View;
+    const started = (await ok('consent.startFingerprint', { workflowId: fpConsent.workflowId })) as unknown as View;
+    expect((await presentAtPage(started.verification!.fingerprint!.link!.url, template)).matched).toBe(true);
+    await until(() => ok('workflow.get', { workflowId: fpConsent.workflowId }), (v) => v.state === 'verified', 'the fingerprint consent');
+    const fpVisit = (await ok('visit.open', { workflowId: fpConsent.workflowId, doctor: DOCTOR })) as unknown as View;
+    await ok('visit.addLine', { workflowId: fpVisit.workflowId, unitPriceKes: 500, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+    const fpDischarge = (await ok('discharge.begin', { workflowId: fpVisit.workflowId })) as unknown as View;
+    const awaiting = (await ok('consent.startFingerprint', { workflowId: fpDischarge.workflowId })) as unknown as View;
+    expect((await presentAtPage(awaiting.verification!.fingerprint!.link!.url, template)).matched).toBe(true);
+    await until(() => ok('workflow.get', { workflowId: fpDischarge.workflowId }), (v) => v.state === 'ready', 'the discharge authorization');
+    expect((await ok('discharge.submit', { workflowId: fpDischarge.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
+  });
+
+  it('finds no client secret, access token, consent token or SMS code in any message or log line', () => {
+    const state = running.sandbox.context.state;
+    const secrets = new Map<string, string>();
+    const add = (kind: string, value: string | null | undefined) => {
+      if (typeof value === 'string' && value.length >= 4) secrets.set(value, kind);
+    };
+    add('client secret', CLIENT_SECRET);
+    for (const token of state.tokens.keys()) add('access token', token);
+    for (const a of state.authorizations.values()) {
+      add('consent token', a.token);
+      add('authorization guid', a.guid);
+    }
+    for (const c of state.claims.values()) {
+      add('claim consent token', c.consent_token);
+      add('claim consent token', c.claim_consent_token);
+    }
+    for (const otp of state.otps) {
+      add('SMS code', otp.code);
+      add('claim consent token', otp.claim_consent_token);
+    }
+    const kinds = new Set(secrets.values());
+    // The flow really issued each kind: a scan over nothing would prove nothing.
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['SMS code', 'access token', 'authorization guid', 'client secret', 'consent token']));
+
+    // The detector works: the one call that carries the client secret by design does contain it.
+    expect(client.sent.some((frame) => frame.includes(CLIENT_SECRET))).toBe(true);
+    // The two calls that carry a secret to the station by design are left out; everything else is scanned.
+    const outgoing = client.sent.filter((frame) => !/"name":"(facility\.signIn|consent\.confirmSms)"/.test(frame));
+    expect(outgoing.length).toBeGreaterThan(10);
+    expect(client.received.length).toBeGreaterThan(20);
+    expect(logLines.length).toBeGreaterThan(20);
+    const corpus = [
+      ...outgoing.map((text) => ['sent', text]),
+      ...client.received.map((text) => ['received', text]),
+      ...logLines.map((text) => ['log', text]),
+    ] as const;
+    const leaks: string[] = [];
+    for (const [where, text] of corpus) {
+      for (const [secret, kind] of secrets) if (text.includes(secret)) leaks.push(`${kind} in a ${where} line: ${text.slice(0, 160)}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
