@@ -102,10 +102,7 @@ describe('secret scan over a whole flow B through the browser host', () => {
       add('consent token', a.token);
       add('authorization guid', a.guid);
     }
-    for (const c of state.claims.values()) {
-      add('claim consent token', c.consent_token);
-      add('claim consent token', c.claim_consent_token);
-    }
+    for (const c of state.claims.values()) add('claim consent token', c.consent_token);
     for (const otp of state.otps) {
       add('SMS code', otp.code);
       add('claim consent token', otp.claim_consent_token);
@@ -121,11 +118,11 @@ describe('secret scan over a whole flow B through the browser host', () => {
     expect(outgoing.length).toBeGreaterThan(10);
     expect(client.received.length).toBeGreaterThan(20);
     expect(logLines.length).toBeGreaterThan(20);
-    const corpus = [
-      ...outgoing.map((text) => ['sent', text]),
-      ...client.received.map((text) => ['received', text]),
-      ...logLines.map((text) => ['log', text]),
-    ] as const;
+    const corpus: [string, string][] = [
+      ...outgoing.map((text): [string, string] => ['sent', text]),
+      ...client.received.map((text): [string, string] => ['received', text]),
+      ...logLines.map((text): [string, string] => ['log', text]),
+    ];
     const leaks: string[] = [];
     for (const [where, text] of corpus) {
       for (const [secret, kind] of secrets) if (text.includes(secret)) leaks.push(`${kind} in a ${where} line: ${text.slice(0, 160)}`);
