@@ -34,7 +34,7 @@ import { beginDischarge, cancelDischarge, closeVisit, dischargeView } from './wo
 import { beginElective, cancelPreauth, electiveView, openElectiveVisit, refreshPreauth, resendDoctorRequest, submitPreauth } from './workflows/elective';
 import { createEmergency, emergencyView, identifyPatient, listProtocols, submitEmergency } from './workflows/emergency';
 import { Engine, OutcomeUnknown } from './workflows/engine';
-import { hostOf, resumeAll, resumeSoon } from './workflows/recovery';
+import { hostOf, resumeAll, resumeSoon, resumeWorkflow } from './workflows/recovery';
 import type { AnyWorkflow, ConsentWorkflow, VisitWorkflow, WorkflowOf } from './workflows/types';
 import * as verification from './workflows/verification';
 import { addLine, attachDoctor, openVisit, previewVisit, removeLine, visitView } from './workflows/visit';
@@ -178,11 +178,19 @@ export function createStation(deps: StationDeps): Station {
     if (c.engine.get(workflowId) === undefined) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
     return c.engine.lock(workflowId, async () => {
       const wf = c.engine.get(workflowId)!;
+      // A call whose outcome is not known yet is settled first: the nurse never acts on a guess.
+      if (c.engine.openCalls(workflowId).length > 0) {
+        try {
+          await resumeWorkflow(c, wf);
+        } catch {
+          fail('EXCHANGE_UNREACHABLE', 'The station must first learn from the exchange what became of the last request; try again in a moment.', { workflowId });
+        }
+      }
       try {
         return await fn(wf, c);
       } catch (error) {
         if (error instanceof OutcomeUnknown) {
-          void resumeSoon(c, workflowId, 0);
+          void resumeSoon(c, workflowId, timing.reconcileRetryMs);
           throw new StationFailure(makeError('EXCHANGE_TIMEOUT', 'The exchange did not answer in time; the station is checking what happened before anything is sent again.', { workflowId }));
         }
         throw error;
@@ -292,7 +300,7 @@ export function createStation(deps: StationDeps): Station {
         const doctor = input.doctor ?? null;
         const visit = source.kind === 'consent' ? await openFromConsent(c, source, doctor) : await openElectiveVisit(c, source, doctor);
         if (visit === null) {
-          void resumeSoon(c, source.id, 0);
+          void resumeSoon(c, source.id, timing.reconcileRetryMs);
           fail('EXCHANGE_TIMEOUT', 'The exchange did not answer; the station is checking whether the visit opened.', { workflowId: source.id });
         }
         return visitView(visit);
@@ -506,7 +514,9 @@ export function createStation(deps: StationDeps): Station {
       engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });
       log.info({ host, workflows: engine.all().filter((wf) => !engine.isEnded(wf)).length }, 'station started');
       activity();
-      if (session.hasClient) await resumeAll(ctx);
+      // Reconciliation holds each unfinished workflow's lock until it is done; start waits for it
+      // only so long, so that an unreachable exchange does not keep the station from opening.
+      if (session.hasClient) await Promise.race([resumeAll(ctx), new Promise((r) => setTimeout(r, timing.exchangeTimeoutMs).unref())]);
     })();
     return starting;
   }

@@ -160,7 +160,8 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleDischargeReconcile(ctx, wf);
+      // A grace period first: a request that was slow rather than lost may still land.
+      scheduleDischargeReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
       return;
     }
     if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') scheduleDischargeReconcile(ctx, wf);

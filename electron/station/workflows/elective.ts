@@ -197,7 +197,7 @@ async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleElectiveReconcile(ctx, wf);
+      scheduleElectiveReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
       return;
     }
     throw error;

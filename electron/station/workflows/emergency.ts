@@ -194,7 +194,7 @@ async function createClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleEmergencyReconcile(ctx, wf);
+      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
       return;
     }
     throw error;
@@ -284,7 +284,7 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
   } catch (error) {
     if (error instanceof OutcomeUnknown || (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED')) {
       if (error instanceof OutcomeUnknown) ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleEmergencyReconcile(ctx, wf);
+      scheduleEmergencyReconcile(ctx, wf, error instanceof OutcomeUnknown ? ctx.timing.reconcileRetryMs : 0);
       if (error instanceof OutcomeUnknown) return;
     }
     throw error;

@@ -123,12 +123,12 @@ export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
   }
 }
 
-/** Every unfinished workflow, one at a time; a workflow the exchange cannot be asked about yet is retried later. */
+/**
+ * Every unfinished workflow, together; each holds its own lock (taken at once, before any command
+ * can) until it is reconciled. One the exchange cannot be asked about yet is retried later.
+ */
 export async function resumeAll(ctx: Ctx): Promise<void> {
-  for (const wf of ctx.engine.all()) {
-    if (ctx.engine.isEnded(wf)) continue;
-    await resumeSoon(ctx, wf.id, 0, true);
-  }
+  await Promise.all(ctx.engine.all().filter((wf) => !ctx.engine.isEnded(wf)).map((wf) => resumeSoon(ctx, wf.id, 0, true)));
 }
 
 /** Reconciles one workflow now (or after `delayMs`), retrying while the exchange is out of reach. */

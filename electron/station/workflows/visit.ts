@@ -400,10 +400,11 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
 }
 
 function scheduleVisitReconcile(ctx: Ctx, wf: VisitWorkflow): void {
-  ctx.engine.schedule(`reconcile:${wf.id}`, 0, () => {
+  // After a grace period: a request that was slow rather than lost may still land.
+  ctx.engine.schedule(`reconcile:${wf.id}`, ctx.timing.reconcileRetryMs, () => {
     void ctx.engine
       .lock(wf.id, () => reconcileVisit(ctx, wf, ctx.engine.openCalls(wf.id)))
-      .catch(() => ctx.engine.schedule(`reconcile:${wf.id}`, ctx.timing.reconcileRetryMs, () => scheduleVisitReconcile(ctx, wf)));
+      .catch(() => scheduleVisitReconcile(ctx, wf));
   });
 }
 
