@@ -19,19 +19,22 @@ export class SealError extends Error {
   override readonly name = 'SealError';
 }
 
-/** The journal key from the secret store, made on first use. */
-export async function loadSealer(secrets: SecretStore, mayCreate: boolean): Promise<Sealer> {
+/**
+ * The journal key from the secret store, made on first use. When the store has lost it (a new OS
+ * profile, a wiped keystore) while the journal holds sealed records, a new key is made so the
+ * station can work, and `replaced` says that the old records can no longer be read.
+ */
+export async function loadSealer(secrets: SecretStore, journalHasRecords: boolean): Promise<Sealer & { replaced: boolean }> {
   let encoded = await secrets.get(KEY_NAME);
+  let replaced = false;
   if (encoded === undefined) {
-    if (!mayCreate) {
-      throw new SealError('The journal key is missing from the secret store, but the journal holds sealed records: they cannot be read.');
-    }
+    replaced = journalHasRecords;
     encoded = randomBytes(32).toString('base64');
     await secrets.set(KEY_NAME, encoded);
   }
   const key = Buffer.from(encoded, 'base64');
   if (key.length !== 32) throw new SealError('The journal key in the secret store is not 32 bytes.');
-  return createSealer(key);
+  return { ...createSealer(key), replaced };
 }
 
 export function createSealer(key: Buffer): Sealer {

@@ -25,7 +25,7 @@ import { fail, StationFailure, toStationError } from './errors';
 import { createStationLogger } from './logging';
 import { PatientDirectory } from './patients';
 import { noReaders, type ReadersFacade } from './readers';
-import { loadSealer, type Sealer } from './sealing';
+import { loadSealer } from './sealing';
 import { ExchangeSession } from './session';
 import { SettingsStore } from './settings';
 import { beginConsent, consentView } from './workflows/consent';
@@ -482,8 +482,12 @@ export function createStation(deps: StationDeps): Station {
     starting ??= (async () => {
       db = openDatabase(deps.databasePath);
       const sealedRows = (db.prepare('SELECT (SELECT COUNT(*) FROM workflows) + (SELECT COUNT(*) FROM patients) + (SELECT COUNT(*) FROM calls) AS n').get() as { n: number }).n;
-      const sealer: Sealer = await loadSealer(deps.secrets, sealedRows === 0);
+      const sealer = await loadSealer(deps.secrets, sealedRows > 0);
       audit = new AuditLog(db, scrub);
+      if (sealer.replaced) {
+        log.error({ records: sealedRows }, 'the journal key was missing from the secret store: a new one was made and the earlier records cannot be read');
+        audit.append({ at: new Date(clock.now()).toISOString(), action: 'station.journalKeyReplaced', outcome: 'failed', errorCode: 'INTERNAL', summary: `journal key missing; ${sealedRows} earlier records unreadable` });
+      }
       const settings = new SettingsStore(db, deps.secrets);
       if (settings.isEmpty && deps.initialSettings !== undefined) settings.update(deps.initialSettings as Parameters<SettingsStore['update']>[0]);
       const engine = new Engine({ db, sealer, audit, clock, log, scrub, onJournalPoint: deps.onJournalPoint });

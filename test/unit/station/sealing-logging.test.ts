@@ -6,16 +6,25 @@ import { loadSealer, SealError } from '../../../electron/station/sealing';
 describe('the journal seal', () => {
   it('round-trips, makes the key once, and refuses an altered record', async () => {
     const secrets = memorySecretStore();
-    const sealer = await loadSealer(secrets, true);
+    const sealer = await loadSealer(secrets, false);
     const sealed = sealer.seal({ consentToken: 'CT123456789' });
     expect(sealed).not.toContain('CT123456789');
-    expect((await loadSealer(secrets, false)).open(sealed)).toEqual({ consentToken: 'CT123456789' });
+    const again = await loadSealer(secrets, true);
+    expect(again.replaced).toBe(false);
+    expect(again.open(sealed)).toEqual({ consentToken: 'CT123456789' });
     const flipped = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA');
     expect(() => sealer.open(flipped)).toThrow(SealError);
   });
 
-  it('will not invent a key for a journal that already has sealed records', async () => {
-    await expect(loadSealer(memorySecretStore(), false)).rejects.toThrow(SealError);
+  it('makes a new key when the store lost it, and says the earlier records are unreadable', async () => {
+    const secrets = memorySecretStore();
+    const old = await loadSealer(secrets, false);
+    expect(old.replaced).toBe(false);
+    const sealed = old.seal({ a: 1 });
+    await secrets.delete('idhini.journal-key');
+    const fresh = await loadSealer(secrets, true);
+    expect(fresh.replaced).toBe(true);
+    expect(() => fresh.open(sealed)).toThrow(SealError);
   });
 });
 
