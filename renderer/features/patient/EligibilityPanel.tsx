@@ -29,7 +29,7 @@ export function EligibilityPanel({ summary }: { readonly summary: PatientSummary
         <span aria-hidden="true" className="verdict-mark">
           {covered ? '✓' : '✕'}
         </span>
-        {covered ? t('eligibility.covered') : t('eligibility.notCovered')}
+        <span>{covered ? t('eligibility.covered') : t('eligibility.notCovered')}</span>
       </p>
       {summary.schemeChoiceNeeded && <SchemeChoice summary={summary} busy={choosingScheme} />}
       {schemeError !== null && <ErrorNotice error={schemeError} />}

@@ -1,8 +1,8 @@
 // The member's interventions (~850): searchable, filterable by sub-benefit and scenario, and
 // windowed so only the rows in view exist. A listbox whose options are named by their code, with
 // arrow keys, Home/End and Enter; a click selects too.
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
@@ -20,27 +20,38 @@ export function InterventionPicker() {
   const format = useFormat();
   const { index, search, subBenefitCode, scenario, selected, subBenefits } = useServices();
   const shown = useMemo(() => filterInterventions(index, { search, subBenefitCode, scenario }), [index, search, subBenefitCode, scenario]);
-  const [active, setActive] = useState(0);
+  const selectedIndex = selected === null ? -1 : shown.findIndex((item) => item.code === selected);
+  // Open on the preselected intervention (the core's suggestion), so the nurse sees it in place.
+  const [active, setActive] = useState(() => Math.max(0, selectedIndex));
   const scroller = useRef<HTMLDivElement>(null);
+
+  // The selected and the active option are always drawn, even when scrolled out of view: the
+  // listbox's aria-activedescendant must name an element that exists, and the choice stays findable.
+  const rangeExtractor = useCallback(
+    (range: Parameters<typeof defaultRangeExtractor>[0]) => {
+      const indexes = new Set(defaultRangeExtractor(range));
+      for (const index of [selectedIndex, active]) if (index >= 0 && index < shown.length) indexes.add(index);
+      return [...indexes].sort((a, b) => a - b);
+    },
+    [selectedIndex, active, shown.length],
+  );
 
   const virtualizer = useVirtualizer({
     count: shown.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: shown.length <= drawWholeBelow ? shown.length : 6,
+    initialOffset: () => Math.max(0, selectedIndex - 1) * rowHeight,
+    rangeExtractor,
   });
 
-  useEffect(() => setActive(0), [search, subBenefitCode, scenario]);
-
-  // When the list first fills, bring the preselected intervention (the core's suggestion) into view.
-  const selectedIndex = selected === null ? -1 : shown.findIndex((item) => item.code === selected);
-  const broughtIntoView = useRef(false);
-  useEffect(() => {
-    if (broughtIntoView.current || selectedIndex < 0) return;
-    broughtIntoView.current = true;
-    setActive(selectedIndex);
-    virtualizer.scrollToIndex(selectedIndex, { align: 'center' });
-  }, [selectedIndex, virtualizer]);
+  // A new filter starts the keyboard at the top of what it shows.
+  const filterKey = `${search}\u0000${subBenefitCode}\u0000${scenario}`;
+  const [filteredBy, setFilteredBy] = useState(filterKey);
+  if (filterKey !== filteredBy) {
+    setFilteredBy(filterKey);
+    setActive(0);
+  }
 
   const activeItem = shown[Math.min(active, shown.length - 1)];
 

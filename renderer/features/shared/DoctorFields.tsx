@@ -8,9 +8,10 @@ export interface DoctorDraft {
   readonly regulationBody: string;
 }
 
-export const emptyDoctor: DoctorDraft = { identificationType: 'National ID', identificationNumber: '', regulationBody: 'KMPDC' };
+export const emptyDoctor: DoctorDraft = { identificationType: 'Registration Number', identificationNumber: '', regulationBody: 'KMPDC' };
 
-const doctorIdTypes = ['National ID', 'Passport', 'Alien ID'] as const;
+/** The regulator's registration number is what a ward has at hand; the registry also accepts the national ID. */
+const doctorIdTypes = ['Registration Number', 'National ID', 'Passport', 'Alien ID'] as const;
 const regulators = ['KMPDC', 'COC', 'NCK', 'PPB', 'KMLTTB', 'CPB'] as const;
 
 export function isDoctorComplete(doctor: DoctorDraft): boolean {
