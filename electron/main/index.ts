@@ -80,6 +80,7 @@ async function createCore(): Promise<CoreHandle> {
   await station.start();
   return {
     bridge: station.bridge,
+    lock: (reason) => station.lock(reason),
     async stop() {
       await station.stop();
       await setup.close();

@@ -76,6 +76,8 @@ export interface ShellElectron<W extends StationWindow, S extends LinkSessionApi
 
 export interface CoreHandle {
   readonly bridge: StationBridge;
+  /** Locks for a reason only the shell sees (the system idle time, the screen locking), as station.lock does. */
+  lock(reason: 'idle' | 'system'): void;
   stop(): Promise<void>;
 }
 
@@ -186,7 +188,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
   const idleLock = new IdleLock({
     powerMonitor: electron.powerMonitor,
     idleMinutes: () => settings.idleLockMinutes,
-    lock: async () => void (await core.bridge.invoke('station.lock', {})),
+    lock: async (reason) => core.lock(reason),
     reportActivity: async () => void (await core.bridge.invoke('station.reportActivity', {})),
     log,
   });

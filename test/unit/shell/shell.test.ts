@@ -114,10 +114,11 @@ async function started() {
   if (prepared === null) throw new Error('lock refused');
   const core = testStation();
   const stop = vi.fn(async () => undefined);
+  const locks: string[] = [];
   const shell = await runShell(fake.electron, prepared, {
     rendererDir: path.join(dir, 'renderer'),
     preloadPath: '/app/dist/electron/preload.cjs',
-    createCore: async () => ({ bridge: core, stop }),
+    createCore: async () => ({ bridge: core, stop, lock: (reason) => void locks.push(reason) }),
     log,
     platform: 'linux',
     updatePolicyText: null,
@@ -127,7 +128,7 @@ async function started() {
   const window = fake.windows[0]!;
   const call = (message: unknown, frame: { url: string; parent: object | null } = { url: APP_ENTRY_URL, parent: null }) =>
     fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, frame, message) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
-  return { ...fake, log, core, stop, shell, window, call };
+  return { ...fake, log, core, stop, locks, shell, window, call };
 }
 
 describe('before ready', () => {
@@ -231,10 +232,10 @@ describe('the running shell', () => {
     expect(stationSession.cleared).toHaveLength(1);
   });
 
-  it('locks through the core when the screen locks', async () => {
-    const { core, powerMonitor } = await started();
+  it('locks through the core, saying why, when the screen locks', async () => {
+    const { locks, powerMonitor } = await started();
     powerMonitor.emit('lock-screen');
-    await vi.waitFor(() => expect(core.calls.map((c) => c.name)).toContain('station.lock'));
+    await vi.waitFor(() => expect(locks).toEqual(['system']));
   });
 
   it('reloads the renderer after its process dies', async () => {
