@@ -12,7 +12,7 @@ import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { callSpec, newVerification, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { openVisit, reconcileOpenVisit, visitRequestOf } from './visit';
+import { openVisit, reconcileOpenVisit } from './visit';
 
 export type ElectiveView = z.infer<typeof electiveViewSchema>;
 type PreauthStatus = PreauthData['status'];
@@ -311,7 +311,6 @@ export async function openElectiveVisit(ctx: Ctx, wf: ElectiveWorkflow, doctor: 
     fail(wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' ? 'PREAUTH_NOT_FINALISED' : 'WRONG_STATE', 'The preauthorization is not finalised.', { state: wf.state });
   }
   if (wf.data.phaseOneMethod === 'sms') fail('WRONG_STATE', 'On the day of the visit, send the patient an SMS code: the visit opens when it is confirmed.', { state: wf.state });
-  visitRequestOf(wf, doctor);
   return openVisit(ctx, wf, doctor);
 }
 

@@ -172,6 +172,8 @@ function settleVisit(ctx: Ctx, source: Source, visit: Visit, request: Record<str
   const wf = createVisitWorkflow(ctx, source, visit, request, doctor);
   source.data.visitWorkflowId = wf.id;
   source.lastError = null;
+  // A code spent by the visit is kept no longer.
+  source.data.verification.code = null;
   if (source.kind === 'consent') ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
   else ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
   return wf;
