@@ -53,12 +53,23 @@ async function runBrowser(plan: Exclude<LaunchPlan, { mode: 'electron' }>, port:
     const browser = spawn(
       plan.chromium,
       [`--app=${running.launchUrl}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', '--disable-sync', '--window-size=1280,860'],
-      { stdio: 'ignore' },
+      { stdio: ['ignore', 'ignore', 'pipe'] },
     );
-    browser.once('error', (error) => {
-      say(`Could not start ${plan.chromium} (${error.message}): open the station URL above in a browser.`);
+    let complaint = '';
+    browser.stderr?.on('data', (chunk: Buffer) => (complaint = (complaint + chunk.toString()).slice(-2000)));
+    const startedAt = Date.now();
+    const fallBack = (why: string) => say(`${path.basename(plan.chromium)} ${why}: open the station URL above in a browser. Press Ctrl+C to stop.`);
+    browser.once('error', (error) => fallBack(`could not start (${error.message})`));
+    browser.once('exit', (code) => {
+      // A browser that stops at once (no display it can use, run as root without its sandbox …) is
+      // not the nurse closing the window: keep the station up and say why.
+      if (code !== 0 && Date.now() - startedAt < 10_000) {
+        const reason = complaint.split('\n').find((line) => /error|not supported|cannot|failed/i.test(line))?.trim().slice(0, 200) ?? `exit code ${code}`;
+        fallBack(`stopped at once (${reason})`);
+      } else {
+        finish(0);
+      }
     });
-    browser.once('exit', () => finish(0));
     say('Close the window (or press Ctrl+C) to stop the station.');
   } else {
     say('Open the station URL above in a browser (Chromium, Chrome or Edge). Press Ctrl+C to stop.');
