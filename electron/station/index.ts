@@ -13,4 +13,5 @@ export {
   type StationDeps,
   type StationTiming,
 } from './deps';
+export { createStationLogger, Scrubber, type StationLogger } from './logging';
 export { nativeReaders, noReaders, type LocalServiceHandle, type NativeReadersOptions, type ReadersFacade } from './readers';

@@ -47,6 +47,11 @@ export interface Station {
   stop(): Promise<void>;
   /** For the shell's system events (screen locked, suspend): locks as station.lock does. */
   lock(reason: 'idle' | 'manual' | 'system'): void;
+  /**
+   * The core's logger: the shell's lines written through it (`station.log.child({component: 'shell'})`)
+   * get the same redaction and the same scrubber, which knows every secret the core has seen.
+   */
+  readonly log: Logger;
   /** The authorization link behind a handle, for the Electron shell's own view (null when not pending). */
   authorizationLink(handle: string): { url: string; expiresAt: string; allowedOrigins: string[] } | null;
 }
@@ -579,6 +584,7 @@ export function createStation(deps: StationDeps): Station {
     start,
     stop,
     lock: lockStation,
+    log,
     authorizationLink(handle) {
       const link = findLink(handle);
       if (link === null || ctx === undefined) return null;

@@ -32,6 +32,11 @@ describe('settings and sign-in', () => {
     expect(settings).toMatchObject({ credentialsStored: true, clientId: 'demo-hospital', missing: [] });
     expect(JSON.stringify(settings)).not.toContain(FACILITIES.hospital.clientSecret);
     expect(await secrets.get('idhini.client-secret')).toBe(FACILITIES.hospital.clientSecret);
+    // A shell logging through the core's logger gets the same scrubbing.
+    s.station.log.child({ component: 'shell' }).warn({ detail: `secret was ${FACILITIES.hospital.clientSecret}` }, 'shell line');
+    const shellLine = s.logs.find((l) => l.includes('shell line'));
+    expect(shellLine).toContain('[secret]');
+    expect(shellLine).not.toContain(FACILITIES.hospital.clientSecret);
     // Signing in again reuses the stored secret.
     expect((await s.ok('facility.signIn', {})).signedIn).toBe(true);
     const out = await s.ok('facility.signOut', { forgetCredentials: true });
