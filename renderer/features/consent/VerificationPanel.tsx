@@ -78,7 +78,9 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
               {t('consent.byFingerprint')}
             </Button>
           )}
-          {step.whitelist === null && next.includes('consent.requestWhitelist') && route.route !== 'blocked' && <WhitelistForm workflowId={workflowId} whitelist={null} />}
+          {(step.whitelist !== null || next.includes('consent.requestWhitelist')) && route.route !== 'blocked' && (
+            <WhitelistForm workflowId={workflowId} whitelist={step.whitelist} />
+          )}
         </div>
       )}
 
