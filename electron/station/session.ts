@@ -145,6 +145,8 @@ export class ExchangeSession {
       credentials: { clientId, clientSecret },
       ...(facilityCode === null ? {} : { facility: { id: facilityCode } }),
       timeoutMs: this.o.timeoutMs,
+      // Token lifetimes on the station's clock (sandbox time in training mode).
+      now: () => this.o.clock.now(),
       onEvent: (event) => this.observe(event),
     });
   }
