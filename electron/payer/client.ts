@@ -133,7 +133,7 @@ export function createExchangeClient(options: ExchangeClientOptions): ExchangeCl
   bound.close = () => {
     closed = true;
     tokens.clear();
-    closing ??= transport.close();
+    closing ??= transport.close().finally(() => executor.stop());
     return closing;
   };
   return Object.freeze(bound) as ExchangeClient;

@@ -46,11 +46,15 @@ export class TokenManager {
     private readonly refreshMarginMs: number,
   ) {}
 
+  /** The held token while it has lifetime left, without waiting; undefined when one must be fetched. */
+  current(): string | undefined {
+    const held = this.held;
+    return held !== undefined && this.now() < held.refreshAt ? held.value : undefined;
+  }
+
   /** A token with lifetime left, waiting for a fetch only when there is none. */
   async get(signal: AbortSignal): Promise<string> {
-    const held = this.held;
-    if (held !== undefined && this.now() < held.refreshAt) return held.value;
-    return (await untilAborted(this.refresh(), signal)).value;
+    return this.current() ?? (await untilAborted(this.refresh(), signal)).value;
   }
 
   /** Fetches a new token, or joins the fetch already under way. */

@@ -1,6 +1,11 @@
 // HTTP over one undici Pool per exchange origin: keep-alive connections reused across calls, every
-// request bound to an AbortSignal (the executor's deadline and the caller's abort), bodies read
-// whole with a ceiling so a runaway answer cannot exhaust the station's memory.
+// request cancellable by the executor's deadline and the caller's abort, bodies read whole with a
+// ceiling so a runaway answer cannot exhaust the station's memory.
+//
+// Requests go through the pool's dispatch() with a handler that collects the body, rather than
+// request(): every answer is read whole anyway, so request()'s per-response stream and its
+// AbortSignal listeners were pure cost on the station's most frequent calls (bench:
+// client_overhead_ratio).
 import { FormData, Pool } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { HttpMethod, QueryValue, RequestBody } from './operation';
@@ -20,8 +25,28 @@ export interface TransportRequest {
   readonly query?: Readonly<Record<string, QueryValue>>;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: RequestBody;
-  readonly signal: AbortSignal;
+  /** Stops the request in flight: the call's deadline or its caller's abort. */
+  readonly cancel: Cancellation;
 }
+
+/**
+ * What can stop a request: the executor's call scope. One listener per request, so a plain
+ * callback slot does what an AbortSignal's EventTarget would, without its cost on every call.
+ */
+export interface Cancellation {
+  readonly aborted: boolean;
+  /** Calls `listener` once when the call is cancelled; the returned function removes it. */
+  onAbort(listener: () => void): () => void;
+}
+
+/** The reason a request was stopped by its call: the executor reads the why from its scope. */
+export class RequestCancelled extends Error {
+  constructor() {
+    super('request cancelled by its call');
+  }
+}
+
+class ResponseTooLarge extends Error {}
 
 export interface TransportResponse {
   readonly status: number;
@@ -48,10 +73,13 @@ export function fillPath(template: string, params: Readonly<Record<string, strin
 
 function queryString(query: Readonly<Record<string, QueryValue>> | undefined): string {
   if (query === undefined) return '';
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) search.append(key, String(value));
-  const encoded = search.toString();
-  return encoded === '' ? '' : `?${encoded}`;
+  let encoded = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value === undefined) continue;
+    encoded += `${encoded === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+  }
+  return encoded;
 }
 
 /** A fresh body per attempt: a replayed or retried request must not reuse a consumed stream. */
@@ -72,12 +100,84 @@ function encodeBody(body: RequestBody | undefined): { payload?: string | FormDat
   }
 }
 
-function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string | undefined> {
+/** Header names arrive lower-case from undici; a repeated header is joined with ", ". */
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | undefined> {
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const name in headers) {
+    const value = headers[name];
+    flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/** Collects one answer: status, headers, the body up to the ceiling; settles exactly once. */
+class Collector implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private status = 0;
+  private headers: Record<string, string | undefined> = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private readonly detach: () => void;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly resolve: (response: TransportResponse) => void,
+    private readonly reject: (error: unknown) => void,
+    cancel: Cancellation,
+  ) {
+    // Settle at once on cancel, even while the request still waits for a connection; undici
+    // drops it when (if) it reaches a socket.
+    this.detach = cancel.onAbort(() => {
+      this.controller?.abort(new RequestCancelled());
+      this.fail(new RequestCancelled());
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new RequestCancelled());
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.headers = flattenHeaders(headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.finish(true);
+      controller.abort(new ResponseTooLarge('the answer is larger than the client accepts'));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.finish(false);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    this.fail(error);
+  }
+
+  private finish(truncated: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.detach();
+    const [only] = this.chunks;
+    const bodyText = this.chunks.length === 1 && only !== undefined ? only.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    this.resolve({ status: this.status, headers: this.headers, bodyText, truncated });
+  }
+
+  private fail(error: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.detach();
+    this.reject(error);
+  }
 }
 
 export class Transport {
@@ -99,37 +199,21 @@ export class Transport {
     });
   }
 
-  async send(request: TransportRequest): Promise<TransportResponse> {
-    const path = `${this.prefix}${fillPath(request.path, request.params)}${queryString(request.query)}`;
-    const { payload, contentType } = encodeBody(request.body);
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    if (contentType !== undefined) headers['content-type'] = contentType;
-    const response = await this.pool.request({
-      method: request.method,
-      path,
-      headers,
-      body: payload ?? null,
-      signal: request.signal,
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let truncated = false;
-    for await (const chunk of response.body) {
-      const buffer = chunk as Buffer;
-      size += buffer.length;
-      if (size > this.options.maxResponseBytes) {
-        truncated = true;
-        response.body.destroy();
-        break;
-      }
-      chunks.push(buffer);
+  send(request: TransportRequest): Promise<TransportResponse> {
+    let options: Dispatcher.DispatchOptions;
+    try {
+      const path = `${this.prefix}${fillPath(request.path, request.params)}${queryString(request.query)}`;
+      const { payload, contentType } = encodeBody(request.body);
+      const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+      if (contentType !== undefined) headers['content-type'] = contentType;
+      options = { method: request.method, path, headers, body: payload ?? null };
+    } catch (error) {
+      return Promise.reject(error);
     }
-    return {
-      status: response.statusCode,
-      headers: flattenHeaders(response.headers),
-      bodyText: Buffer.concat(chunks).toString('utf8'),
-      truncated,
-    };
+    if (request.cancel.aborted) return Promise.reject(new RequestCancelled());
+    return new Promise<TransportResponse>((resolve, reject) => {
+      this.pool.dispatch(options, new Collector(this.options.maxResponseBytes, resolve, reject, request.cancel));
+    });
   }
 
   async close(): Promise<void> {

@@ -223,6 +223,30 @@ describe('deadlines and aborts', () => {
     expect(exchange.requests).toHaveLength(1);
   });
 
+  it('times out the call with the earliest deadline while a later one is still under way', async () => {
+    const { client } = await setup({
+      routes: {
+        'GET /api/v1/patients/eligibility': () => ({ ...eligibilityAnswer, delayMs: 300 }),
+        'POST /api/v1/claims/preview': () => ({ hang: true }),
+      },
+    });
+    await client.auth.authenticate();
+    const slow = client.eligibility.check(eligibilityQuery, { timeoutMs: 5_000 });
+    const started = Date.now();
+    await expect(client.claims.preview({ consent_token: 'CT' }, { timeoutMs: 100 })).rejects.toMatchObject({ kind: 'timeout' });
+    expect(Date.now() - started).toBeLessThan(280);
+    await expect(slow).resolves.toMatchObject({ covered: true });
+  });
+
+  it('keeps every deadline after earlier ones have fired', async () => {
+    const { client } = await setup({ routes: { 'POST /api/v1/claims/preview': () => ({ hang: true }) } });
+    for (const timeoutMs of [120, 60, 90]) {
+      const started = Date.now();
+      await expect(client.claims.preview({ consent_token: 'CT' }, { timeoutMs })).rejects.toMatchObject({ kind: 'timeout', message: `no answer within ${timeoutMs} ms` });
+      expect(Date.now() - started).toBeLessThan(timeoutMs + 500);
+    }
+  });
+
   it('aborts a retry wait as soon as the caller aborts', async () => {
     const { client } = await setup(
       { routes: { 'GET /api/v1/patients/eligibility': () => exchangeError(503, 'SERVICE_UNAVAILABLE', 'x') } },
@@ -253,6 +277,20 @@ describe('connections, base URL and closing', () => {
     await expect(prefixed.eligibility.check(eligibilityQuery)).rejects.toMatchObject({ operation: 'auth.token', kind: 'not_found' });
     await prefixed.close();
     expect(exchange.requests.map((r) => r.path)).toEqual(['/gateway/api/v1/tenants/token']);
+  });
+
+  it('refuses an answer larger than maxResponseBytes as malformed, and stays usable', async () => {
+    const { client } = await setup(
+      {
+        routes: {
+          'GET /api/v1/patients/eligibility': (_r, n) =>
+            n === 1 ? { status: 200, json: { ...eligibilityAnswer.json, padding: 'x'.repeat(64 * 1024) } } : eligibilityAnswer,
+        },
+      },
+      { maxResponseBytes: 16 * 1024 },
+    );
+    await expect(client.eligibility.check(eligibilityQuery)).rejects.toMatchObject({ kind: 'malformed_response', message: /larger than the client accepts/ });
+    await expect(client.eligibility.check(eligibilityQuery)).resolves.toMatchObject({ covered: true });
   });
 
   it('refuses calls after close()', async () => {
