@@ -6,9 +6,41 @@ import { z } from 'zod';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
-);
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** JSON as JSON.parse makes it: finite numbers, strings, booleans, null, arrays and plain objects of them. */
+function isJson(value: unknown): value is JsonValue {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'object':
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(isJson);
+      return isJsonObject(value);
+    default:
+      return false;
+  }
+}
+
+function isJsonObject(value: unknown): value is Record<string, JsonValue> {
+  if (!isPlainObject(value)) return false;
+  for (const key of Object.keys(value)) if (!isJson(value[key])) return false;
+  return true;
+}
+
+/**
+ * Any JSON value, passed through unchanged. A hand-written check rather than a recursive zod
+ * union: pass-through JSON (facility contracts, FHIR bundles, free-form records) sits inside hot
+ * answers such as eligibility, and a lazy union re-parsed every nested value through six options.
+ */
+export const jsonValue: z.ZodType<JsonValue> = z.custom<JsonValue>(isJson, 'expected a JSON value');
 
 // ---------------------------------------------------------------- lenient reading of responses
 
@@ -17,14 +49,41 @@ export function optional<T extends z.ZodType>(schema: T) {
   return schema.nullish().transform((value): z.output<T> | undefined => value ?? undefined);
 }
 
+const unreadable: unique symbol = Symbol('unreadable');
+
+/**
+ * A leaf of an answer (text, number, flag, status) read in one step: checked and converted by one
+ * function. An answer such as eligibility has dozens of leaves; zod's union → transform → nullish
+ * → transform chain per leaf was most of the client's cost per call (bench: client_overhead_ratio).
+ */
+function leaf<T>(expected: string, read: (value: unknown) => T | typeof unreadable) {
+  return z.transform((value: unknown, ctx): T => {
+    const out = read(value);
+    if (out !== unreadable) return out;
+    ctx.addIssue({ code: 'custom', message: `expected ${expected}`, input: value });
+    return z.NEVER;
+  });
+}
+
+/** The same leaf where absent and null both mean "not sent". */
+function optionalLeaf<T>(expected: string, read: (value: unknown) => T | typeof unreadable) {
+  return leaf<T | undefined>(expected, (value) => (value === undefined || value === null ? undefined : read(value)));
+}
+
+const readText = (value: unknown): string | typeof unreadable =>
+  typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : unreadable;
+
 /** Identifiers and codes: some services send numbers where strings are documented. */
-export const text = z.union([z.string(), z.number()]).transform(String);
-export const optionalText = optional(text);
+export const text = leaf('text', readText);
+export const optionalText = optionalLeaf('text', readText);
 
 const numeric = /^\s*-?\d+(\.\d+)?\s*$/;
+const readNumber = (value: unknown): number | typeof unreadable =>
+  typeof value === 'number' ? (Number.isFinite(value) ? value : unreadable) : typeof value === 'string' && numeric.test(value) ? Number(value) : unreadable;
+
 /** Amounts and counts: a number, or a string holding one. */
-export const number = z.union([z.number().finite(), z.string().regex(numeric).transform(Number)]);
-export const optionalNumber = optional(number);
+export const number = leaf('a number', readNumber);
+export const optionalNumber = optionalLeaf('a number', readNumber);
 
 // A Map, not an object literal: looking up "constructor" or "__proto__" must find nothing.
 const booleanWords = new Map<string, boolean>([
@@ -37,17 +96,16 @@ const booleanWords = new Map<string, boolean>([
   ['y', true],
   ['n', false],
 ]);
+const readBoolean = (value: unknown): boolean | typeof unreadable => {
+  if (typeof value === 'boolean') return value;
+  if (value === 1 || value === 0) return value === 1;
+  if (typeof value === 'string') return booleanWords.get(value.trim().toLowerCase()) ?? unreadable;
+  return unreadable;
+};
+
 /** Flags: true/false, 1/0, "true"/"false", "Y"/"N". */
-export const boolean = z.union([
-  z.boolean(),
-  z.literal(1).transform(() => true),
-  z.literal(0).transform(() => false),
-  z
-    .string()
-    .refine((s) => booleanWords.has(s.trim().toLowerCase()), 'expected a yes/no flag')
-    .transform((s) => booleanWords.get(s.trim().toLowerCase()) === true),
-]);
-export const optionalBoolean = optional(boolean);
+export const boolean = leaf('a yes/no flag', readBoolean);
+export const optionalBoolean = optionalLeaf('a yes/no flag', readBoolean);
 
 /** A list that may be absent (read as empty). */
 export function list<T extends z.ZodType>(item: T) {
@@ -58,7 +116,7 @@ export function list<T extends z.ZodType>(item: T) {
 }
 
 /** A free-form object we pass through without interpreting it. */
-export const record = z.record(z.string(), jsonValue);
+export const record: z.ZodType<Record<string, JsonValue>> = z.custom<Record<string, JsonValue>>(isJsonObject, 'expected a JSON object');
 export const optionalRecord = optional(record);
 
 /** Upper-case with single underscores: "Fee for Service" → FEE_FOR_SERVICE, "per-diem" → PER_DIEM. */
@@ -72,8 +130,9 @@ export function canonicalWord(value: string): string {
 }
 
 /** A status or enumeration value, canonicalised; unknown values pass through so the caller sees them. */
-export const status = z.string().transform(canonicalWord);
-export const optionalStatus = optional(status);
+const readStatus = (value: unknown): string | typeof unreadable => (typeof value === 'string' ? canonicalWord(value) : unreadable);
+export const status = leaf('a status word', readStatus);
+export const optionalStatus = optionalLeaf('a status word', readStatus);
 
 /** An intervention reference that may be a bare code or an object carrying one. */
 export const interventionRef = z.union([
