@@ -128,7 +128,8 @@ function RouteExplained({ step }: { readonly step: VerificationStep }) {
   }
   return (
     <p className="route">
-      <strong>{t(`consent.route.${route.route}`)}</strong> — {t(`consent.reason.${route.reason}`)}
+      <strong>{route.route === 'fingerprint' && route.smsAllowed ? t('consent.route.fingerprint-or-sms') : t(`consent.route.${route.route}`)}</strong> —{' '}
+      {t(`consent.reason.${route.reason}`)}
     </p>
   );
 }

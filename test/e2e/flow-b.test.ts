@@ -1,0 +1,110 @@
+// Flow B end to end, through `npm run station:web` (the real station core, its sandbox and the
+// virtual reader), in Chromium, by role and accessible name: consent by SMS code and by
+// fingerprint from the ID number to an open visit within the bedside targets of architecture.md
+// (at most 6 nurse actions by SMS code, 5 by fingerprint plus the capture), then the visit end.
+// axe-core runs on every screen on the way.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../fixtures/renderer/harness';
+import { Nurse, expectAccessible, nextCode, setUpTrainingStation, startStationWeb } from './support';
+import type { StationWeb } from './support';
+
+let station: StationWeb;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(10_000);
+  await setUpTrainingStation(page, station.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await station?.stop();
+});
+
+describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
+  it('opens the visit in at most 6 nurse actions', { timeout: 60_000 }, async () => {
+    const nurse = new Nurse();
+    await expectAccessible(page, 'look-up');
+    await nurse.fill(page.getByRole('textbox', { name: 'ID number' }), '30000002', 'ID number + Enter', { enter: true });
+    await expect.poll(() => page.getByRole('heading', { name: 'Eligibility' }).isVisible(), { timeout: 10_000 }).toBe(true);
+    await page.getByText('Covered', { exact: true }).waitFor();
+    await page.getByText('OTP allowed').waitFor();
+    // The core's suggestion is preselected in the list of interventions, named by code.
+    const interventions = page.getByRole('listbox', { name: 'Interventions' });
+    await expect.poll(() => interventions.getByRole('option', { selected: true }).count(), { timeout: 10_000 }).toBe(1);
+    expect(await interventions.getByRole('option', { selected: true }).textContent()).toMatch(/^SHA-\d\d-\d{3}/);
+    await expectAccessible(page, 'eligibility and services');
+
+    await nurse.click(page.getByRole('button', { name: 'Verify by SMS code' }), 'Verify by SMS code');
+    // Two masked phones to pick from, the main one preselected.
+    await expect.poll(() => page.getByRole('radio').count(), { timeout: 10_000 }).toBe(2);
+    await expectAccessible(page, 'consent by SMS code');
+    const before = (await station.sandbox.smsCodes('30000002')).length;
+    await nurse.click(page.getByRole('button', { name: 'Send code' }), 'Send code');
+    const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
+    await nurse.fill(page.getByRole('textbox', { name: 'SMS code' }), code, 'SMS code');
+    await nurse.click(page.getByRole('button', { name: 'Confirm' }), 'Confirm');
+    await nurse.click(page.getByRole('button', { name: 'Open visit' }), 'Open visit');
+    await page.getByText('Visit open', { exact: true }).waitFor();
+    await expectAccessible(page, 'visit');
+
+    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by SMS code', 'Send code', 'SMS code', 'Confirm', 'Open visit']);
+    expect(nurse.actions).toBeLessThanOrEqual(6);
+    // The visit number shows (the view carries it; the consent token never reaches the renderer).
+    const visitNumber = await page.locator('dt:text-is("Visit number") + dd').textContent();
+    expect(visitNumber).not.toBe('Not yet');
+    expect(visitNumber?.trim().length).toBeGreaterThan(2);
+  });
+});
+
+describe('flow B by fingerprint (30000001) with the virtual reader', () => {
+  it('opens the visit in at most 5 nurse actions plus the capture, then ends the visit', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Patients' }).click();
+    const nurse = new Nurse();
+    await nurse.fill(page.getByRole('textbox', { name: 'ID number' }), '30000001', 'ID number + Enter', { enter: true });
+    await page.getByText('Covered', { exact: true }).waitFor();
+    await page.getByText('Fingerprint required').waitFor();
+    await nurse.click(page.getByRole('button', { name: 'Verify by fingerprint' }), 'Verify by fingerprint');
+    // The reader's state is always on screen, in a status region.
+    await expect.poll(() => page.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/reader/i);
+    // Browser mode: the authorization page shows in the reserved area, in a sandboxed iframe, and
+    // the virtual reader presents the patient's enrolled finger to it.
+    const frame = page.locator('iframe');
+    await frame.waitFor();
+    expect(await frame.getAttribute('sandbox')).toContain('allow-scripts');
+    await page.getByText('Page open for').waitFor();
+    await expectAccessible(page, 'consent by fingerprint');
+    await nurse.click(page.getByRole('button', { name: 'Open visit' }), 'Open visit');
+    await page.getByText('Visit open', { exact: true }).waitFor();
+    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by fingerprint', 'Open visit']);
+    expect(nurse.actions).toBeLessThanOrEqual(5);
+
+    // Visit end: a billing line with the doctor's three fields, the claim preview, discharge
+    // authorization by fingerprint, submit with the invoice number (outpatient: no DECEASED).
+    await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('850');
+    await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
+    const lineForm = page.locator('form.add-line');
+    await lineForm.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+    await page.getByRole('button', { name: 'Add the line' }).click();
+    await page.getByRole('cell', { name: '1A40.Z' }).waitFor();
+    await page.getByRole('button', { name: 'Show the claim' }).click();
+    await page.getByText('Claim status').first().waitFor();
+    await expectAccessible(page, 'visit with a line and the claim preview');
+    await page.getByRole('button', { name: 'Discharge' }).click();
+    await page.getByRole('heading', { name: 'Discharge authorization' }).waitFor();
+    await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+    await page.locator('iframe').waitFor();
+    const reason = page.getByRole('combobox', { name: 'Reason' });
+    await reason.waitFor({ timeout: 30_000 });
+    const offered = await reason.locator('option').allTextContents();
+    expect(offered).not.toContain('Died');
+    expect(await page.getByRole('textbox', { name: 'Invoice number' }).inputValue()).not.toBe('');
+    await expectAccessible(page, 'visit end');
+    await page.getByRole('button', { name: 'Submit claim' }).click();
+    await page.getByText('Claim submitted').waitFor({ timeout: 30_000 });
+  });
+});

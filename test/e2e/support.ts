@@ -1,0 +1,191 @@
+// End-to-end support: `npm run station:web` spawned on free ports (the real station core, its own
+// sandbox and the virtual reader), the sandbox's control API, the nurse's actions counted, and
+// axe-core on each screen.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { PATIENTS } from '../../electron/sandbox/world/patients';
+import { axeViolations, ensureRendererBuilt, root } from '../fixtures/renderer/harness';
+
+export interface StationWeb {
+  /** The launch URL, with the per-launch secret in its fragment. */
+  readonly url: string;
+  readonly sandbox: SandboxControl;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** Two free ports, the station's and the sandbox's. */
+async function freePorts(): Promise<[number, number]> {
+  for (;;) {
+    const [a, b] = [await freePort(), await freePort()];
+    if (a !== b) return [a, b];
+  }
+}
+
+/** Starts `npm run station:web -- --port N --sandbox-port M` and waits for its two URL lines. */
+export async function startStationWeb(): Promise<StationWeb> {
+  await ensureRendererBuilt();
+  const [port, sandboxPort] = await freePorts();
+  const child: ChildProcess = spawn('npm', ['run', '--silent', 'station:web', '--', '--port', String(port), '--sandbox-port', String(sandboxPort)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const urls = await new Promise<string[]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`station:web did not print its URLs in 60 s:\n${output}\n${errors}`)), 60_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = output.match(/https?:\/\/127\.0\.0\.1:\d+\S*/g) ?? [];
+      if (found.length >= 2) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`station:web exited with ${code}:\n${output}\n${errors}`));
+    });
+  });
+  const station = urls.find((u) => u.startsWith(`http://127.0.0.1:${port}`));
+  const sandbox = urls.find((u) => u.startsWith(`http://127.0.0.1:${sandboxPort}`));
+  if (station === undefined || sandbox === undefined) throw new Error(`station:web printed unexpected URLs: ${urls.join(', ')}`);
+  return {
+    url: station,
+    sandbox: sandboxControl(sandbox),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        process.kill(-(child.pid as number), 'SIGTERM');
+        setTimeout(() => child.exitCode === null && process.kill(-(child.pid as number), 'SIGKILL'), 10_000).unref();
+      }),
+  };
+}
+
+export interface SandboxControl {
+  readonly url: string;
+  /** OTPs sent to the patient (by national ID of the demo world), oldest first. */
+  smsCodes(nationalId: string): Promise<string[]>;
+  doctorCodes(doctorId: string): Promise<string[]>;
+  faults(rule: Record<string, unknown>): Promise<void>;
+  clearFaults(): Promise<void>;
+  doctorApproval(preauthId: string): Promise<void>;
+  payerApproval(preauthId: string): Promise<void>;
+  advanceClock(ms: number): Promise<void>;
+  /**
+   * Another station (or this one before a restart) opens a biometric authorization for the patient
+   * through the exchange's own API and walks away: a PENDING request the station knows nothing of.
+   */
+  openFingerprintRequestElsewhere(nationalId: string, interventionCode: string): Promise<{ guid: string; status: string }>;
+  /** State changes of the sandbox's claims, preauths and authorizations, in order. */
+  transitions(): Promise<{ entity_type: string; subject_guid: string; from_state: string | null; to_state: string }[]>;
+}
+
+export function crIdOf(nationalId: string): string {
+  const patient = PATIENTS.find((p) => p.nationalId === nationalId);
+  if (patient === undefined) throw new Error(`no demo patient ${nationalId}`);
+  return patient.crId;
+}
+
+function sandboxControl(url: string): SandboxControl {
+  const send = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}/sandbox${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw new Error(`sandbox ${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.status === 204 ? null : ((await response.json()) as unknown);
+  };
+  const codes = async (query: string) => ((await send('GET', `/sms?${query}`)) as { otp: string }[]).map((m) => m.otp);
+  return {
+    url,
+    smsCodes: (nationalId) => codes(`patient_id=${encodeURIComponent(crIdOf(nationalId))}`),
+    doctorCodes: (doctorId) => codes(`doctor_id=${encodeURIComponent(doctorId)}`),
+    faults: async (rule) => void (await send('POST', '/faults', rule)),
+    clearFaults: async () => void (await send('DELETE', '/faults')),
+    doctorApproval: async (id) => void (await send('POST', `/preauths/${encodeURIComponent(id)}/doctor-approval`, {})),
+    payerApproval: async (id) => void (await send('POST', `/preauths/${encodeURIComponent(id)}/payer-approval`, {})),
+    advanceClock: async (ms) => void (await send('POST', '/clock', { advance_ms: ms })),
+    openFingerprintRequestElsewhere: async (nationalId, interventionCode) => {
+      const token = await fetch(`${url}/api/v1/tenants/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: 'demo-hospital', client_secret: 'demo-hospital-secret', grant_type: 'client_credentials' }),
+      });
+      if (!token.ok) throw new Error(`sandbox token: ${token.status} ${await token.text()}`);
+      const { access_token } = (await token.json()) as { access_token: string };
+      const authorize = await fetch(`${url}/api/v1/claims/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
+        body: JSON.stringify({ patient_id: crIdOf(nationalId), interventions: [interventionCode], service_type: 'OUTPATIENT', factors: ['SHA'], is_integration: true }),
+      });
+      if (!authorize.ok) throw new Error(`sandbox authorize: ${authorize.status} ${await authorize.text()}`);
+      return (await authorize.json()) as { guid: string; status: string };
+    },
+    transitions: async () => (await send('GET', '/transitions')) as { entity_type: string; subject_guid: string; from_state: string | null; to_state: string }[],
+  };
+}
+
+/** Waits for a new SMS code to arrive (the send is asynchronous behind the screen). */
+export async function nextCode(read: () => Promise<string[]>, seen: number): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const codes = await read();
+    if (codes.length > seen) return codes[codes.length - 1] as string;
+    if (Date.now() > deadline) throw new Error('no SMS code arrived');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The nurse's actions as architecture.md counts them (clicks, fields, choices): each method is one
+ * action. Typing the ID number and pressing Enter (what a scanner does) is one field.
+ */
+export class Nurse {
+  actions = 0;
+  readonly log: string[] = [];
+  async click(target: Locator, what: string): Promise<void> {
+    await target.click();
+    this.count(what);
+  }
+  async fill(target: Locator, value: string, what: string, options: { enter?: boolean } = {}): Promise<void> {
+    await target.fill(value);
+    if (options.enter === true) await target.press('Enter');
+    this.count(what);
+  }
+  private count(what: string): void {
+    this.actions++;
+    this.log.push(what);
+  }
+}
+
+/** First run on a fresh station: training mode on the sandbox is preselected; the demo hospital is chosen. */
+export async function setUpTrainingStation(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('heading', { name: 'Set up this station' }).waitFor();
+  expect(await page.getByRole('checkbox', { name: 'Training mode (sandbox)' }).isChecked()).toBe(true);
+  await expectAccessible(page, 'first run');
+  await page.getByRole('button', { name: 'Save and sign in' }).click();
+  await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+}
+
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, `axe-core on ${screen}`).toEqual([]);
+}
