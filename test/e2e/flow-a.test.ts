@@ -1,0 +1,87 @@
+// Flow A end to end through `npm run station:web`: the elective admission. Phase one takes the
+// patient's consent by fingerprint before the visit and sends the preauthorization; the doctor and
+// the payer approve it through the sandbox's control API while the screen shows each step; phase
+// two, on the day, opens the visit from the same workflow without a new authorization.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../fixtures/renderer/harness';
+import { expectAccessible, setUpTrainingStation, startStationWeb } from './support';
+import type { StationWeb } from './support';
+
+let station: StationWeb;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  await setUpTrainingStation(page, station.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await station?.stop();
+});
+
+const step = (name: string) => page.getByRole('list', { name: 'Steps of the planned admission' }).getByRole('listitem').filter({ hasText: name });
+
+async function lookUp(idNumber: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'ID number' });
+  await field.fill(idNumber);
+  await field.press('Enter');
+  await page.getByText('Covered', { exact: true }).waitFor();
+}
+
+describe('flow A, elective inpatient preauthorization (30000001)', () => {
+  it('phase one: consent before the visit, the preauth watched through the doctor and the payer until FINALISED', { timeout: 120_000 }, async () => {
+    await lookUp('30000001');
+    await page.getByRole('combobox', { name: 'Kind of service' }).selectOption('elective-preauth');
+    const options = page.getByRole('listbox', { name: 'Interventions' }).getByRole('option');
+    await options.first().click();
+    await page.getByText('Needs a preauthorization approved by the doctor and by SHA.').waitFor();
+    await page.getByRole('button', { name: 'Start planned admission' }).click();
+    await page.getByRole('heading', { name: 'Planned admission', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Patient consent for the planned admission' }).waitFor();
+    await expectAccessible(page, 'elective, phase one consent');
+
+    await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+    await page.locator('iframe').waitFor();
+    await page.getByRole('heading', { name: 'Preauthorization request' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Amount requested (KES)' }).fill('85000');
+    await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
+    await page.getByRole('textbox', { name: 'Identification number' }).fill('A23456');
+    await page.getByRole('button', { name: 'Send the request' }).click();
+
+    // The doctor's step first, then the payer's, each shown as it moves.
+    await step('Doctor approves').and(page.locator('[aria-current="step"]')).waitFor({ timeout: 30_000 });
+    const reference = (await page.locator('dt:text-is("SHA reference") + dd').textContent())?.trim() ?? '';
+    expect(reference).not.toBe('Not yet');
+    await expectAccessible(page, 'elective, waiting for the doctor');
+    await station.sandbox.doctorApproval(reference);
+    await page.getByRole('button', { name: 'Check status now' }).click();
+    await step('SHA approves').and(page.locator('[aria-current="step"]')).waitFor({ timeout: 30_000 });
+    expect(await step('Doctor approves').textContent()).toContain('done');
+    await station.sandbox.payerApproval(reference);
+    await page.getByRole('button', { name: 'Check status now' }).click();
+    await page.getByText('Preauthorization approved').first().waitFor({ timeout: 30_000 });
+    expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Approved');
+    await expectAccessible(page, 'elective, finalised');
+  });
+
+  it('phase two, on the day: the same workflow opens the visit with no new authorization', { timeout: 60_000 }, async () => {
+    await station.sandbox.advanceClock(24 * 3600_000);
+    // On the day, the station's work in progress lists the admission waiting for its visit.
+    await page.getByRole('button', { name: 'Work in progress' }).click();
+    await page.getByRole('heading', { name: 'Work in progress' }).waitFor();
+    await page.getByText('approved; ready for admission day').waitFor();
+    await expectAccessible(page, 'work in progress');
+    await page.getByRole('button', { name: /^Continue Planned admission/ }).click();
+    await page.getByRole('heading', { name: 'Planned admission', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Verify by fingerprint' }).count()).toBe(0);
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.getByRole('button', { name: 'Open visit' }).click();
+    await page.getByText('Visit open', { exact: true }).waitFor();
+    await expectAccessible(page, 'visit from the elective');
+  });
+});

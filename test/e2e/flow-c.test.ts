@@ -1,0 +1,71 @@
+// Flow C end to end through `npm run station:web`: an emergency claim created for an unidentified
+// patient on the attending doctor's SMS code, the patient identified later by their own code, and
+// the claim submitted inside the 24 hours, with the time left on screen throughout.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../fixtures/renderer/harness';
+import { expectAccessible, nextCode, setUpTrainingStation, startStationWeb } from './support';
+import type { StationWeb } from './support';
+
+let station: StationWeb;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  await setUpTrainingStation(page, station.url);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await station?.stop();
+});
+
+const timeLeft = () => page.getByText('Time left to submit');
+
+describe('flow C, emergency for an unidentified patient', () => {
+  it('creates, identifies later and submits inside the 24 hours', { timeout: 120_000 }, async () => {
+    await page.getByRole('button', { name: 'Emergency', exact: true }).click();
+    await page.getByRole('heading', { name: 'New emergency claim' }).waitFor();
+    await page.getByRole('radio').first().check();
+    await page.getByRole('textbox', { name: 'Identification number' }).fill('A34567');
+    await page.getByRole('combobox', { name: 'Arrived by' }).selectOption('AMBULANCE');
+    await page.getByRole('combobox', { name: 'Brought by' }).selectOption('PARAMEDICS');
+    await expectAccessible(page, 'new emergency');
+    const doctorBefore = (await station.sandbox.doctorCodes('A34567')).length;
+    await page.getByRole('button', { name: 'Create emergency claim' }).click();
+
+    // The doctor's code went out at once.
+    await page.getByRole('heading', { name: "Doctor's authorization of the emergency" }).waitFor();
+    const doctorCode = await nextCode(() => station.sandbox.doctorCodes('A34567'), doctorBefore);
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(doctorCode);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('heading', { name: 'Identify the patient' }).waitFor({ timeout: 30_000 });
+    await timeLeft().waitFor();
+    expect(await page.getByRole('timer').first().textContent()).toMatch(/2[34] hrs|23 hrs/);
+    await page.getByText('Unidentified patient').first().waitFor();
+    await expectAccessible(page, 'emergency open, unidentified');
+
+    // Later: the patient's ID is known; the patient's own code identifies them on the same claim.
+    await page.getByRole('textbox', { name: 'ID number' }).fill('30000001');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    const patientBefore = (await station.sandbox.smsCodes('30000001')).length;
+    await page.getByRole('button', { name: 'Identify and send the code' }).click();
+    await page.getByRole('heading', { name: 'Identifying the patient' }).waitFor();
+    await timeLeft().waitFor();
+    const patientCode = await nextCode(() => station.sandbox.smsCodes('30000001'), patientBefore);
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(patientCode);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Patient identified').waitFor({ timeout: 30_000 });
+    await timeLeft().waitFor();
+
+    const reasons = await page.getByRole('combobox', { name: 'Reason' }).locator('option').allTextContents();
+    expect(reasons).not.toContain('Died');
+    expect(await page.getByRole('combobox', { name: 'Why the patient is unidentified' }).count()).toBe(0);
+    await expectAccessible(page, 'emergency open, identified');
+    await page.getByRole('button', { name: 'Submit claim' }).click();
+    await page.getByText('Emergency claim submitted').waitFor({ timeout: 30_000 });
+  });
+});
