@@ -1,12 +1,15 @@
 // The secret scan: full flows through the station core with every log line, every event and the
 // audit export captured; none may hold the client secret, an access token, a consent token or
 // authorization guid, an SMS code, or a patient's name. The SQLite file itself holds them only
-// sealed. Then the audit trail: an edited and a removed record are found by audit.verify.
+// sealed: every column but the sealed ones is read through SQLite and scanned, and the raw bytes
+// (with sealed text blanked) are scanned for copies left in old or freed pages. Then the audit
+// trail: an edited and a removed record are found by audit.verify.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
+import { createSealer } from '../../../electron/station/sealing';
 import { DOCTOR, eventually, FACILITIES, openStation, presentAtPage, startWorld, stepOf, type StationHandle, type World } from './harness';
 
 let world: World;
@@ -96,6 +99,56 @@ function leaks(text: string, secrets: { label: string; value: string; digits?: b
     .map((secret) => secret.label);
 }
 
+/**
+ * Every value in every table, read through SQLite, except the sealed columns (which must all be
+ * sealed: `v1:` and base64url).
+ */
+function tableValues(path: string): { plain: { where: string; text: string }[]; sealedCount: number } {
+  const db = new Database(path, { readonly: true });
+  try {
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+    const plain: { where: string; text: string }[] = [];
+    let sealedCount = 0;
+    for (const table of tables) {
+      for (const row of db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[]) {
+        for (const [column, value] of Object.entries(row)) {
+          if (column === 'sealed') {
+            expect(value, `${table}.sealed`).toMatch(/^v1:[A-Za-z0-9_-]+$/);
+            sealedCount += 1;
+          } else if (typeof value === 'string') {
+            plain.push({ where: `${table}.${column}`, text: value });
+          }
+        }
+      }
+    }
+    return { plain, sealedCount };
+  } finally {
+    db.close();
+  }
+}
+
+/** The looked-up patients, opened with the journal key from the secret store. */
+async function openedPatients(path: string): Promise<string> {
+  const key = Buffer.from((await secretStore.get('idhini.journal-key'))!, 'base64');
+  const sealer = createSealer(key);
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT sealed FROM patients').all() as { sealed: string }[]).map((row) => JSON.stringify(sealer.open(row.sealed))).join('\n');
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The raw bytes as text with every run of 16 or more base64url characters blanked. Sealed records,
+ * handles and hashes are such runs, and random base64 holds any four letters by chance (a name
+ * part like "Juma" about once in six runs of this test). A name in plain text is set apart by
+ * spaces, quotes or the bytes of SQLite's record format, so it stays visible (the next test shows it).
+ */
+function withoutLongRuns(files: Buffer[]): string {
+  return files.map((bytes) => bytes.toString('latin1').replace(/[A-Za-z0-9_-]{16,}/g, ' ')).join('\n');
+}
+
 describe('secret scan', () => {
   it('no log line, event or audit record carries a secret or a patient name; the journal keeps them sealed', async () => {
     await smsFlow('30000002');
@@ -121,9 +174,34 @@ describe('secret scan', () => {
     expect(exported.recordCount).toBeGreaterThan(50);
     expect(leaks(exported.content, secrets)).toEqual([]);
 
-    const raw = ['', '-wal'].map((suffix) => `${dbPath()}${suffix}`).filter(existsSync).map((p) => readFileSync(p).toString('latin1')).join('');
+    // The SQLite file: every value outside the sealed columns is free of them; the sealed ones do hold
+    // the patients (so the scan is not looking at an empty journal), only encrypted.
+    const diskSecrets = secrets.filter((x) => x.label !== 'SMS code');
+    const { plain, sealedCount } = tableValues(dbPath());
+    expect(plain.length).toBeGreaterThan(100);
+    expect(plain.flatMap(({ where, text }) => leaks(text, diskSecrets).map((label) => `${label} in ${where}`))).toEqual([]);
+    expect(sealedCount).toBeGreaterThan(10);
+    const patientsSealed = await openedPatients(dbPath());
+    for (const name of names) expect(patientsSealed).toContain(name);
+
+    // And the raw bytes (file and WAL: old page images, freed pages), sealed text taken out first.
+    const raw = ['', '-wal'].map((suffix) => `${dbPath()}${suffix}`).filter(existsSync).map((p) => readFileSync(p));
     expect(raw.length).toBeGreaterThan(0);
-    expect(leaks(raw, secrets.filter((x) => x.label !== 'SMS code'))).toEqual([]);
+    expect(leaks(withoutLongRuns(raw), diskSecrets)).toEqual([]);
+  });
+
+  it('the raw scan still finds a name stored in plain text beside handles and sealed text', () => {
+    const scratch = join(world.dir.path, 'plain.db');
+    const db = new Database(scratch);
+    db.exec('CREATE TABLE t (id TEXT, note TEXT, sealed TEXT)');
+    const id = 'wf_AbCdEfGhIjKlMnOp';
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?, ?)');
+    insert.run(id, 'visit for Otieno Juma Ochieng', 'v1:' + 'x'.repeat(5000));
+    insert.run(id, JSON.stringify({ fullName: 'Wanjiku Mumbi Kamau' }), 'v1:abc');
+    db.close();
+    const text = withoutLongRuns([readFileSync(scratch)]);
+    const names = ['Otieno Juma Ochieng', 'Wanjiku Mumbi Kamau'].map((value) => ({ label: value, value }));
+    expect(leaks(text, names).sort()).toEqual(['Otieno Juma Ochieng', 'Wanjiku Mumbi Kamau']);
   });
 
   it('audit.verify finds an edited record and a removed record', async () => {
