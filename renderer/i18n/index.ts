@@ -13,12 +13,15 @@ export async function startI18n(language: Language): Promise<void> {
     lng: 'en',
     fallbackLng: 'en',
     interpolation: { escapeValue: false }, // React escapes
+    initAsync: false, // the English strings are bundled: no reason to wait a turn before the first screen
     returnNull: false,
   });
   await switchLanguage(language);
 }
 
 export async function switchLanguage(language: Language): Promise<void> {
+  // Changing to the language already shown would redraw every screen for nothing.
+  if (i18next.language === language && document.documentElement.lang === language) return;
   if (language === 'sw' && !i18next.hasResourceBundle('sw', 'translation')) {
     const sw = await import('./sw.json');
     i18next.addResourceBundle('sw', 'translation', sw.default);

@@ -53,7 +53,9 @@ export default function PatientScreen() {
 
 function ServicesPanel() {
   const { t } = useTranslation();
-  const { loading, error } = useServices();
+  // Narrow subscriptions: a keystroke in the search must redraw the list, not this whole panel.
+  const loading = useServices((s) => s.loading);
+  const error = useServices((s) => s.error);
   const chosen = useServices(selectedIntervention);
   return (
     <section className="panel services" aria-labelledby="services-title">

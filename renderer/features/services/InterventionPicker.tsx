@@ -18,7 +18,12 @@ const drawWholeBelow = 60;
 export function InterventionPicker() {
   const { t } = useTranslation();
   const format = useFormat();
-  const { index, search, subBenefitCode, scenario, selected, subBenefits } = useServices();
+  const index = useServices((s) => s.index);
+  const search = useServices((s) => s.search);
+  const subBenefitCode = useServices((s) => s.subBenefitCode);
+  const scenario = useServices((s) => s.scenario);
+  const selected = useServices((s) => s.selected);
+  const subBenefits = useServices((s) => s.subBenefits);
   const shown = useMemo(() => filterInterventions(index, { search, subBenefitCode, scenario }), [index, search, subBenefitCode, scenario]);
   const selectedIndex = selected === null ? -1 : shown.findIndex((item) => item.code === selected);
   // Open on the preselected intervention (the core's suggestion), so the nurse sees it in place.
