@@ -14,4 +14,13 @@ export {
   type StationTiming,
 } from './deps';
 export { createStationLogger, Scrubber, type StationLogger } from './logging';
-export { nativeReaders, noReaders, type LocalServiceHandle, type NativeReadersOptions, type ReadersFacade } from './readers';
+export { nativeReaders, noReaders, type LocalServiceHandle, type ManagedLocalService, type NativeReadersOptions, type ReadersFacade } from './readers';
+export {
+  LocalDeviceServiceController,
+  deviceServiceOrigins,
+  officialServiceRuns,
+  type DeviceServiceControllerOptions,
+  type DeviceServiceSettings,
+  type LocalDeviceServiceView,
+  type OfficialServiceWatch,
+} from './device-service';

@@ -234,6 +234,7 @@ export function createStation(deps: StationDeps): Station {
         await c.session.settingsChanged();
       }
       if (input.idleLockMinutes !== undefined) armIdleTimer();
+      await followSettings(c);
       statusChanged();
       return c.settings.view();
     },
@@ -470,6 +471,16 @@ export function createStation(deps: StationDeps): Station {
     return openVisit(c, source, doctor);
   }
 
+  /** The readers' side follows settings: the local device service allows exactly the link origins (and the sandbox in training). */
+  async function followSettings(c: Ctx): Promise<void> {
+    const { allowedLinkOrigins, trainingMode, exchangeBaseUrl } = c.settings.values;
+    try {
+      await readers.useSettings?.({ allowedLinkOrigins, trainingMode, exchangeBaseUrl });
+    } catch (error) {
+      log.error({ err: error instanceof Error ? error.message : String(error) }, 'the readers could not follow the settings');
+    }
+  }
+
   function requireAudit(): AuditLog {
     if (audit === undefined) fail('INTERNAL', 'The station has not started.');
     return audit;
@@ -519,6 +530,7 @@ export function createStation(deps: StationDeps): Station {
       unsubscribers.push(readers.onCaptureRequested((capture) => emit({ type: 'capture.requested', capture })));
       patients.load();
       engine.load();
+      await followSettings(ctx);
       await session.resume();
       engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });
       log.info({ host, workflows: engine.all().filter((wf) => !engine.isEnded(wf)).length }, 'station started');
