@@ -5,14 +5,15 @@
 //   Training (npm start): --training-sandbox-url http://127.0.0.1:M --device-service-port P
 import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, WebContentsView, app, autoUpdater, dialog, ipcMain, powerMonitor, protocol, safeStorage, session } from 'electron';
 import { createExchangeClient } from '../payer';
-import { createStation, memorySecretStore, type SecretStore } from '../station';
-import { createStationLogger } from '../station/logging';
+import { createStation, createStationLogger, memorySecretStore, type SecretStore } from '../station';
 import { stationReaders, trainingReaders, type ReaderSetup } from './readers';
 import { SafeStorageSecretStore } from './secret-store';
 import { prepareShell, runShell, type CoreHandle, type ShellElectron } from './shell';
+import { ShellLogRelay } from './shell-log';
 import { linkWebPreferences } from './web-preferences';
 
 interface Training {
@@ -37,7 +38,10 @@ const training = trainingOptions(process.argv);
 const dataDir = path.join(app.getPath('userData'), training === null ? 'station' : 'training');
 mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
 const logFile = createWriteStream(path.join(dataDir, 'logs', 'station.log'), { flags: 'a' });
-const shellLog = createStationLogger({ destination: logFile }).log.child({ component: 'shell' });
+// Until the core exists, the shell's few lines (the single-instance hand-over, a start that failed)
+// go to this boot log; they carry fixed messages and error class names only. From the moment the
+// core exists every line goes through station.log, whose scrubber knows the core's secrets (shell-log.ts).
+const shellLog = new ShellLogRelay(createStationLogger({ destination: logFile }).log.child({ component: 'shell', phase: 'boot' }));
 
 const prepared = prepareShell({ app, protocol }, shellLog);
 
@@ -53,6 +57,7 @@ function readUpdatePolicy(): string | null {
 async function createCore(): Promise<CoreHandle> {
   let secrets: SecretStore;
   let setup: ReaderSetup;
+  let secretStoreProblem: string | null = null;
   if (training !== null) {
     // The demo facilities' credentials are public: nothing to protect in training.
     secrets = memorySecretStore();
@@ -61,10 +66,10 @@ async function createCore(): Promise<CoreHandle> {
     const store = new SafeStorageSecretStore({ safeStorage, platform: process.platform, file: path.join(dataDir, 'secrets.json') });
     await store.ensureUsable().catch((error: unknown) => {
       // The station still starts (look-ups of settings, the audit log); signing in will fail with this reason.
-      shellLog.error({ reason: error instanceof Error ? error.message : String(error) }, 'secret store unavailable');
+      secretStoreProblem = error instanceof Error ? error.message : String(error);
     });
     secrets = store;
-    setup = await stationReaders();
+    setup = await stationReaders({ workstationID: hostname(), version: app.getVersion() });
   }
   const station = createStation({
     databasePath: path.join(dataDir, 'station.db'),
@@ -77,9 +82,13 @@ async function createCore(): Promise<CoreHandle> {
     log: { destination: logFile },
     ...(training === null ? {} : { initialSettings: { exchangeBaseUrl: training.sandboxUrl, trainingMode: true, allowedLinkOrigins: [training.sandboxUrl] } }),
   });
+  const log = station.log.child({ component: 'shell' });
+  if (secretStoreProblem !== null) log.error({ reason: secretStoreProblem }, 'secret store unavailable');
+  // The core hands its settings to the device service as it starts and on every change (CORS follows the link allowlist).
   await station.start();
   return {
     bridge: station.bridge,
+    log,
     lock: (reason) => station.lock(reason),
     async stop() {
       await station.stop();

@@ -25,6 +25,7 @@ import { registerStationIpc } from './ipc';
 import { NavigationPolicy } from './navigation';
 import { APP_ENTRY_URL, isAppUrl } from './origins';
 import { applyPermissionPolicy } from './permissions';
+import type { ShellLogRelay } from './shell-log';
 import { watchRendererProcess } from './recovery';
 import { applyUpdatePolicy, decideUpdatePolicy, type AutoUpdaterApi } from './update-policy';
 import { SettingsMirror } from './settings-mirror';
@@ -76,6 +77,8 @@ export interface ShellElectron<W extends StationWindow, S extends LinkSessionApi
 
 export interface CoreHandle {
   readonly bridge: StationBridge;
+  /** The core's logger for the shell's lines: `station.log.child({component: 'shell'})`. */
+  readonly log: ShellLog;
   /** Locks for a reason only the shell sees (the system idle time, the screen locking), as station.lock does. */
   lock(reason: 'idle' | 'system'): void;
   stop(): Promise<void>;
@@ -88,7 +91,8 @@ export interface ShellOptions {
   preloadPath: string;
   /** Starts the station core. */
   createCore(): Promise<CoreHandle>;
-  log: ShellLog;
+  /** The relay prepareShell was given too: switched to the core's logger as soon as the core exists. */
+  log: ShellLogRelay;
   platform: string;
   /** The update policy file's text, or null when there is none. */
   updatePolicyText: string | null;
@@ -140,6 +144,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
   session.protocol.handle(appScheme.scheme, createAppProtocolHandler({ root: options.rendererDir, log }));
 
   const core = await options.createCore();
+  log.attach(core.log);
   const settings = new SettingsMirror();
   settings.observe('settings.get', checkOutcome('settings.get', await core.bridge.invoke('settings.get', {})));
 

@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../../electron/main/ipc';
 import { APP_ENTRY_URL } from '../../../electron/main/origins';
 import { prepareShell, runShell, type ShellElectron, type StationSession, type StationWindow } from '../../../electron/main/shell';
+import { ShellLogRelay } from '../../../electron/main/shell-log';
 import type { LinkSessionApi, LinkViewApi } from '../../../electron/main/electron-api';
+import type { ShellLog } from '../../../electron/main/electron-api';
+import { createExchangeClient } from '../../../electron/payer';
+import { createStation, createStationLogger, memorySecretStore, type Station } from '../../../electron/station';
 import { outputExamples } from '../contract/examples';
 import { FakeContents, FakeIpcMain, FakePowerMonitor, FakeSession, FakeView, asApi, recordingLog } from './fake-electron';
 import { testStation } from './test-station';
@@ -109,7 +113,9 @@ function fakeElectron(app = new FakeApp()) {
 
 async function started() {
   const fake = fakeElectron();
-  const log = recordingLog();
+  const bootLog = recordingLog();
+  const coreLog = recordingLog();
+  const log = new ShellLogRelay(bootLog);
   const prepared = prepareShell(fake.electron, log);
   if (prepared === null) throw new Error('lock refused');
   const core = testStation();
@@ -118,7 +124,7 @@ async function started() {
   const shell = await runShell(fake.electron, prepared, {
     rendererDir: path.join(dir, 'renderer'),
     preloadPath: '/app/dist/electron/preload.cjs',
-    createCore: async () => ({ bridge: core, stop, lock: (reason) => void locks.push(reason) }),
+    createCore: async () => ({ bridge: core, log: coreLog, stop, lock: (reason) => void locks.push(reason) }),
     log,
     platform: 'linux',
     updatePolicyText: null,
@@ -128,7 +134,7 @@ async function started() {
   const window = fake.windows[0]!;
   const call = (message: unknown, frame: { url: string; parent: object | null } = { url: APP_ENTRY_URL, parent: null }) =>
     fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, frame, message) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
-  return { ...fake, log, core, stop, locks, shell, window, call };
+  return { ...fake, log, bootLog, coreLog, core, stop, locks, shell, window, call };
 }
 
 describe('before ready', () => {
@@ -244,10 +250,82 @@ describe('the running shell', () => {
     await vi.waitFor(() => expect(window.webContents.loaded).toEqual([APP_ENTRY_URL, APP_ENTRY_URL]));
   });
 
+  it('logs through the core once it exists, the guards made before ready included; before that, only the boot log', async () => {
+    const { window, bootLog, coreLog, log, stationSession } = await started();
+    expect(log.attached).toBe(true);
+    window.webContents.navigate('will-navigate', 'https://payer.example.com/');
+    await stationSession.handlers.get('app')?.(new Request('app://idhini/missing.js'));
+    expect(coreLog.lines.map((l) => l.message)).toEqual(expect.arrayContaining(['navigation refused', 'app:// request refused', 'station window loaded']));
+    expect(bootLog.lines).toEqual([]);
+
+    const boot = recordingLog();
+    expect(prepareShell(fakeElectron(new FakeApp(false)).electron, new ShellLogRelay(boot))).toBeNull();
+    expect(boot.lines).toEqual([{ level: 'info', fields: {}, message: 'another Idhini station is running: handing over to it' }]);
+  });
+
   it('leaves the updater alone when no update policy is configured, and stops the core on stop', async () => {
     const { updater, shell, stop } = await started();
     expect(updater).not.toHaveBeenCalled();
     await shell.stop();
     expect(stop).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("the shell's log lines and the core's secrets", () => {
+  const CLIENT_SECRET = 'shell-scan-secret-7731';
+
+  /** The shell around a real station core; `shellLogOf` says which logger the shell's lines go to once the core exists. */
+  async function withRealCore(name: string, shellLogOf: (station: Station, destination: { write(line: string): void }) => ShellLog) {
+    const fake = fakeElectron();
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    const log = new ShellLogRelay(recordingLog());
+    const prepared = prepareShell(fake.electron, log);
+    if (prepared === null) throw new Error('lock refused');
+    const station = createStation({
+      databasePath: path.join(dir, `${name}.db`),
+      secrets: memorySecretStore(),
+      exchangeClientFactory: createExchangeClient,
+      host: 'electron',
+      log: { destination },
+      // Nothing listens there: the sign-in fails, but the core has seen the secret.
+      initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9' },
+    });
+    const shell = await runShell(fake.electron, prepared, {
+      rendererDir: path.join(dir, 'renderer'),
+      preloadPath: '/app/dist/electron/preload.cjs',
+      createCore: async () => {
+        await station.start();
+        return { bridge: station.bridge, log: shellLogOf(station, destination), stop: () => station.stop(), lock: (reason) => station.lock(reason) };
+      },
+      log,
+      platform: 'linux',
+      updatePolicyText: null,
+      devTools: false,
+    });
+    running.push(shell);
+    const window = fake.windows[0]!;
+    const signIn = await fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, { url: APP_ENTRY_URL, parent: null }, {
+      name: 'facility.signIn',
+      input: { clientId: 'demo-hospital', clientSecret: CLIENT_SECRET },
+    });
+    expect(signIn).toMatchObject({ ok: false });
+    // A page asking app:// for a path that carries the secret: the shell logs the refused path.
+    expect((await fake.stationSession.handlers.get('app')?.(new Request(`app://idhini/${CLIENT_SECRET}.js`)))?.status).toBe(404);
+    const refused = lines.filter((line) => line.includes('app:// request refused'));
+    expect(refused).toHaveLength(1);
+    return refused[0]!;
+  }
+
+  it("through station.log, a secret the core has seen is blanked in the shell's own lines", async () => {
+    const line = await withRealCore('scrubbed', (station) => station.log.child({ component: 'shell' }));
+    expect(line).not.toContain(CLIENT_SECRET);
+    expect(line).toContain('[secret]');
+    expect(JSON.parse(line)).toMatchObject({ component: 'shell', path: '/[secret].js' });
+  });
+
+  it('a logger of the shell’s own would have written it: the check above can fail', async () => {
+    const line = await withRealCore('own-logger', (_station, destination) => createStationLogger({ destination }).log.child({ component: 'shell' }));
+    expect(line).toContain(CLIENT_SECRET);
   });
 });
