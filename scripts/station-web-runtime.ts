@@ -2,6 +2,8 @@
 // the local device service (which the sandbox's authorization page captures from), the station core
 // on the sandbox, and the browser host serving the renderer and the contract. Shared by
 // `npm run station:web` (scripts/station-web.ts), `npm start` in browser mode, and the tests.
+// The device service is the core's to run (electron/station/device-service.ts): its CORS follows the
+// link allowlist in settings, plus the sandbox. The browser host logs through the core's logger.
 import { createServer } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,10 +11,9 @@ import path from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
 import { createExchangeClient } from '../electron/payer';
 import { startSandbox, type RunningSandbox } from '../electron/sandbox';
-import { createStation, memorySecretStore, nativeReaders, type LogDestination, type Station } from '../electron/station';
-import { createStationLogger } from '../electron/station/logging';
+import { LocalDeviceServiceController, createStation, memorySecretStore, nativeReaders, type LogDestination, type Station } from '../electron/station';
 import { VirtualReader } from '../native-bridge/drivers/virtual-reader';
-import { singleReaderSource, startLocalDeviceService, type LocalDeviceService } from '../native-bridge/service';
+import { HARDWARE_SERVICE_PORT, singleReaderSource, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
 
 /** The work_station_id the biometric authorize carries in training (the local device service reports it too). */
@@ -39,7 +40,8 @@ export interface TrainingStation {
   readonly host: BrowserHost;
   readonly sandbox: RunningSandbox;
   readonly station: Station;
-  readonly deviceService: LocalDeviceService;
+  /** The local device service, as the core runs it (its url while it runs). */
+  readonly deviceService: LocalDeviceServiceController;
   readonly dataDir: string;
   close(): Promise<void>;
 }
@@ -56,6 +58,12 @@ export function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** A concrete port for the device service: 0 → a free one; 'auto' → the hardware service's 18065 unless something answers there. */
+async function deviceServicePort(wanted: number | 'auto'): Promise<number> {
+  if (wanted === 'auto') return (await somethingListens(HARDWARE_SERVICE_PORT)) ? freePort() : HARDWARE_SERVICE_PORT;
+  return wanted === 0 ? freePort() : wanted;
 }
 
 export async function startTrainingStation(options: TrainingStationOptions): Promise<TrainingStation> {
@@ -75,24 +83,25 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
       destination = stream;
     }
 
-    // The sandbox's page captures from the local device service, whose CORS must name the sandbox:
-    // so the sandbox's port is settled first and it starts last.
+    // The sandbox's page is told where the device service listens before either starts, so its port
+    // is settled first; the core starts the service once it has read its settings.
     const sandboxPort = options.sandboxPort === 0 ? await freePort() : options.sandboxPort;
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+    const devicePort = await deviceServicePort(options.deviceServicePort ?? 0);
     const reader = new VirtualReader({ sandboxUrl });
     cleanups.push(() => reader.close());
-    const deviceService = await startLocalDeviceService({
-      devices: singleReaderSource(reader),
-      allowedOrigins: [sandboxUrl],
-      port: options.deviceServicePort ?? 0,
+    const readerInfo = await reader.probe();
+    const deviceService = new LocalDeviceServiceController({
+      devices: singleReaderSource(reader, readerInfo),
+      port: devicePort,
       workstationID: TRAINING_WORKSTATION,
       version: 'idhini-training',
     });
     cleanups.push(() => deviceService.close());
-    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: deviceService.url });
+    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: `http://127.0.0.1:${devicePort}` });
     cleanups.push(() => sandbox.close());
 
-    const readers = nativeReaders({ localService: deviceService, localWorkstationId: TRAINING_WORKSTATION, reader, readerInfo: await reader.probe() });
+    const readers = nativeReaders({ localService: deviceService, reader, readerInfo });
     cleanups.push(async () => readers.close());
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),
@@ -109,13 +118,15 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     });
     await station.start();
     cleanups.push(() => station.stop());
+    const service = deviceService.view();
+    // Training without the device service could take no fingerprint: say why instead of starting half a station.
+    if (service.state !== 'running') throw new Error(service.message ?? 'the local device service did not start');
 
-    const { log } = createStationLogger({ destination });
     const host = await startBrowserHost({
       core: station.bridge,
       rendererDir: options.rendererDir ?? RENDERER_OUT,
       port: options.port,
-      log: log.child({ component: 'browser-host' }),
+      log: station.log.child({ component: 'browser-host' }),
     });
     cleanups.push(() => host.close());
 

@@ -4,10 +4,18 @@
 // access tokens, consent and authorization tokens and guids, SMS codes. The renderer sends two of
 // them by design (the client secret once, on facility.signIn; the code the patient reads out, on
 // consent.confirmSms): those two outgoing calls are the only exception.
+// The browser host logs through the core's logger (station.log), whose scrubber knows every secret
+// the core has seen: a hostile request whose path and Origin carry a consent token is logged by the
+// host with the token blanked — and the same lines from a host given a logger of its own would leak
+// it, which the scan catches.
+import { request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startBrowserHost } from '../../../electron/browser-host';
+import { createStationLogger } from '../../../electron/station';
 import { startTrainingStation, type TrainingStation } from '../../../scripts/station-web-runtime';
 import { DOCTOR, presentAtPage } from '../station/harness';
 import { connectBridge, secretOf, type BridgeClient } from './bridge-client';
@@ -90,23 +98,30 @@ describe('secret scan over a whole flow B through the browser host', () => {
     expect((await ok('discharge.submit', { workflowId: fpDischarge.workflowId, reason: 'RECOVERED' })).state).toBe('submitted');
   });
 
+  it('logs a hostile request carrying a consent token through the core, which blanks the token; a logger of the host’s own would not', async () => {
+    const token = [...running.sandbox.context.state.claims.values()].at(-1)!.consent_token;
+    const before = logLines.length;
+    await hostileRequests(running.host.url, token);
+    const hostLines = logLines.slice(before).filter((line) => line.includes('"component":"browser-host"'));
+    expect(hostLines.map((line) => (JSON.parse(line) as { msg: string }).msg).sort()).toEqual(['bridge upgrade refused: foreign Origin', 'request refused: foreign Host header']);
+    expect(findLeaks(hostLines.map((line) => ['log', line]), scannedSecrets())).toEqual([]);
+
+    // The same host over the same core, with a logger of its own (as the shells had): the scan catches it.
+    const ownLines: string[] = [];
+    const own = await startBrowserHost({ core: running.station.bridge, rendererDir: dir, port: 0, log: createStationLogger({ destination: { write: (line: string) => ownLines.push(line) } }).log });
+    try {
+      await hostileRequests(own.url, token);
+    } finally {
+      await own.close();
+    }
+    expect(findLeaks(ownLines.map((line) => ['log', line]), scannedSecrets())).toEqual([
+      expect.stringMatching(/^claim consent token in a log line: .*foreign Host header/),
+      expect.stringMatching(/^claim consent token in a log line: .*foreign Origin/),
+    ]);
+  });
+
   it('finds no client secret, access token, consent token or SMS code in any message or log line', () => {
-    const state = running.sandbox.context.state;
-    const secrets = new Map<string, string>();
-    const add = (kind: string, value: string | null | undefined) => {
-      if (typeof value === 'string' && value.length >= 4) secrets.set(value, kind);
-    };
-    add('client secret', CLIENT_SECRET);
-    for (const token of state.tokens.keys()) add('access token', token);
-    for (const a of state.authorizations.values()) {
-      add('consent token', a.token);
-      add('authorization guid', a.guid);
-    }
-    for (const c of state.claims.values()) add('claim consent token', c.consent_token);
-    for (const otp of state.otps) {
-      add('SMS code', otp.code);
-      add('claim consent token', otp.claim_consent_token);
-    }
+    const secrets = scannedSecrets();
     const kinds = new Set(secrets.values());
     // The flow really issued each kind: a scan over nothing would prove nothing.
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['SMS code', 'access token', 'authorization guid', 'client secret', 'consent token']));
@@ -123,10 +138,66 @@ describe('secret scan over a whole flow B through the browser host', () => {
       ...client.received.map((text): [string, string] => ['received', text]),
       ...logLines.map((text): [string, string] => ['log', text]),
     ];
-    const leaks: string[] = [];
-    for (const [where, text] of corpus) {
-      for (const [secret, kind] of secrets) if (text.includes(secret)) leaks.push(`${kind} in a ${where} line: ${text.slice(0, 160)}`);
-    }
-    expect(leaks).toEqual([]);
+    expect(findLeaks(corpus, secrets)).toEqual([]);
   });
 });
+
+/** Every secret the sandbox issued during the run, by value, with its kind. */
+function scannedSecrets(): Map<string, string> {
+  const state = running.sandbox.context.state;
+  const secrets = new Map<string, string>();
+  const add = (kind: string, value: string | null | undefined) => {
+    if (typeof value === 'string' && value.length >= 4) secrets.set(value, kind);
+  };
+  add('client secret', CLIENT_SECRET);
+  for (const token of state.tokens.keys()) add('access token', token);
+  for (const a of state.authorizations.values()) {
+    add('consent token', a.token);
+    add('authorization guid', a.guid);
+  }
+  for (const c of state.claims.values()) add('claim consent token', c.consent_token);
+  for (const otp of state.otps) {
+    add('SMS code', otp.code);
+    add('claim consent token', otp.claim_consent_token);
+  }
+  return secrets;
+}
+
+function findLeaks(corpus: [string, string][], secrets: Map<string, string>): string[] {
+  const leaks: string[] = [];
+  for (const [where, text] of corpus) {
+    for (const [secret, kind] of secrets) if (text.includes(secret)) leaks.push(`${kind} in a ${where} line: ${text.slice(0, 240)}`);
+  }
+  return leaks;
+}
+
+/**
+ * What a hostile page or program might send the host: a request under another Host name whose path
+ * carries the token (refused: DNS rebinding), and a bridge upgrade from an Origin that carries it
+ * (refused: foreign Origin). The host logs both refusals, with the path and the Origin.
+ */
+async function hostileRequests(hostUrl: string, token: string): Promise<void> {
+  const { hostname, port } = new URL(hostUrl);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request({ host: hostname, port, path: `/claims/${token}`, headers: { host: 'station.attacker.example' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+  expect(status).toBe(421);
+  const refused = await new Promise<number>((resolve) => {
+    const ws = new WebSocket(`${hostUrl.replace(/^http/, 'ws')}/bridge`, { origin: `https://attacker.example/${token}` });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.once('error', () => undefined);
+  });
+  expect(refused).toBe(403);
+}
