@@ -12,10 +12,9 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import type { WebSocket } from 'ws';
-import { checkEvent, makeError, validateInvoke } from '../contract';
-import type { CommandName, Invocation, StationBridge } from '../contract';
+import { checkEvent, checkOutcome, makeError, validateInvoke } from '../contract';
+import type { CommandName, Invocation, Outcome, StationBridge } from '../contract';
 import { browserCsp, securityHeaders } from './csp';
-import { checkOutcome, type AnyOutcome } from './outcome';
 
 /** pino's call shape. */
 export interface HostLog {
@@ -139,7 +138,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     },
   );
 
-  async function answer(name: unknown, input: unknown): Promise<AnyOutcome> {
+  async function answer(name: unknown, input: unknown): Promise<Outcome<unknown>> {
     const call = validateInvoke(name, input);
     if (!call.ok) return call;
     // In browser mode the renderer shows the link itself, in a sandboxed iframe under frame-src.
@@ -147,7 +146,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     return dispatch(call.value);
   }
 
-  async function dispatch(call: Invocation): Promise<AnyOutcome> {
+  async function dispatch(call: Invocation): Promise<Outcome<unknown>> {
     let answered: unknown;
     try {
       answered = await (core.invoke as (name: CommandName, input: unknown) => Promise<unknown>)(call.name, call.input);

@@ -8,7 +8,7 @@ import { consentCommands } from './consent';
 import { dischargeCommands } from './discharge';
 import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
-import { makeError } from './errors';
+import { makeError, stationError } from './errors';
 import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { readerCommands, readerEvents } from './readers';
@@ -103,6 +103,23 @@ export function checkOutput<N extends CommandName>(name: N, value: unknown): Com
     ok: false,
     error: makeError('INTERNAL', `The station answered ${name} outside the contract.`, { issues: issuesOf(parsed.error) }),
   };
+}
+
+/**
+ * Checks a whole answer of the core, `{ok, value}` or `{ok: false, error}`, before it crosses to the
+ * renderer: a value by the command's output schema (checkOutput), an error by the error envelope,
+ * so no extra key rides along on either; anything not shaped as an outcome becomes INTERNAL. Both
+ * shells run it on every answer (they may not import each other, so it lives here).
+ */
+export function checkOutcome<N extends CommandName>(name: N, outcome: unknown): CommandOutcome<N> {
+  if (outcome !== null && typeof outcome === 'object' && 'ok' in outcome) {
+    if (outcome.ok === true && 'value' in outcome) return checkOutput(name, outcome.value);
+    if (outcome.ok === false && 'error' in outcome) {
+      const error = stationError.safeParse(outcome.error);
+      if (error.success) return { ok: false, error: error.data };
+    }
+  }
+  return { ok: false, error: makeError('INTERNAL', `The station answered ${name} outside the contract.`) };
 }
 
 /** Checks an event before it is pushed to the renderer. */

@@ -2,23 +2,11 @@
 // command that is about the shell itself (authorizationView.setArea), passes every other to the
 // core, and checks what comes back against the contract, error envelopes included, so nothing
 // outside it (a token riding along, say) reaches the renderer.
-import { checkOutput, makeError, stationError } from '../contract';
+import { checkOutcome, makeError } from '../contract';
 import type { CommandName, Invocation, Outcome, StationBridge } from '../contract';
 import type { ShellLog } from './electron-api';
 
 export type AnyOutcome = Outcome<unknown>;
-
-/** What the core answered, checked: outputs by the command's schema, errors by the error envelope. */
-export function checkOutcome(name: CommandName, outcome: unknown): AnyOutcome {
-  if (outcome !== null && typeof outcome === 'object' && 'ok' in outcome) {
-    if (outcome.ok === true && 'value' in outcome) return checkOutput(name, outcome.value);
-    if (outcome.ok === false && 'error' in outcome) {
-      const error = stationError.safeParse(outcome.error);
-      if (error.success) return { ok: false, error: error.data };
-    }
-  }
-  return { ok: false, error: makeError('INTERNAL', `The station answered ${name} outside the contract.`) };
-}
 
 export interface DispatcherDeps {
   core: StationBridge;

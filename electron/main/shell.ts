@@ -5,10 +5,11 @@
 // Electron comes in through ShellElectron, so test/unit/shell drives all of it with fakes; index.ts
 // hands in the real modules.
 import type { CustomScheme, Event, WebPreferences } from 'electron';
+import { checkOutcome } from '../contract';
 import type { StationBridge } from '../contract';
 import { appScheme, createAppProtocolHandler } from './app-protocol';
 import { AuthorizationView } from './authorization-view';
-import { checkOutcome, createDispatcher } from './dispatch';
+import { createDispatcher } from './dispatch';
 import type {
   GuardedContentsApi,
   IpcMainApi,
