@@ -92,14 +92,31 @@ export function createStationLogger(options: { destination?: LogDestination | un
       target.write(scrubber.scrub(line));
     },
   };
+  // `component` is not a base binding: pino writes a child's bindings after its parent's, so a
+  // child's own component (`log.child({component: 'shell'})`) would follow the base one in the same
+  // line. A line whose logger binds none gets the core's through the mixin instead.
   const log = pino(
     {
       level: options.level ?? 'info',
-      base: { component: 'station' },
+      base: {},
+      mixin: (_object, _level, logger) => (bindsComponent(logger) ? {} : { component: DEFAULT_COMPONENT }),
       redact: { paths: redactPaths, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     destination,
   );
   return { log, scrubber };
+}
+
+const DEFAULT_COMPONENT = 'station';
+
+/** Whether a logger (or one of its parents) was made with its own `component` binding; once per logger. */
+const componentBound = new WeakMap<object, boolean>();
+function bindsComponent(logger: Logger): boolean {
+  let known = componentBound.get(logger);
+  if (known === undefined) {
+    known = Object.hasOwn(logger.bindings(), 'component');
+    componentBound.set(logger, known);
+  }
+  return known;
 }

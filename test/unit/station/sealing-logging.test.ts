@@ -57,6 +57,19 @@ describe('the station logger', () => {
     expect(line).toContain('[patient]');
   });
 
+  it('writes one component per line: the core’s, or the child’s own instead of it', () => {
+    const { lines, log } = capture();
+    const components = (line: string) => [...line.matchAll(/"component":"([^"]*)"/g)].map((m) => m[1]);
+    log.info('core line');
+    const shell = log.child({ component: 'shell' });
+    shell.info('shell line');
+    shell.child({ phase: 'boot' }).info('shell boot line');
+    log.child({ workflowId: 'wf_1' }).info('core child line');
+    log.info({ component: 'audit' }, 'component in the line itself');
+    expect(lines.map(components)).toEqual([['station'], ['shell'], ['shell'], ['station'], ['audit']]);
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['core line', 'shell line', 'shell boot line', 'core child line', 'component in the line itself']);
+  });
+
   it('ignores values too short to scrub safely', () => {
     const scrubber = new Scrubber();
     scrubber.add('1');
