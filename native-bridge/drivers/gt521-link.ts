@@ -2,13 +2,13 @@
 // packet follows an ACK and how long it is (the protocol carries no length).
 
 import type { CommandContext } from './command-queue';
-import { LineActivity, PacketInbox } from './packet-inbox';
+import { ProtocolLink } from './protocol-link';
 import { ReaderError } from './reader';
 import { wireMs } from './reader-base';
 import { hex } from '../protocols/hex';
-import { GT521_ACK, GT521_DATA_OVERHEAD, GT521_DEVICE_ID, GT521_NACK, Gt521Parser, type Gt521Packet } from '../protocols/gt521';
-import type { ByteTransport } from '../transports/transport';
+import { GT521_ACK, GT521_DATA_OVERHEAD, GT521_DEVICE_ID, GT521_NACK, Gt521Parser, type Gt521Packet, type Gt521ParseEvent } from '../protocols/gt521';
 
+type FrameEvent = Extract<Gt521ParseEvent, { kind: 'packet' | 'data' }>;
 type Frame = { readonly kind: 'packet'; readonly packet: Gt521Packet } | { readonly kind: 'data'; readonly data: Uint8Array };
 
 export interface Gt521Reply {
@@ -19,20 +19,8 @@ export interface Gt521Reply {
   readonly data?: Uint8Array;
 }
 
-export class Gt521Link {
-  private readonly parser = new Gt521Parser();
-  private readonly inbox = new PacketInbox<Frame>();
-  private readonly activity = new LineActivity();
-  private readonly stopListening: () => void;
-  readonly stats = { skippedBytes: 0, checksumErrors: 0 };
-
-  constructor(private readonly transport: ByteTransport) {
-    this.stopListening = transport.onData((chunk) => this.receive(chunk));
-  }
-
-  dispose(): void {
-    this.stopListening();
-  }
+export class Gt521Link extends ProtocolLink<FrameEvent, Frame> {
+  protected readonly parser = new Gt521Parser();
 
   /**
    * Sends a 12-byte command packet; with `dataBytes`, also reads the data packet an ACK brings,
@@ -59,41 +47,7 @@ export class Gt521Link {
     return { ack, parameter, data: data.data };
   }
 
-  async resync(): Promise<void> {
-    const byteMs = wireMs(1, this.transport.baudRate);
-    await this.activity.quiet(Math.max(25, 24 * byteMs), 500);
-    await this.transport.flush().catch(() => undefined);
-    this.parser.reset();
-    this.inbox.clear();
-  }
-
-  private async write(bytes: Uint8Array): Promise<void> {
-    try {
-      await this.transport.write(bytes);
-    } catch (error) {
-      throw new ReaderError('disconnected', `cannot write to ${this.transport.path}: ${(error as Error).message}`);
-    }
-  }
-
-  private receive(chunk: Uint8Array): void {
-    this.activity.touch();
-    const events = this.parser.push(chunk);
-    for (const event of events) {
-      if (event.kind === 'skipped') {
-        this.stats.skippedBytes += event.bytes.length;
-      } else if (event.kind === 'checksum') {
-        this.stats.checksumErrors += 1;
-        this.inbox.deliver(
-          new ReaderError(
-            'checksum',
-            `a ${event.frame} packet from the module failed its checksum (computed 0x${hex(event.expected, 4)}, received 0x${hex(event.received, 4)})`,
-          ),
-        );
-      } else if (event.kind === 'packet') {
-        this.inbox.deliver({ kind: 'packet', packet: event.packet });
-      } else {
-        this.inbox.deliver({ kind: 'data', data: event.data });
-      }
-    }
+  protected override received(event: FrameEvent): Frame {
+    return event.kind === 'packet' ? { kind: 'packet', packet: event.packet } : { kind: 'data', data: event.data };
   }
 }

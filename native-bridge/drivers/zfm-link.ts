@@ -2,7 +2,7 @@
 // and hands replies to the command that waits for them. Used only inside queue jobs.
 
 import type { CommandContext } from './command-queue';
-import { LineActivity, PacketInbox } from './packet-inbox';
+import { ProtocolLink } from './protocol-link';
 import { ReaderError } from './reader';
 import { wireMs } from './reader-base';
 import { hex } from '../protocols/hex';
@@ -16,32 +16,20 @@ import {
   encodeZfmPacket,
   type ZfmAck,
   type ZfmPacket,
+  type ZfmParseEvent,
 } from '../protocols/zfm';
 import type { ByteTransport } from '../transports/transport';
 
-export interface ZfmLinkStats {
-  /** Stray bytes dropped while resyncing (an R503's 0x55, noise). */
-  skippedBytes: number;
-  /** Frames refused for a bad checksum. */
-  checksumErrors: number;
-}
+type FrameEvent = Extract<ZfmParseEvent, { kind: 'packet' }>;
 
-export class ZfmLink {
-  private readonly parser = new ZfmPacketParser();
-  private readonly inbox = new PacketInbox<ZfmPacket>();
-  private readonly activity = new LineActivity();
-  private readonly stopListening: () => void;
-  readonly stats: ZfmLinkStats = { skippedBytes: 0, checksumErrors: 0 };
+export class ZfmLink extends ProtocolLink<FrameEvent, ZfmPacket> {
+  protected readonly parser = new ZfmPacketParser();
 
   constructor(
-    private readonly transport: ByteTransport,
+    transport: ByteTransport,
     readonly address: number,
   ) {
-    this.stopListening = transport.onData((chunk) => this.receive(chunk));
-  }
-
-  dispose(): void {
-    this.stopListening();
+    super(transport);
   }
 
   /** Sends one command packet and returns its acknowledge. */
@@ -83,15 +71,6 @@ export class ZfmLink {
     }
   }
 
-  /** After a failed command: let a late reply finish, drop everything, start framing afresh. */
-  async resync(): Promise<void> {
-    const byteMs = wireMs(1, this.transport.baudRate);
-    await this.activity.quiet(Math.max(25, 24 * byteMs), 500);
-    await this.transport.flush().catch(() => undefined);
-    this.parser.reset();
-    this.inbox.clear();
-  }
-
   /** A stream must keep moving: each packet within twice its wire time plus some slack. */
   private perPacketTimeoutMs(packetSize: number, slackMs: number): number {
     return 2 * wireMs(packetSize + 11, this.transport.baudRate) + slackMs;
@@ -108,34 +87,8 @@ export class ZfmLink {
     return packet;
   }
 
-  private async write(bytes: Uint8Array): Promise<void> {
-    try {
-      await this.transport.write(bytes);
-    } catch (error) {
-      throw new ReaderError('disconnected', `cannot write to ${this.transport.path}: ${(error as Error).message}`);
-    }
-  }
-
-  private receive(chunk: Uint8Array): void {
-    this.activity.touch();
-    const events = this.parser.push(chunk);
-    for (const event of events) {
-      if (event.kind === 'skipped') {
-        this.stats.skippedBytes += event.bytes.length;
-      } else if (event.kind === 'checksum') {
-        this.stats.checksumErrors += 1;
-        // Every failed frame is refused, even if good packets follow: a dropped data packet must
-        // fail the stream, never shorten it.
-        this.inbox.deliver(
-          new ReaderError(
-            'checksum',
-            `a packet from the module failed its checksum (computed 0x${hex(event.expected, 4)}, received 0x${hex(event.received, 4)})`,
-          ),
-        );
-      } else {
-        this.inbox.deliver(event.packet);
-      }
-    }
+  protected override received(event: FrameEvent): ZfmPacket {
+    return event.packet;
   }
 }
 
