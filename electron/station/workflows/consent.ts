@@ -6,14 +6,13 @@ import type { consentView as consentViewSchema } from '../../contract';
 import { fail } from '../errors';
 import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
-import { callSpec, newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { consentingPatient, verifyingWorkflow } from './start';
+import { callSpec, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
 export async function beginConsent(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined; serviceType?: ServiceType | undefined }): Promise<ConsentWorkflow> {
-  const facts = ctx.patients.facts(input.patientRef);
-  if (!facts.covered) fail('NOT_COVERED', 'The patient is not covered: consent cannot be taken for a visit.');
-  if (facts.schemeChoiceNeeded) fail('SCHEME_CHOICE_NEEDED', 'The patient is covered under two schemes: choose one first.');
+  const facts = consentingPatient(ctx, input.patientRef);
   const code = input.interventionCode ?? facts.suggested?.code;
   if (code === undefined) fail('VALIDATION', 'Choose the intervention: none fits this ward by default.', { field: 'interventionCode' });
   const intervention = await ctx.patients.intervention(input.patientRef, code);
@@ -26,22 +25,8 @@ export async function beginConsent(ctx: Ctx, input: { patientRef: string; interv
   if (intervention.careSetting !== 'both' && serviceType !== intervention.handling.serviceType) {
     fail('INTERVENTION_NOT_ALLOWED', `This intervention is for ${intervention.handling.serviceType.toLowerCase()} visits.`, { field: 'serviceType' });
   }
-  const now = ctx.nowIso();
-  const wf: ConsentWorkflow = {
-    id: ctx.newId('wf'),
-    kind: 'consent',
-    state: 'verifying',
-    createdAt: now,
-    updatedAt: now,
-    lastError: null,
-    data: {
-      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts },
-      intervention: { code: intervention.code, name: intervention.name, scenario: intervention.scenario },
-      serviceType,
-      verification: newVerification(ctx, 'visit', { ...facts, unusableUntil: facts.unusableUntil }),
-      visitWorkflowId: null,
-    },
-  };
+  const { header, data } = verifyingWorkflow(ctx, 'consent', facts, intervention, 'visit');
+  const wf: ConsentWorkflow = { ...header, data: { ...data, serviceType, visitWorkflowId: null } };
   return ctx.engine.create(wf, `consent for ${intervention.code} (${serviceType}), route ${wf.data.verification.route.route}`);
 }
 

@@ -12,6 +12,7 @@ import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { callSpec, newVerification, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { consentingPatient, verifyingWorkflow } from './start';
 import { openVisit, reconcileOpenVisit } from './visit';
 
 export type ElectiveView = z.infer<typeof electiveViewSchema>;
@@ -36,9 +37,7 @@ function preauthStatusOf(value: string): PreauthStatus {
 }
 
 export async function beginElective(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined }): Promise<ElectiveWorkflow> {
-  const facts = ctx.patients.facts(input.patientRef);
-  if (!facts.covered) fail('NOT_COVERED', 'The patient is not covered.');
-  if (facts.schemeChoiceNeeded) fail('SCHEME_CHOICE_NEEDED', 'The patient is covered under two schemes: choose one first.');
+  const facts = consentingPatient(ctx, input.patientRef);
   let code = input.interventionCode;
   if (code === undefined) {
     const electives = await ctx.patients.interventions(input.patientRef, { scenario: 'elective-preauth' });
@@ -47,26 +46,10 @@ export async function beginElective(ctx: Ctx, input: { patientRef: string; inter
   }
   const intervention = await ctx.patients.intervention(input.patientRef, code);
   if (intervention.scenario !== 'elective-preauth') fail('INTERVENTION_NOT_ALLOWED', 'This intervention needs no manually approved preauthorization: open an ordinary visit.', { field: 'interventionCode' });
-  const now = ctx.nowIso();
+  const { header, data } = verifyingWorkflow(ctx, 'elective', facts, intervention, 'pre-visit');
   const wf: ElectiveWorkflow = {
-    id: ctx.newId('wf'),
-    kind: 'elective',
-    state: 'verifying',
-    createdAt: now,
-    updatedAt: now,
-    lastError: null,
-    data: {
-      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts },
-      intervention: { code: intervention.code, name: intervention.name, scenario: intervention.scenario },
-      phase: 'pre-visit',
-      verification: newVerification(ctx, 'pre-visit', { ...facts, unusableUntil: facts.unusableUntil }),
-      phaseOneMethod: null,
-      authToken: null,
-      authGuid: null,
-      preauthRequest: null,
-      preauth: null,
-      visitWorkflowId: null,
-    },
+    ...header,
+    data: { ...data, phase: 'pre-visit', phaseOneMethod: null, authToken: null, authGuid: null, preauthRequest: null, preauth: null, visitWorkflowId: null },
   };
   return ctx.engine.create(wf, `elective consent for ${intervention.code}, route ${wf.data.verification.route.route}`);
 }

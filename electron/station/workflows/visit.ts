@@ -245,32 +245,44 @@ export function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: Li
   };
 }
 
-export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
-  const consentToken = requireOpen(wf);
-  const request = lineRequestOf(wf, consentToken, input);
+/**
+ * One billing call on an open visit, journaled: a refusal shows on the visit; an answer lost leaves
+ * the visit to be reconciled against the claim preview after a grace period. Answers whether the
+ * outcome is known (false: it is not, and nothing more should be done now).
+ */
+async function billingCall<T>(ctx: Ctx, wf: VisitWorkflow, operation: string, request: Record<string, unknown>, send: () => Promise<T>, settle: (result: T) => void): Promise<boolean> {
   try {
     await ctx.engine.call(
       wf,
-      'claims.addLine',
+      operation,
       request,
-      () => ctx.session.client().claims.addLine(request),
-      (saved) => {
-        if (saved.lineGuid !== undefined) wf.data.addedLineIds.push(saved.lineGuid.slice(0, 100));
-        if (saved.lines.length > 0) applyLines(wf, saved.lines, saved.totalAmount);
-        if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+      send,
+      (result) => {
+        settle(result);
         wf.lastError = null;
         ctx.engine.save(wf);
       },
       (error) => ctx.engine.setError(wf, error),
     );
+    return true;
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       scheduleVisitReconcile(ctx, wf);
-      return;
+      return false;
     }
     throw error;
   }
-  if (wf.data.lines.length === 0) await refreshFromPreview(ctx, wf).catch(() => undefined);
+}
+
+export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const request = lineRequestOf(wf, consentToken, input);
+  const known = await billingCall(ctx, wf, 'claims.addLine', request, () => ctx.session.client().claims.addLine(request), (saved) => {
+    if (saved.lineGuid !== undefined) wf.data.addedLineIds.push(saved.lineGuid.slice(0, 100));
+    if (saved.lines.length > 0) applyLines(wf, saved.lines, saved.totalAmount);
+    if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+  });
+  if (known && wf.data.lines.length === 0) await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
 export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): Promise<void> {
@@ -279,53 +291,19 @@ export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): P
   if (line === undefined) fail('NOT_FOUND', 'The visit has no such line.', { field: 'lineId' });
   if (line.automatic) fail('WRONG_STATE', 'Lines the exchange generated cannot be removed here.', { state: 'automatic' });
   const request = { consent_token: consentToken, line_guid: lineId };
-  try {
-    await ctx.engine.call(
-      wf,
-      'claims.removeLine',
-      request,
-      () => ctx.session.client().claims.removeLine(request),
-      () => {
-        wf.data.lines = wf.data.lines.filter((l) => l.lineId !== lineId);
-        wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      scheduleVisitReconcile(ctx, wf);
-      return;
-    }
-    throw error;
-  }
-  await refreshFromPreview(ctx, wf).catch(() => undefined);
+  const known = await billingCall(ctx, wf, 'claims.removeLine', request, () => ctx.session.client().claims.removeLine(request), () => {
+    wf.data.lines = wf.data.lines.filter((l) => l.lineId !== lineId);
+    wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
+  });
+  if (known) await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
 export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
   const consentToken = requireOpen(wf);
   const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
-  try {
-    await ctx.engine.call(
-      wf,
-      'claims.addDoctor',
-      request,
-      () => ctx.session.client().claims.addDoctor(request),
-      () => {
-        wf.data.doctor = doctor;
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      scheduleVisitReconcile(ctx, wf);
-      return;
-    }
-    throw error;
-  }
+  await billingCall(ctx, wf, 'claims.addDoctor', request, () => ctx.session.client().claims.addDoctor(request), () => {
+    wf.data.doctor = doctor;
+  });
 }
 
 function applyLines(wf: VisitWorkflow, lines: ClaimLine[], total: number | undefined): void {
