@@ -35,7 +35,6 @@ const NACK_DATABASE_EMPTY = 0x100a;
 export class Gt521Reader extends TransportReader {
   private readonly link: Gt521Link;
   private readonly options: Required<Omit<Gt521ReaderOptions, 'id'>>;
-  private info: ReaderInfo | undefined;
 
   constructor(transport: ByteTransport, options: Gt521ReaderOptions = {}) {
     super(transport, options.id ?? `gt521:${transport.path}`);
@@ -54,10 +53,6 @@ export class Gt521Reader extends TransportReader {
 
   get linkStats(): Readonly<Gt521Link['stats']> {
     return this.link.stats;
-  }
-
-  probe(options: { signal?: AbortSignal } = {}): Promise<ReaderInfo> {
-    return this.operate(() => this.probeModule(options.signal));
   }
 
   capture(options: WaitOptions): Promise<Capture> {
@@ -122,22 +117,15 @@ export class Gt521Reader extends TransportReader {
     this.expectAck('CmosLed', await this.exec('CmosLed', gt521Command.cmosLed(on)));
   }
 
-  protected override async ensureProbed(signal?: AbortSignal): Promise<void> {
-    if (!this.info) await this.probeModule(signal);
-  }
-
   protected override async pollForFinger(options: WaitOptions): Promise<void> {
     const deadline = Date.now() + options.timeoutMs;
     this.setState({ kind: 'waiting-for-finger', deadline });
     // The sensor sees nothing with its backlight off.
     this.expectAck('CmosLed', await this.exec('CmosLed', gt521Command.cmosLed(true), options.signal));
-    for (;;) {
-      this.throwIfCancelled(options.signal);
+    await this.pollUntilFinger(options, deadline, this.options.pollIntervalMs, async () => {
       const reply = this.expectAck('IsPressFinger', await this.exec('IsPressFinger', gt521Command.isPressFinger(), options.signal));
-      if (reply.parameter === 0) return;
-      if (Date.now() >= deadline) throw new ReaderError('no-finger', `no finger on the sensor within ${options.timeoutMs} ms`);
-      if (this.options.pollIntervalMs > 0) await this.pause(this.options.pollIntervalMs, options.signal);
-    }
+      return reply.parameter === 0;
+    });
   }
 
   protected override resync(): Promise<void> {
@@ -160,7 +148,7 @@ export class Gt521Reader extends TransportReader {
     }
   }
 
-  private async probeModule(signal?: AbortSignal): Promise<ReaderInfo> {
+  protected override async probeModule(signal?: AbortSignal): Promise<ReaderInfo> {
     await this.link.resync(); // start from a quiet line, whatever an earlier session left on it
     const opened = await this.open(signal);
     if (this.transport.baudRate !== this.options.baudRate) {

@@ -41,6 +41,8 @@ export abstract class TransportReader implements FingerprintReader {
   private closing = false;
   private closed: Promise<void> | undefined;
   private ended: ReaderError | undefined;
+  /** What the last probe learnt; undefined until the module has answered one. */
+  protected info: ReaderInfo | undefined;
   protected readonly queue: CommandQueue;
   private readonly stopWatching: () => void;
 
@@ -64,7 +66,10 @@ export abstract class TransportReader implements FingerprintReader {
     return () => this.listeners.delete(listener);
   }
 
-  abstract probe(options?: { signal?: AbortSignal }): Promise<ReaderInfo>;
+  probe(options: { signal?: AbortSignal } = {}): Promise<ReaderInfo> {
+    return this.operate(() => this.probeModule(options.signal));
+  }
+
   abstract capture(options: WaitOptions): Promise<Capture>;
   abstract led(signal: LedSignal): Promise<void>;
   identify?(options: WaitOptions): Promise<MatchResult>;
@@ -92,8 +97,8 @@ export abstract class TransportReader implements FingerprintReader {
 
   /** Flush, wait for silence, reset the parser: run by the queue after a failed command. */
   protected abstract resync(): Promise<void>;
-  /** Probe unless done; drivers need what the probe learns (packet size, working baud rate). */
-  protected abstract ensureProbed(signal?: AbortSignal): Promise<void>;
+  /** Handshakes with the module and sets `info` (and idle); also run by operations before the first probe. */
+  protected abstract probeModule(signal?: AbortSignal): Promise<ReaderInfo>;
   /** Resolves once a finger is on the sensor; sets waiting-for-finger. */
   protected abstract pollForFinger(options: WaitOptions): Promise<void>;
   /** Last words to the module before the transport closes (GT-521: back to 9600). */
@@ -104,6 +109,25 @@ export abstract class TransportReader implements FingerprintReader {
     if (sameState(this.current, state)) return;
     this.current = state;
     for (const listener of this.listeners) listener(state);
+  }
+
+  /** Probe unless done; drivers need what the probe learns (packet size, working baud rate). */
+  protected async ensureProbed(signal?: AbortSignal): Promise<void> {
+    if (!this.info) await this.probeModule(signal);
+  }
+
+  /**
+   * Asks `fingerOn` until it answers yes: the wait is cancellable between asks, paced by
+   * `intervalMs` (0: back to back, the module's own answer time paces it) and ends as `no-finger`
+   * once `deadline` (epoch ms) has passed.
+   */
+  protected async pollUntilFinger(options: WaitOptions, deadline: number, intervalMs: number, fingerOn: () => Promise<boolean>): Promise<void> {
+    for (;;) {
+      this.throwIfCancelled(options.signal);
+      if (await fingerOn()) return;
+      if (Date.now() >= deadline) throw new ReaderError('no-finger', `no finger on the sensor within ${options.timeoutMs} ms`);
+      if (intervalMs > 0) await this.pause(intervalMs, options.signal);
+    }
   }
 
   protected get isEnded(): boolean {

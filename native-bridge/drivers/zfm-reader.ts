@@ -1,6 +1,7 @@
 // FingerprintReader for ZFM-family modules (ZFM-20, R30x, R503, AS608, FPM10A) over any
 // ByteTransport: serial, or the CP2110 HID-UART bridge.
 
+import type { CommandContext } from './command-queue';
 import { ReaderError, type Capture, type LedSignal, type MatchResult, type ReaderInfo, type WaitOptions } from './reader';
 import { TransportReader, wireMs } from './reader-base';
 import { ZfmLink } from './zfm-link';
@@ -73,7 +74,6 @@ type LedKind = 'aura' | 'on-off' | 'none';
 export class ZfmReader extends TransportReader {
   private readonly link: ZfmLink;
   private readonly options: Required<Omit<ZfmReaderOptions, 'id'>>;
-  private info: ReaderInfo | undefined;
   private system: ZfmSystemParameters | undefined;
   private ledKind: LedKind = 'none';
 
@@ -98,10 +98,6 @@ export class ZfmReader extends TransportReader {
 
   get linkStats(): Readonly<ZfmLink['stats']> {
     return this.link.stats;
-  }
-
-  probe(options: { signal?: AbortSignal } = {}): Promise<ReaderInfo> {
-    return this.operate(() => this.probeModule(options.signal));
   }
 
   capture(options: WaitOptions): Promise<Capture> {
@@ -174,22 +170,16 @@ export class ZfmReader extends TransportReader {
     }
   }
 
-  protected override async ensureProbed(signal?: AbortSignal): Promise<void> {
-    if (!this.info) await this.probeModule(signal);
-  }
-
   protected override async pollForFinger(options: WaitOptions): Promise<void> {
     const deadline = Date.now() + options.timeoutMs;
     this.setState({ kind: 'waiting-for-finger', deadline });
-    for (;;) {
-      this.throwIfCancelled(options.signal);
+    await this.pollUntilFinger(options, deadline, this.options.pollIntervalMs, async () => {
       const ack = await this.exec('GenImg', zfmCommand.genImg(), options.signal);
-      if (ack.code === 0x00) return;
+      if (ack.code === 0x00) return true;
       // 02: no finger yet; 03: the capture failed (finger moving) — both mean "try again".
       if (ack.code !== 0x02 && ack.code !== 0x03) this.check('GenImg', ack);
-      if (Date.now() >= deadline) throw new ReaderError('no-finger', `no finger on the sensor within ${options.timeoutMs} ms`);
-      if (this.options.pollIntervalMs > 0) await this.pause(this.options.pollIntervalMs, options.signal);
-    }
+      return false;
+    });
   }
 
   protected override resync(): Promise<void> {
@@ -200,7 +190,7 @@ export class ZfmReader extends TransportReader {
     this.link.dispose();
   }
 
-  private async probeModule(signal?: AbortSignal): Promise<ReaderInfo> {
+  protected override async probeModule(signal?: AbortSignal): Promise<ReaderInfo> {
     // A new session starts from a quiet line: the tail of a reply to an earlier session (a stream
     // cut short by a crash) would otherwise answer our first command.
     await this.link.resync();
@@ -273,28 +263,31 @@ export class ZfmReader extends TransportReader {
   }
 
   private uploadCharBuffer(buffer: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const packetSize = this.packetSize();
-    const content = zfmCommand.upChar(buffer);
-    return this.command(
-      'UpChar',
-      this.timeoutFor('UpChar', content),
-      async (context) => {
-        this.check('UpChar', await this.link.command(context, content));
-        return this.link.receiveData(context, packetSize, this.options.maxTemplateBytes, this.options.commandTimeoutMs);
-      },
-      signal,
+    return this.streamCommand('UpChar', zfmCommand.upChar(buffer), signal, (context, packetSize) =>
+      this.link.receiveData(context, packetSize, this.options.maxTemplateBytes, this.options.commandTimeoutMs),
     );
   }
 
   private downloadCharBuffer(buffer: number, data: Uint8Array, signal?: AbortSignal): Promise<void> {
+    return this.streamCommand('DownChar', zfmCommand.downChar(buffer), signal, (context, packetSize) =>
+      this.link.sendData(context, data, packetSize, this.options.commandTimeoutMs),
+    );
+  }
+
+  /** A command whose acknowledge opens a data stream: both in one queue job, so no other command comes between. */
+  private streamCommand<T>(
+    name: ZfmInstructionName,
+    content: Uint8Array,
+    signal: AbortSignal | undefined,
+    stream: (context: CommandContext, packetSize: number) => Promise<T>,
+  ): Promise<T> {
     const packetSize = this.packetSize();
-    const content = zfmCommand.downChar(buffer);
     return this.command(
-      'DownChar',
-      this.timeoutFor('DownChar', content),
+      name,
+      this.timeoutFor(name, content),
       async (context) => {
-        this.check('DownChar', await this.link.command(context, content));
-        await this.link.sendData(context, data, packetSize, this.options.commandTimeoutMs);
+        this.check(name, await this.link.command(context, content));
+        return stream(context, packetSize);
       },
       signal,
     );
