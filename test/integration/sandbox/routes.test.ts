@@ -9,11 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractApiPaths, extractTableEndpoints, retiredPaths, type NamedEndpoint } from '../../unit/payer/helpers/contract-paths';
+import { readSharedSpec } from '../../support/shared-spec';
 import { startHarness, type Harness } from './harness';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const contract = readFileSync(resolve(root, '../shared/spec/service-interface.md'), 'utf8');
-const fieldNotes = readFileSync(resolve(root, '../shared/spec/field-notes.md'), 'utf8');
+const contract = readSharedSpec('service-interface.md');
+const fieldNotes = readSharedSpec('field-notes.md');
 const wireDoc = readFileSync(resolve(root, 'docs/exchange-wire.md'), 'utf8');
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
 const retired = new Set(retiredPaths.map((r) => r.path));

@@ -1,12 +1,12 @@
 // Every path the contract names, and every operation of the field notes' table, has an operation
 // in the client's table (with the method the text gives it), and the table itself is consistent.
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operationGroups, operations } from '../../../electron/payer';
+import { readSharedSpec } from '../../support/shared-spec';
 import { blankPlaceholders, extractApiPaths, extractTableEndpoints, retiredPaths, type NamedEndpoint } from './helpers/contract-paths';
 
-const contract = readFileSync('/work/shared/spec/service-interface.md', 'utf8');
-const fieldNotes = readFileSync('/work/shared/spec/field-notes.md', 'utf8');
+const contract = readSharedSpec('service-interface.md');
+const fieldNotes = readSharedSpec('field-notes.md');
 const retired = new Set(retiredPaths.map((r) => r.path));
 
 function operationsFor(endpoint: NamedEndpoint) {
