@@ -2,17 +2,17 @@
 // ACK has left, the CMOS backlight (no capture while it is off), finger presence, capture, a
 // template database, and the data packets of Open(1), MakeTemplate, GetTemplate and SetTemplate.
 
-import { fingerTemplate } from './faults';
 import {
   FingerSlot,
-  decodeTemplate,
-  parseFinger,
+  FingerTemplates,
   requireNumber,
+  sameBytes,
   type ControlRequest,
   type EmulatedModule,
   type FingerScript,
   type ModuleInput,
   type ModuleReply,
+  type StoredTemplate,
 } from './module';
 import {
   GT521_ACK,
@@ -62,11 +62,6 @@ const E = {
   fingerNotPressed: 0x1012,
 } as const;
 
-interface Stored {
-  readonly bytes: Uint8Array;
-  readonly fingerId: number | undefined;
-}
-
 interface Outcome {
   readonly ack: boolean;
   readonly parameter: number;
@@ -81,8 +76,10 @@ export class Gt521Module implements EmulatedModule {
   readonly protocol = 'gt521' as const;
   private readonly parser = new Gt521Parser();
   private readonly finger = new FingerSlot();
-  private readonly fingerTemplates = new Map<number, Uint8Array>();
-  private readonly database = new Map<number, Stored>();
+  private readonly templates = new FingerTemplates(GT521_TEMPLATE_BYTES, (template) => {
+    if (template.length !== GT521_TEMPLATE_BYTES) throw new Error(`a GT-521 template is ${GT521_TEMPLATE_BYTES} bytes`);
+  });
+  private readonly database = new Map<number, StoredTemplate>();
   private readonly capacity: number;
   private readonly firmwareVersion: number;
   private readonly serialNumber: Uint8Array;
@@ -154,31 +151,16 @@ export class Gt521Module implements EmulatedModule {
     if (id === undefined || data.length !== GT521_TEMPLATE_BYTES) {
       return this.reply('SetTemplate data', { ack: false, parameter: E.communication });
     }
-    this.database.set(id, this.identify(data));
+    this.database.set(id, this.templates.identify(data));
     return this.reply('SetTemplate data', { ack: true, parameter: 0 });
-  }
-
-  private identify(bytes: Uint8Array): Stored {
-    for (const [fingerId, template] of this.fingerTemplates) if (equal(template, bytes)) return { bytes, fingerId };
-    return { bytes, fingerId: undefined };
-  }
-
-  private templateFor(finger: FingerScript): Uint8Array {
-    const template =
-      decodeTemplate(finger.template, 'finger template') ??
-      this.fingerTemplates.get(finger.id) ??
-      fingerTemplate(finger.id, GT521_TEMPLATE_BYTES);
-    if (template.length !== GT521_TEMPLATE_BYTES) throw new Error(`a GT-521 template is ${GT521_TEMPLATE_BYTES} bytes`);
-    this.fingerTemplates.set(finger.id, template);
-    return template;
   }
 
   private buildHandlers(): ReadonlyMap<number, (parameter: number) => Outcome> {
     const ok = (parameter = 0, extra: Partial<Outcome> = {}): Outcome => ({ ack: true, parameter, ...extra });
     const nack = (parameter: number, extra: Partial<Outcome> = {}): Outcome => ({ ack: false, parameter, ...extra });
     const inRange = (id: number): boolean => id < this.capacity;
-    const matches = (stored: Stored | undefined): boolean =>
-      !!stored && !!this.image && (stored.fingerId === undefined ? equal(stored.bytes, this.templateFor(this.image)) : stored.fingerId === this.image.id);
+    const matches = (stored: StoredTemplate | undefined): boolean =>
+      !!stored && !!this.image && (stored.fingerId === undefined ? sameBytes(stored.bytes, this.templates.templateFor(this.image)) : stored.fingerId === this.image.id);
 
     return new Map<number, (parameter: number) => Outcome>([
       [
@@ -233,7 +215,7 @@ export class Gt521Module implements EmulatedModule {
         () => {
           if (!this.image) return nack(E.fingerNotPressed);
           if ((this.image.quality ?? 'good') !== 'good') return nack(E.badFinger, { delayMs: this.delays.makeTemplateMs });
-          return ok(0, { data: this.templateFor(this.image), delayMs: this.delays.makeTemplateMs });
+          return ok(0, { data: this.templates.templateFor(this.image), delayMs: this.delays.makeTemplateMs });
         },
       ],
       [
@@ -294,17 +276,13 @@ export class Gt521Module implements EmulatedModule {
   }
 
   control(request: ControlRequest): unknown {
+    const answered = this.finger.control(request);
+    if (answered) return answered;
     switch (request.op) {
-      case 'finger':
-        this.finger.place(parseFinger(request));
-        return { polls: this.finger.polls };
-      case 'lift':
-        this.finger.lift();
-        return {};
       case 'enroll': {
         const slot = requireNumber(request, 'slot', 0, this.capacity - 1);
         const fingerId = requireNumber(request, 'id', 0, 0xffff);
-        const template = this.templateFor({
+        const template = this.templates.templateFor({
           id: fingerId,
           ...(typeof request.template === 'string' ? { template: request.template } : {}),
         });
@@ -328,8 +306,4 @@ export class Gt521Module implements EmulatedModule {
       delays: this.delays,
     };
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

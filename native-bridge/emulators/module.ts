@@ -1,5 +1,8 @@
 // What the device process needs from an emulated module. The module is a state machine with no
-// I/O: the device process feeds it bytes, paces its replies and applies injected faults.
+// I/O: the device process feeds it bytes, paces its replies and applies injected faults. Also what
+// both modules keep alike: the finger on the sensor and the templates of scripted fingers.
+
+import { fingerTemplate } from './faults';
 
 export interface ModuleReply {
   /** The command answered, for faults scoped with `on`. */
@@ -114,4 +117,67 @@ export class FingerSlot {
   get present(): FingerScript | undefined {
     return this.script && this.pollsLeft === 0 ? this.script : undefined;
   }
+
+  /** The control ops every module answers alike, `finger` and `lift`; undefined for any other op. */
+  control(request: ControlRequest): Record<string, unknown> | undefined {
+    switch (request.op) {
+      case 'finger':
+        this.place(parseFinger(request));
+        return { polls: this.polls };
+      case 'lift':
+        this.lift();
+        return {};
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** A template the module holds, and the scripted finger it came from when known. */
+export interface StoredTemplate {
+  readonly bytes: Uint8Array;
+  readonly fingerId: number | undefined;
+}
+
+/**
+ * The template of each scripted finger, once made or given, so the same finger always yields the
+ * same bytes and a template the host downloads later is recognised as that finger's.
+ */
+export class FingerTemplates {
+  private readonly byFinger = new Map<number, Uint8Array>();
+
+  /**
+   * @param templateBytes the size of a template the module makes
+   * @param accept throws for a template the module cannot hold (checked before it is kept)
+   */
+  constructor(
+    private readonly templateBytes: number,
+    private readonly accept: (template: Uint8Array) => void = () => undefined,
+  ) {}
+
+  /** The finger's template: its scripted one, else the one it already has, else a stable pattern from its id. */
+  templateFor(finger: FingerScript): Uint8Array {
+    const template =
+      decodeTemplate(finger.template, 'finger template') ?? this.byFinger.get(finger.id) ?? fingerTemplate(finger.id, this.templateBytes);
+    this.accept(template);
+    this.byFinger.set(finger.id, template);
+    return template;
+  }
+
+  /** Gives a finger this template (an enrolment with the template written out). */
+  remember(fingerId: number, template: Uint8Array): void {
+    this.byFinger.set(fingerId, template);
+  }
+
+  /** Which scripted finger a template belongs to, if any. */
+  identify(bytes: Uint8Array): StoredTemplate {
+    for (const [fingerId, template] of this.byFinger) {
+      if (sameBytes(template, bytes)) return { bytes, fingerId };
+    }
+    return { bytes, fingerId: undefined };
+  }
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }

@@ -6,15 +6,17 @@
 import { fingerTemplate } from './faults';
 import {
   FingerSlot,
+  FingerTemplates,
   decodeTemplate,
   optionalNumber,
-  parseFinger,
   requireNumber,
+  sameBytes,
   type ControlRequest,
   type EmulatedModule,
   type FingerScript,
   type ModuleInput,
   type ModuleReply,
+  type StoredTemplate,
 } from './module';
 import {
   ZFM_DEFAULT_ADDRESS,
@@ -66,11 +68,6 @@ const defaultDelays: ZfmDelays = {
   commandMs: 2,
 };
 
-interface Stored {
-  readonly bytes: Uint8Array;
-  readonly fingerId: number | undefined;
-}
-
 interface AuraState {
   mode: number;
   speed: number;
@@ -107,8 +104,7 @@ export class ZfmModule implements EmulatedModule {
   readonly model: 'zfm20' | 'r503';
   private readonly parser = new ZfmPacketParser();
   private readonly finger = new FingerSlot();
-  private readonly fingerTemplates = new Map<number, Uint8Array>();
-  private readonly templateBytes: number;
+  private readonly templates: FingerTemplates;
   private delays: ZfmDelays;
   private address: number;
   private password: number;
@@ -119,8 +115,8 @@ export class ZfmModule implements EmulatedModule {
   private readonly capacity: number;
   private pending: { baudN?: number; packetCode?: number } = {};
   private image: FingerScript | undefined;
-  private readonly charBuffers = new Map<number, Stored>();
-  private readonly library = new Map<number, Stored>();
+  private readonly charBuffers = new Map<number, StoredTemplate>();
+  private readonly library = new Map<number, StoredTemplate>();
   private passBit = false;
   private download: { buffer: number; assembler: ZfmDataAssembler } | undefined;
   private ledOn = false;
@@ -135,7 +131,7 @@ export class ZfmModule implements EmulatedModule {
     this.packetCode = packetSizeCode(config.packetSize ?? 128);
     this.securityLevel = config.securityLevel ?? 3;
     this.capacity = config.capacity ?? (this.model === 'r503' ? 200 : 162);
-    this.templateBytes = config.templateBytes ?? 512;
+    this.templates = new FingerTemplates(config.templateBytes ?? 512);
     this.delays = { ...defaultDelays, ...config.delays };
     this.handlers = this.buildHandlers();
   }
@@ -220,27 +216,12 @@ export class ZfmModule implements EmulatedModule {
     if (!download) return undefined; // data "cannot enter the execution flow alone"
     try {
       if (!download.assembler.push(packet)) return undefined;
-      this.charBuffers.set(download.buffer, this.identify(download.assembler.bytes()));
+      this.charBuffers.set(download.buffer, this.templates.identify(download.assembler.bytes()));
     } catch {
       // an oversized packet: the module drops the transfer; data packets are never acknowledged
     }
     this.download = undefined;
     return undefined;
-  }
-
-  /** Which scripted finger a downloaded template belongs to, if any. */
-  private identify(bytes: Uint8Array): Stored {
-    for (const [fingerId, template] of this.fingerTemplates) {
-      if (equal(template, bytes)) return { bytes, fingerId };
-    }
-    return { bytes, fingerId: undefined };
-  }
-
-  private templateFor(finger: FingerScript): Uint8Array {
-    const scripted = decodeTemplate(finger.template, 'finger template');
-    const template = scripted ?? this.fingerTemplates.get(finger.id) ?? fingerTemplate(finger.id, this.templateBytes);
-    this.fingerTemplates.set(finger.id, template);
-    return template;
   }
 
   private bufferArg(params: Uint8Array): number | undefined {
@@ -252,8 +233,8 @@ export class ZfmModule implements EmulatedModule {
     const u16 = (p: Uint8Array, at: number): number => ((p[at] ?? 0) << 8) | (p[at + 1] ?? 0);
     const u32 = (p: Uint8Array, at: number): number => ((u16(p, at) << 16) | u16(p, at + 2)) >>> 0;
     const word = (value: number): number[] => [(value >> 8) & 0xff, value & 0xff];
-    const sameFinger = (a: Stored | undefined, b: Stored | undefined): boolean =>
-      !!a && !!b && (a.fingerId !== undefined && b.fingerId !== undefined ? a.fingerId === b.fingerId : equal(a.bytes, b.bytes));
+    const sameFinger = (a: StoredTemplate | undefined, b: StoredTemplate | undefined): boolean =>
+      !!a && !!b && (a.fingerId !== undefined && b.fingerId !== undefined ? a.fingerId === b.fingerId : sameBytes(a.bytes, b.bytes));
 
     const genImg: Handler = () => {
       const finger = this.finger.poll();
@@ -272,7 +253,7 @@ export class ZfmModule implements EmulatedModule {
           if (!this.image) return { code: 0x15 };
           const failure = qualityFailures[this.image.quality ?? 'good'];
           if (failure !== undefined) return { code: failure, delayMs: this.delays.img2TzMs };
-          this.charBuffers.set(buffer, { bytes: this.templateFor(this.image), fingerId: this.image.id });
+          this.charBuffers.set(buffer, { bytes: this.templates.templateFor(this.image), fingerId: this.image.id });
           return { code: 0x00, delayMs: this.delays.img2TzMs };
         },
       ],
@@ -472,7 +453,7 @@ export class ZfmModule implements EmulatedModule {
 
   private search(
     p: Uint8Array,
-    sameFinger: (a: Stored | undefined, b: Stored | undefined) => boolean,
+    sameFinger: (a: StoredTemplate | undefined, b: StoredTemplate | undefined) => boolean,
     u16: (p: Uint8Array, at: number) => number,
   ): Outcome {
     const buffer = this.bufferArg(p);
@@ -494,18 +475,14 @@ export class ZfmModule implements EmulatedModule {
   }
 
   control(request: ControlRequest): unknown {
+    const answered = this.finger.control(request);
+    if (answered) return answered;
     switch (request.op) {
-      case 'finger':
-        this.finger.place(parseFinger(request));
-        return { polls: this.finger.polls };
-      case 'lift':
-        this.finger.lift();
-        return {};
       case 'enroll': {
         const page = requireNumber(request, 'page', 0, this.capacity - 1);
         const fingerId = requireNumber(request, 'id', 0, 0xffff);
-        const template = decodeTemplate(request.template, 'enroll: template') ?? this.templateFor({ id: fingerId });
-        this.fingerTemplates.set(fingerId, template);
+        const template = decodeTemplate(request.template, 'enroll: template') ?? this.templates.templateFor({ id: fingerId });
+        this.templates.remember(fingerId, template);
         this.library.set(page, { bytes: template, fingerId });
         return {};
       }
@@ -542,8 +519,4 @@ export class ZfmModule implements EmulatedModule {
       delays: this.delays,
     };
   }
-}
-
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
