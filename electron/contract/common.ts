@@ -11,6 +11,11 @@ const opaque = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[A-Za-z0-9_-]{6,64}$`), `must be a station ${prefix}_ handle`);
 
 export const workflowId = opaque('wf');
+/**
+ * One patient (identification and facility) for as long as the station keeps its data: every
+ * look-up of the same patient answers the same ref, so `workflow.list({patientRef})` after a fresh
+ * look-up finds the patient's unfinished work (an elective waiting for its visit day).
+ */
 export const patientRef = opaque('pt');
 /** Names one authorization link shown to the patient, so the renderer can reserve its area. */
 export const linkHandle = opaque('lk');

@@ -1,6 +1,7 @@
-// The station's one SQLite file: settings, patients looked up this shift, workflows, the journal
-// of exchange calls and the audit log. WAL with synchronous FULL: a row that a call returned from
-// is on disk, so a crash after it (even of the machine) cannot lose a consent the exchange has.
+// The station's one SQLite file: settings, patients looked up this shift and their lasting refs,
+// workflows, the journal of exchange calls and the audit log. WAL with synchronous FULL: a row
+// that a call returned from is on disk, so a crash after it (even of the machine) cannot lose a
+// consent the exchange has.
 import Database from 'better-sqlite3';
 
 export type Db = Database.Database;
@@ -57,6 +58,12 @@ const schema = [
   -- Append-only: the station never edits or removes a record; only someone with the file in hand can.
   CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  `,
+  // version 2: one opaque ref per patient (identification and facility), kept as long as the
+  // station's data, so that a look-up on a later day finds the patient's unfinished workflows.
+  // The key is a keyed hash of the identification (Sealer.keyedHash), never the ID number itself.
+  `
+  CREATE TABLE patient_refs (key TEXT PRIMARY KEY, ref TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
   `,
 ];
 

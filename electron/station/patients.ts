@@ -216,6 +216,8 @@ export class PatientDirectory {
 
     const serviceType = input.serviceType ?? this.o.settings.values.defaultServiceType;
     const entry = this.fromEligibility(e, input, patientId, serviceType);
+    // A window opened by BIOMETRICS_NOT_FOUND_OTP_ALLOWED is the exchange's, not the look-up's: it outlives a new look-up.
+    entry.unusableUntil = this.entries.get(entry.ref)?.unusableUntil ?? null;
     if (entry.covered) {
       const [contacts] = await Promise.all([client.consent.contacts({ patient_id: patientId }), this.loadBenefits(entry)]);
       entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
@@ -412,7 +414,7 @@ export class PatientDirectory {
     const covering = schemes.filter((s) => s.covered);
     const chosen = covering.length === 1 ? covering[0]! : null;
     return {
-      ref: this.o.newRef(),
+      ref: this.refOf(input),
       lookedUpAt: new Date(this.o.clock.now()).toISOString(),
       idType: input.idType,
       idNumber: input.idNumber,
@@ -440,6 +442,22 @@ export class PatientDirectory {
       interventions: null,
       loading: null,
     };
+  }
+
+  /**
+   * The patient's ref: the same for the same identification at the same facility for as long as
+   * the station keeps its data, so that a look-up on the day of an elective visit finds phase one.
+   * The ref itself is random (never derived from the ID number or an exchange id); it is found again
+   * by a keyed hash of the identification.
+   */
+  private refOf(input: LookUpInput): string {
+    const facility = this.o.settings.values.facilityCode ?? '';
+    const key = this.o.sealer.keyedHash(['patient-ref', facility.toUpperCase(), input.idType, input.idNumber.trim().toUpperCase()].join('\n'));
+    const known = this.o.db.prepare('SELECT ref FROM patient_refs WHERE key = ?').get(key) as { ref: string } | undefined;
+    if (known !== undefined) return known.ref;
+    const ref = this.o.newRef();
+    this.o.db.prepare('INSERT INTO patient_refs (key, ref, created_at) VALUES (?, ?, ?)').run(key, ref, new Date(this.o.clock.now()).toISOString());
+    return ref;
   }
 
   private ensureBenefits(entry: Entry): Promise<void> {
@@ -470,7 +488,8 @@ export class PatientDirectory {
     this.o.db
       .prepare(
         `INSERT INTO patients (ref, looked_up_at, id_type, masked_name, masked_id_number, covered, sealed) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (ref) DO UPDATE SET covered = excluded.covered, sealed = excluded.sealed`,
+         ON CONFLICT (ref) DO UPDATE SET looked_up_at = excluded.looked_up_at, id_type = excluded.id_type, masked_name = excluded.masked_name,
+           masked_id_number = excluded.masked_id_number, covered = excluded.covered, sealed = excluded.sealed`,
       )
       .run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
   }

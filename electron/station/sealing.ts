@@ -4,7 +4,7 @@
 // can be copied; with the key in the OS keystore (the injected secret store: safeStorage under
 // Electron) a copied file shows workflow states and masked names, nothing that opens a claim.
 // AES-256-GCM: an edited row fails to open instead of yielding altered data.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { SecretStore } from './deps';
 
 const KEY_NAME = 'idhini.journal-key';
@@ -13,6 +13,12 @@ const VERSION = 'v1';
 export interface Sealer {
   seal(value: unknown): string;
   open<T>(sealed: string): T;
+  /**
+   * A keyed hash (HMAC-SHA256 under a key derived from the journal key): finds a row by a secret
+   * without storing it. An ID number has few digits, so an unkeyed hash of it would be undone by
+   * trying them all; without the key this cannot be.
+   */
+  keyedHash(text: string): string;
 }
 
 export class SealError extends Error {
@@ -38,7 +44,11 @@ export async function loadSealer(secrets: SecretStore, journalHasRecords: boolea
 }
 
 export function createSealer(key: Buffer): Sealer {
+  const hashKey = Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'idhini keyed hash v1', 32));
   return {
+    keyedHash(text) {
+      return createHmac('sha256', hashKey).update(text, 'utf8').digest('base64url');
+    },
     seal(value) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -503,6 +503,8 @@ export function createStation(deps: StationDeps): Station {
       if (sealer.replaced) {
         log.error({ records: sealedRows }, 'the journal key was missing from the secret store: a new one was made and the earlier records cannot be read');
         audit.append({ at: new Date(clock.now()).toISOString(), action: 'station.journalKeyReplaced', outcome: 'failed', errorCode: 'INTERNAL', summary: `journal key missing; ${sealedRows} earlier records unreadable` });
+        // Patients' refs are found by a hash under the old key: no look-up can reach them any more.
+        db.prepare('DELETE FROM patient_refs').run();
       }
       const settings = new SettingsStore(db, deps.secrets);
       if (settings.isEmpty && deps.initialSettings !== undefined) settings.update(deps.initialSettings as Parameters<SettingsStore['update']>[0]);

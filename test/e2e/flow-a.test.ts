@@ -1,7 +1,8 @@
 // Flow A end to end through `npm run station:web`: the elective admission. Phase one takes the
 // patient's consent by fingerprint before the visit and sends the preauthorization; the doctor and
 // the payer approve it through the sandbox's control API while the screen shows each step; phase
-// two, on the day, opens the visit from the same workflow without a new authorization.
+// two, on the day, starts from a fresh look-up of the same patient, whose unfinished work shows the
+// admission, and opens the visit from the same workflow without a new authorization.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/renderer/harness';
@@ -69,14 +70,20 @@ describe('flow A, elective inpatient preauthorization (30000001)', () => {
     await expectAccessible(page, 'elective, finalised');
   });
 
-  it('phase two, on the day: the same workflow opens the visit with no new authorization', { timeout: 60_000 }, async () => {
+  it('phase two, on the day: a fresh look-up of the patient shows the admission under unfinished work, and the same workflow opens the visit with no new authorization', { timeout: 60_000 }, async () => {
     await station.sandbox.advanceClock(24 * 3600_000);
-    // On the day, the station's work in progress lists the admission waiting for its visit.
+    // On the day, the station's work in progress lists the admission waiting for its visit …
     await page.getByRole('button', { name: 'Work in progress' }).click();
     await page.getByRole('heading', { name: 'Work in progress' }).waitFor();
     await page.getByText('approved; ready for admission day').waitFor();
     await expectAccessible(page, 'work in progress');
-    await page.getByRole('button', { name: /^Continue Planned admission/ }).click();
+    // … but the nurse starts where she starts with every patient: a new look-up of the same ID.
+    await page.getByRole('button', { name: 'Patients' }).click();
+    await lookUp('30000001');
+    const unfinished = page.getByRole('region', { name: 'Unfinished work for this patient' });
+    await unfinished.getByText('approved; ready for admission day').waitFor();
+    await expectAccessible(page, 'patient with unfinished work');
+    await unfinished.getByRole('button', { name: /^Continue Planned admission/ }).click();
     await page.getByRole('heading', { name: 'Planned admission', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Verify by fingerprint' }).count()).toBe(0);
     expect(await page.locator('iframe').count()).toBe(0);

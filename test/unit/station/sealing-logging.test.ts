@@ -31,6 +31,18 @@ describe('the journal seal', () => {
   });
 });
 
+describe('the keyed hash', () => {
+  it('is stable under one journal key, differs under another, and shows nothing of its input', async () => {
+    const sealer = await loadSealer(memorySecretStore(), false);
+    const hash = sealer.keyedHash('patient-ref\nFID-00-000004-0\nNational ID\n30000001');
+    expect(sealer.keyedHash('patient-ref\nFID-00-000004-0\nNational ID\n30000001')).toBe(hash);
+    expect(sealer.keyedHash('patient-ref\nFID-00-000004-0\nNational ID\n30000002')).not.toBe(hash);
+    expect((await loadSealer(memorySecretStore(), false)).keyedHash('patient-ref\nFID-00-000004-0\nNational ID\n30000001')).not.toBe(hash);
+    expect(hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(hash).not.toContain('30000001');
+  });
+});
+
 describe('the station logger', () => {
   function capture() {
     const lines: string[] = [];
