@@ -1,6 +1,8 @@
 // The facility's session with the exchange: one exchange client built from the settings and the
 // client secret in the secret store. The secret goes into the client and the scrubber, nowhere else.
-// The client's own telemetry (free of secrets by construction) tells whether the exchange answers.
+// The client's own telemetry (free of secrets by construction) tells whether the exchange answers:
+// every attempt moves the station's status (a 5xx or no answer: not answering; any other answer:
+// answering), and a change is pushed to the renderer as station.statusChanged.
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { facilitySession } from '../contract';
@@ -160,12 +162,9 @@ export class ExchangeSession {
   private observe(event: ExchangeEvent): void {
     const before = this.reachability.state;
     this.reachability.checkedAt = new Date(this.o.clock.now()).toISOString();
-    if (event.status !== undefined) {
-      this.reachability.state = 'reachable';
-      this.reachability.latencyMs = event.durationMs;
-    } else if (event.errorKind === 'network' || event.errorKind === 'timeout') {
-      this.reachability.state = 'unreachable';
-    }
+    const state = reachabilityAfter(event);
+    if (state !== undefined) this.reachability.state = state;
+    if (state === 'reachable') this.reachability.latencyMs = event.durationMs;
     const level = event.outcome === 'ok' ? 'debug' : 'info';
     this.o.log[level](
       { operation: event.operation, path: event.path, status: event.status, ms: event.durationMs, attempt: event.attempt, errorKind: event.errorKind, errorCode: event.errorCode, traceId: event.traceId },
@@ -177,4 +176,15 @@ export class ExchangeSession {
   private changed(): void {
     for (const listener of [...this.changeListeners]) listener();
   }
+}
+
+/**
+ * What one HTTP attempt says of the exchange: answering when it answered below 500 (a refusal is an
+ * answer too), not answering after a network error, a timeout or a 5xx — except a validation
+ * refusal the live service sends as a 500. A call the caller aborted says nothing.
+ */
+export function reachabilityAfter(event: Pick<ExchangeEvent, 'status' | 'errorKind'>): Reachability['state'] | undefined {
+  if (event.errorKind === 'network' || event.errorKind === 'timeout') return 'unreachable';
+  if (event.status === undefined) return undefined;
+  return event.status >= 500 && event.errorKind !== 'validation' ? 'unreachable' : 'reachable';
 }

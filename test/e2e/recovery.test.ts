@@ -1,7 +1,8 @@
 // What goes wrong at a bedside, end to end through `npm run station:web`: a patient not found, a
 // patient not covered, unusable fingerprints (30000004's BIOMETRICS_NOT_FOUND_OTP_ALLOWED), a stale
-// fingerprint request blocking the SMS code, and the exchange failing mid-flow (sandbox faults) —
-// each visible on screen with the way out the screen offers, taken to the end.
+// fingerprint request blocking the SMS code, and the exchange failing mid-flow (sandbox faults, the
+// status bar saying so too) — each visible on screen with the way out the screen offers, taken to
+// the end.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/renderer/harness';
@@ -121,12 +122,16 @@ describe('the exchange failing mid-flow', () => {
     const error = page.getByRole('alert').filter({ hasText: 'The SHA exchange is not answering' });
     await error.waitFor({ timeout: 45_000 });
     expect(await error.textContent()).toContain('Nothing was lost.');
+    // The status bar agrees with the screen: the exchange is not answering.
+    const statusBar = page.getByRole('contentinfo');
+    await expect.poll(() => statusBar.textContent(), { timeout: 10_000 }).toContain('SHA exchange not answering');
     await expectAccessible(page, 'exchange failing');
     // The exchange comes back; the screen's own way out sends the code.
     await station.sandbox.clearFaults();
     const before = (await station.sandbox.smsCodes('30000002')).length;
     await error.getByRole('button', { name: 'Try again' }).click();
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
+    await expect.poll(() => statusBar.textContent(), { timeout: 10_000 }).toContain('SHA exchange answering');
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('button', { name: 'Open visit' }).click();
