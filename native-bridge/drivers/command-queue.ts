@@ -71,11 +71,18 @@ export class CommandQueue {
   }
 }
 
-/** The job's result, or the abort reason as soon as the signal fires (even if the job ignores it). */
-export function settleOrAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+/**
+ * The promise's result, or a failure as soon as the signal fires (even if the work behind the
+ * promise ignores it): the signal's reason, or what `abortError` makes.
+ */
+export function settleOrAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal,
+  abortError: () => Error = () => signal.reason as Error,
+): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortError());
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason as Error);
+    const onAbort = (): void => reject(abortError());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

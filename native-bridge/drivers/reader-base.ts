@@ -7,7 +7,7 @@
 // rather than the reader's fault and return it to idle. A disconnect moves it to absent for good:
 // the manager builds a new reader when the port returns.
 
-import { CommandQueue, type CommandContext } from './command-queue';
+import { CommandQueue, settleOrAbort, type CommandContext } from './command-queue';
 import {
   ReaderError,
   type Capture,
@@ -164,22 +164,7 @@ export abstract class TransportReader implements FingerprintReader {
     signal?: AbortSignal,
   ): Promise<T> {
     const run = this.queue.run(name, timeoutMs, job);
-    if (!signal) return run;
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => reject(cancelled());
-      if (signal.aborted) onAbort();
-      else signal.addEventListener('abort', onAbort, { once: true });
-      run.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
+    return signal ? settleOrAbort(run, signal, cancelled) : run;
   }
 
   protected throwIfCancelled(signal?: AbortSignal): void {
