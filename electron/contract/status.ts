@@ -24,6 +24,12 @@ export const stationStatus = z.strictObject({
   locked: z.boolean(),
   /** When the idle lock engages if nothing happens before. */
   lockAt: timestamp.nullable(),
+  /**
+   * The station's time when it answered. Deadlines in views are on this clock — in training mode
+   * the sandbox's, which its clock control moves — so the renderer counts down from it, not from the
+   * machine's. The core pushes station.statusChanged when its clock jumps.
+   */
+  now: timestamp,
 });
 
 export const statusCommands = {

@@ -82,6 +82,8 @@ export interface StationTiming {
   readonly reconcileRetryMs: number;
   /** Deadline of one exchange call (20 s). */
   readonly exchangeTimeoutMs: number;
+  /** Between two comparisons of the station's clock with the machine's, to announce a jump (2 s). */
+  readonly clockCheckMs: number;
 }
 
 export const defaultTiming: StationTiming = {
@@ -91,6 +93,7 @@ export const defaultTiming: StationTiming = {
   smsCodeTtlMs: 5 * 60_000,
   reconcileRetryMs: 10_000,
   exchangeTimeoutMs: 20_000,
+  clockCheckMs: 2000,
 };
 
 export const systemClock: Clock = { now: () => Date.now() };

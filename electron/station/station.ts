@@ -76,6 +76,7 @@ export function createStation(deps: StationDeps): Station {
   let locked = false;
   let lastActivity = clock.now();
   let idleTimer: NodeJS.Timeout | undefined;
+  let clockWatch: NodeJS.Timeout | undefined;
   const unsubscribers: (() => void)[] = [];
 
   function emit(event: unknown): void {
@@ -135,11 +136,28 @@ export function createStation(deps: StationDeps): Station {
       unavailablePieces: readers.unavailablePieces().slice(0, 20).map((p) => ({ piece: p.piece.slice(0, 100), reason: p.reason.slice(0, 500) })),
       locked,
       lockAt: lockAt(),
+      now: new Date(clock.now()).toISOString(),
     };
   }
 
   function statusChanged(): void {
     if (ctx !== undefined) emit({ type: 'station.statusChanged', status: status() });
+  }
+
+  /**
+   * The station's clock may not be the machine's: in training it is the sandbox's, which its clock
+   * control moves forward. A jump is announced (station.statusChanged carries `now`), so the
+   * renderer's countdowns follow at once; with the system clock nothing ever jumps.
+   */
+  function watchClock(): void {
+    let lastOffset = clock.now() - Date.now();
+    clockWatch = setInterval(() => {
+      const offset = clock.now() - Date.now();
+      if (Math.abs(offset - lastOffset) < CLOCK_JUMP_MS) return;
+      lastOffset = offset;
+      statusChanged();
+    }, timing.clockCheckMs);
+    clockWatch.unref?.();
   }
 
   function armIdleTimer(): void {
@@ -537,6 +555,7 @@ export function createStation(deps: StationDeps): Station {
       engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });
       log.info({ host, workflows: engine.all().filter((wf) => !engine.isEnded(wf)).length }, 'station started');
       activity();
+      watchClock();
       // Reconciliation holds each unfinished workflow's lock until it is done; start waits for it
       // only so long, so that an unreachable exchange does not keep the station from opening.
       if (session.hasClient) await Promise.race([resumeAll(ctx), new Promise((r) => setTimeout(r, timing.exchangeTimeoutMs).unref())]);
@@ -548,6 +567,7 @@ export function createStation(deps: StationDeps): Station {
     if (stopped) return;
     stopped = true;
     clearTimeout(idleTimer);
+    clearInterval(clockWatch);
     await starting?.catch(() => undefined);
     for (const off of unsubscribers.splice(0)) off();
     await ctx?.engine.stop();
@@ -608,6 +628,9 @@ export function createStation(deps: StationDeps): Station {
   };
 
 }
+
+/** A change of the station clock's lead over the machine's this large is a jump, not drift. */
+const CLOCK_JUMP_MS = 1000;
 
 function patientRefOf(wf: AnyWorkflow): string | null {
   if (wf.kind === 'emergency') return wf.data.patient?.ref ?? null;

@@ -1,5 +1,6 @@
 // The station as the nurse sees it around every screen: sign-in and settings, the exchange and
-// reader states in the status bar, the idle lock, the connection to the station itself.
+// reader states in the status bar, the idle lock, the connection to the station itself, and the
+// station's clock (every status carries its `now`; countdowns count on it, ui/station-time.ts).
 import { create } from 'zustand';
 import type { ConnectionState, StationError, StationEvent } from '../bridge/types';
 import type { ReadersSnapshot, StationSettings, StationStatus } from '../../electron/contract';
@@ -7,6 +8,7 @@ import { call, currentConnection, onLockedAnswer, subscribe } from './bridge';
 import { go } from './navigation';
 import { dropPatientData } from './patient-data';
 import { refreshAllViews, useWorkflows } from './workflows';
+import { followStationTime } from '../ui/station-time';
 
 export type Language = StationSettings['language'];
 
@@ -71,6 +73,7 @@ export async function loadAll(): Promise<void> {
     set({ phase: 'failed', bootError: settings.error });
     return;
   }
+  if (status.ok) followStationTime(status.value.now);
   set({
     phase: 'ready',
     bootError: null,
@@ -100,6 +103,7 @@ export function handleEvent(event: StationEvent): void {
       set({ capture: event.capture });
       return;
     case 'station.statusChanged':
+      followStationTime(event.status.now);
       set({ status: event.status });
       if (event.status.locked && !useStation.getState().locked) lockScreen();
       return;
@@ -119,7 +123,9 @@ function lockScreen(): void {
 
 export async function refreshStatus(): Promise<void> {
   const status = await call('station.status', {});
-  if (status.ok) set({ status: status.value, locked: status.value.locked });
+  if (!status.ok) return;
+  followStationTime(status.value.now);
+  set({ status: status.value, locked: status.value.locked });
 }
 
 export async function refreshReaders(probe: boolean): Promise<void> {
@@ -135,12 +141,15 @@ export async function declineCapture(): Promise<void> {
 export async function lockStation(): Promise<void> {
   lockScreen();
   const status = await call('station.lock', {});
-  if (status.ok) set({ status: status.value });
+  if (!status.ok) return;
+  followStationTime(status.value.now);
+  set({ status: status.value });
 }
 
 export async function unlockStation(): Promise<StationError | null> {
   const status = await call('station.unlock', {});
   if (!status.ok) return status.error;
+  followStationTime(status.value.now);
   set({ status: status.value, locked: status.value.locked });
   return null;
 }
@@ -155,6 +164,8 @@ export function reportActivity(now: number): void {
   if (useStation.getState().locked || now - lastActivityReport < 30_000) return;
   lastActivityReport = now;
   void call('station.reportActivity', {}).then((status) => {
-    if (status.ok) set({ status: status.value });
+    if (!status.ok) return;
+    followStationTime(status.value.now);
+    set({ status: status.value });
   });
 }

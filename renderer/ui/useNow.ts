@@ -1,11 +1,14 @@
-// A clock for countdowns: re-renders every `everyMs` while mounted.
+// A clock for countdowns, on the station's time (./station-time): re-renders every `everyMs` while
+// mounted, and at once when the station's clock jumps.
 import { useEffect, useState } from 'react';
+import { useStationTime } from './station-time';
 
 export function useNow(everyMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
+  const offsetMs = useStationTime((s) => s.offsetMs);
+  const [machineNow, setMachineNow] = useState(() => Date.now());
   useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    const timer = setInterval(() => setMachineNow(Date.now()), everyMs);
     return () => clearInterval(timer);
   }, [everyMs]);
-  return now;
+  return machineNow + offsetMs;
 }

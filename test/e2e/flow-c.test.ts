@@ -1,6 +1,7 @@
 // Flow C end to end through `npm run station:web`: an emergency claim created for an unidentified
 // patient on the attending doctor's SMS code, the patient identified later by their own code, and
-// the claim submitted inside the 24 hours, with the time left on screen throughout.
+// the claim submitted inside the 24 hours, with the time left on screen throughout — on the
+// station's clock, which in training is the sandbox's: moved forward, the countdown follows.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../fixtures/renderer/harness';
@@ -25,6 +26,13 @@ afterAll(async () => {
 
 const timeLeft = () => page.getByText('Time left to submit');
 
+/** Minutes in a countdown's text: "23 hrs, 59 mins", "19 hrs", "9:58". */
+function minutesLeft(text: string | null): number {
+  const hours = /(\d+)\s*hr/.exec(text ?? '');
+  if (hours !== null) return Number(hours[1]) * 60 + Number(/(\d+)\s*min/.exec(text ?? '')?.[1] ?? 0);
+  return Number(/^(\d+):/.exec(text ?? '')?.[1] ?? Number.NaN);
+}
+
 describe('flow C, emergency for an unidentified patient', () => {
   it('creates, identifies later and submits inside the 24 hours', { timeout: 120_000 }, async () => {
     await page.getByRole('button', { name: 'Emergency', exact: true }).click();
@@ -45,6 +53,11 @@ describe('flow C, emergency for an unidentified patient', () => {
     await page.getByRole('heading', { name: 'Identify the patient' }).waitFor({ timeout: 30_000 });
     await timeLeft().waitFor();
     expect(await page.getByRole('timer').first().textContent()).toMatch(/2[34] hrs|23 hrs/);
+    // Five hours pass on the sandbox's clock, which the training station follows: so does the countdown.
+    const before = minutesLeft(await page.getByRole('timer').first().textContent());
+    await station.sandbox.advanceClock(5 * 3600_000);
+    await expect.poll(async () => before - minutesLeft(await page.getByRole('timer').first().textContent()), { timeout: 10_000 }).toBeGreaterThanOrEqual(300);
+    expect(before - minutesLeft(await page.getByRole('timer').first().textContent())).toBeLessThanOrEqual(302);
     await page.getByText('Unidentified patient').first().waitFor();
     await expectAccessible(page, 'emergency open, unidentified');
 

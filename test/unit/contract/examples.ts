@@ -246,6 +246,7 @@ export const status: StationStatus = {
   unavailablePieces: [{ piece: 'node-hid', reason: 'libusb-1.0 could not be loaded' }],
   locked: false,
   lockAt: later,
+  now: at,
 };
 
 const auditRecord = {

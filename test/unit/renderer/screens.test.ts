@@ -298,6 +298,30 @@ describe('emergency', () => {
   });
 });
 
+describe('countdowns', () => {
+  it('count on the station’s clock: when it moves forward (the sandbox’s clock in training), the emergency’s time left follows at once', async () => {
+    const page = await open();
+    try {
+      await flows.emergencyOpen(page);
+      const countdown = page.locator('.countdown').filter({ hasText: 'Time left to submit' });
+      // "23 hrs, 59 mins" / "24 hrs": minutes left, on whichever side of an hour the reading falls.
+      const minutesLeft = async () => {
+        const text = (await countdown.getByRole('timer').textContent()) ?? '';
+        return Number(/(\d+)\s*hr/.exec(text)?.[1] ?? Number.NaN) * 60 + Number(/(\d+)\s*min/.exec(text)?.[1] ?? 0);
+      };
+      const before = await minutesLeft();
+      expect(before).toBeGreaterThan(23 * 60);
+      await control(page, { name: 'advanceClock', args: [10 * 3600_000] });
+      await expect.poll(async () => before - (await minutesLeft()), { timeout: 5000 }).toBeGreaterThanOrEqual(600);
+      expect(before - (await minutesLeft())).toBeLessThanOrEqual(602);
+      await control(page, { name: 'advanceClock', args: [15 * 3600_000] });
+      await countdown.getByText('24 hours passed').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
 describe('the station around the screens', () => {
   it('drops every patient detail when the station locks, and starts again at a fresh look-up', async () => {
     const page = await open();
