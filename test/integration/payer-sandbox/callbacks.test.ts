@@ -6,8 +6,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIOMETRIC, HOSPITAL, NID, catalogue, patientId, presentFinger, refusal, startWorld, type Catalogue, type World } from './harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIOMETRIC, HOSPITAL, NID, patientId, presentFinger, refusal, useWorld } from './harness';
 
 interface Received {
   readonly path: string;
@@ -55,18 +55,9 @@ async function until<T>(what: string, check: () => T | undefined): Promise<T> {
   throw new Error(`timed out waiting for ${what}`);
 }
 
-let w: World;
-let codes: Catalogue;
+const { w, codes } = useWorld({ callbackRetryBaseMs: 20 });
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-beforeAll(async () => {
-  w = await startWorld({ callbackRetryBaseMs: 20 });
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
 beforeEach(async () => {
-  await w.reset();
   // The receiver is down for the very first delivery, then answers.
   receiver = await startReceiver((n) => (n === 1 ? 500 : 204));
 });

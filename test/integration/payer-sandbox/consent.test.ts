@@ -2,21 +2,10 @@
 // blocks OTP until it is rejected, a member under two schemes (covers), fingerprints that never
 // match, OTPs that are single use, short-lived and scoped to their facility, members the registry
 // does not cover or cannot reach, and the OTP whitelist request.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BIOMETRIC, NID, advanceClock, catalogue, patientId, presentFinger, readOtp, refusal, startWorld, type Catalogue, type World } from './harness';
+import { describe, expect, it } from 'vitest';
+import { BIOMETRIC, NID, advanceClock, patientId, presentFinger, readOtp, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 const MINUTE = 60 * 1000;
 

@@ -2,7 +2,7 @@
 // client surfaces it against the sandbox: the ExchangeError's kind, status and code. Where the
 // client refuses before sending, the test proves nothing went out and that the sandbox refuses the
 // very same request sent raw.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../../electron/payer';
 import {
   BIOMETRIC,
@@ -14,28 +14,14 @@ import {
   NID,
   PRACTITIONER,
   advanceClock,
-  catalogue,
   patientId,
   presentFinger,
   readOtp,
   refusal,
-  startWorld,
-  type Catalogue,
-  type World,
+  useWorld,
 } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;

@@ -1,34 +1,9 @@
 // An inpatient per-diem stay discharged in part and then finalised, and prescriptions with their
 // dispense, through the client against the sandbox.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  BIOMETRIC,
-  DIAGNOSIS,
-  NID,
-  PRACTITIONER,
-  advanceClock,
-  catalogue,
-  patientId,
-  presentFinger,
-  readOtp,
-  refusal,
-  startWorld,
-  type Catalogue,
-  type World,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, advanceClock, patientId, presentFinger, readOtp, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 /** A visit opened by fingerprint, with the attending doctor named at the start. */
 async function visitByFingerprint(patient: string, intervention: string, serviceType: 'INPATIENT' | 'OUTPATIENT') {

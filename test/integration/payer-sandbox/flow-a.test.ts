@@ -3,35 +3,11 @@
 // the doctor and the payer act, the day-of-visit claim without a new authorize, lines, preview,
 // and the discharge by discharge OTP and by a discharge fingerprint authorization.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExchangeClient, Preauth } from '../../../electron/payer';
-import {
-  BIOMETRIC,
-  DIAGNOSIS,
-  NID,
-  PRACTITIONER,
-  catalogue,
-  patientId,
-  presentFinger,
-  readOtp,
-  refusal,
-  startWorld,
-  type Catalogue,
-  type World,
-} from './harness';
+import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, presentFinger, readOtp, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 const today = () => new Date().toISOString().slice(0, 10);
 const pdf = { file_name: 'theatre-notes.pdf', content_type: 'application/pdf', data: new TextEncoder().encode('%PDF-1.4\n% theatre notes\n') };

@@ -1,35 +1,11 @@
 // Flow B of the contract, outpatient capitation, through the client against the sandbox: by OTP and
 // by fingerprint, from the look-up to the submit with invoice and discharge reason, once with the
 // visit-end OTP and once with the discharge_auth_guid of a visit-end fingerprint.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExchangeClient } from '../../../electron/payer';
-import {
-  BIOMETRIC,
-  DIAGNOSIS,
-  NID,
-  PRACTITIONER,
-  catalogue,
-  patientId,
-  presentFinger,
-  readOtp,
-  refusal,
-  startWorld,
-  type Catalogue,
-  type World,
-} from './harness';
+import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, presentFinger, readOtp, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 /** Steps 1–5 of flow A, confirming paymentMechanism CAPITATION. */
 async function lookUp(client: ExchangeClient, nationalId: string) {

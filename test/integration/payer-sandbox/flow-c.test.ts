@@ -1,22 +1,11 @@
 // Flow C of the contract, emergency with an unidentified patient, through the client against the
 // sandbox: the doctor's OTP consent, protocols, the claim for an unknown patient, identification
 // on the same claim (protocols kept), submit; and the 24-hour window refusing a late submit.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmergencyProtocol } from '../../../electron/payer';
-import { EMERGENCY_DOCTOR, NID, advanceClock, catalogue, patientId, readOtp, refusal, startWorld, type Catalogue, type World } from './harness';
+import { EMERGENCY_DOCTOR, NID, advanceClock, patientId, readOtp, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 const HOUR = 3600 * 1000;
 

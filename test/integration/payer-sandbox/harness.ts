@@ -2,7 +2,7 @@
 // real: the sandbox in-process on a free port, the client over real HTTP. What a nurse's patient
 // does (reading the SMS, pressing a finger, a doctor or the payer approving) goes through the
 // sandbox's control API, with plain fetch.
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createExchangeClient, ExchangeError, type ExchangeClient, type ExchangeClientOptions, type ExchangeErrorKind, type ExchangeEvent, type Intervention } from '../../../electron/payer';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../electron/sandbox';
 
@@ -122,6 +122,29 @@ export async function startWorld(options: SandboxOptions = {}): Promise<World> {
       await sandbox.close();
     },
   };
+}
+
+/**
+ * The set-up every test file here shares, registered in the calling file: one world for the file
+ * (started before its first test, closed after its last), back to the seeded demo world before each
+ * test, and the covered patient's four kinds of intervention. Call it before the file's own hooks,
+ * which then run after the reset. `w` and `codes` are filled in when the file's tests start: read
+ * them inside tests and hooks, never at the top level.
+ */
+export function useWorld(options: SandboxOptions = {}): { readonly w: World; readonly codes: Catalogue } {
+  const w = {} as World;
+  const codes = {} as Catalogue;
+  beforeAll(async () => {
+    Object.assign(w, await startWorld(options));
+    Object.assign(codes, await catalogue(w.hospital, await patientId(w.hospital, NID.covered)));
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+  beforeEach(async () => {
+    await w.reset();
+  });
+  return { w, codes };
 }
 
 export async function patientId(client: ExchangeClient, nationalId: string): Promise<string> {

@@ -1,22 +1,11 @@
 // The token's life against the sandbox's clock (expiry, one replay, single-flight refresh), and the
 // client's retry policy under the sandbox's injected faults: reads retried through 503s and dropped
 // connections, state-changing calls never (the sandbox sees them once).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExchangeEvent } from '../../../electron/payer';
-import { HOSPITAL, NID, advanceClock, catalogue, outbox, patientId, refusal, startWorld, type Catalogue, type World } from './harness';
+import { HOSPITAL, NID, advanceClock, outbox, patientId, refusal, useWorld } from './harness';
 
-let w: World;
-let codes: Catalogue;
-beforeAll(async () => {
-  w = await startWorld();
-  codes = await catalogue(w.hospital, await patientId(w.hospital, NID.covered));
-});
-afterAll(async () => {
-  await w.close();
-});
-beforeEach(async () => {
-  await w.reset();
-});
+const { w, codes } = useWorld();
 
 const id = { identification_number: NID.covered, identification_type: 'National ID' } as const;
 

@@ -2,21 +2,14 @@
 // passes the sandbox's validation (whatever the sandbox then says of the made-up ids), and where
 // the sandbox is stricter than the contract's words the client refuses the same input first, naming
 // the same field the sandbox names when it is sent raw.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeError, type ExchangeClient, type OperationName } from '../../../electron/payer';
 import { requestExamples } from '../../unit/payer/helpers/wire-examples';
-import { HOSPITAL, PRACTITIONER, refusal, startWorld, type World } from './harness';
+import { HOSPITAL, PRACTITIONER, refusal, useWorld } from './harness';
 
-let w: World;
+const { w } = useWorld();
 let token: string;
-beforeAll(async () => {
-  w = await startWorld();
-});
-afterAll(async () => {
-  await w.close();
-});
 beforeEach(async () => {
-  await w.reset();
   token = await w.raw.token(HOSPITAL);
 });
 
