@@ -3,8 +3,8 @@
 // exchange's hardware service runs, the page uses it and the station stays out of its way; where it
 // does not, the station offers its own readers (serial and CP2110 modules, or the virtual reader in
 // training) through this service. Which web pages may use it follows settings: exactly the
-// authorization-link origins, plus the sandbox's in training mode. The service takes its origins
-// when it starts, so a change of them restarts it, on the same port.
+// authorization-link origins, plus the sandbox's in training mode; a change of them is handed to the
+// running service (no restart, so a capture under way for an origin still allowed goes on).
 import { STATION_SERVICE_PROVIDER, type HardwareServiceState } from '../../native-bridge/agent';
 import {
   HARDWARE_SERVICE_PORT,
@@ -106,7 +106,7 @@ export class LocalDeviceServiceController {
     return this.service?.running.url ?? null;
   }
 
-  /** The station's settings now (at start and after every change): starts, restarts or stops the service to match. */
+  /** The station's settings now (at start and after every change): starts or stops the service, or changes its origins, to match. */
   useSettings(settings: DeviceServiceSettings): Promise<void> {
     this.origins = deviceServiceOrigins(settings);
     return this.reconcileSoon();
@@ -156,13 +156,25 @@ export class LocalDeviceServiceController {
       return this.stop({ state: 'off', url: null, message: 'No authorization-link origin is set in settings, so no page may use the station’s readers.' });
     }
     const key = origins.join(' ');
-    if (this.service?.origins === key) return;
-    // A restart for new origins keeps the port the payer's page already knows.
-    const samePort = this.service?.running.port;
-    await this.stop(this.current);
+    if (this.service !== undefined) {
+      // New origins are taken as the service runs (no restart): a capture under way for an origin
+      // still allowed goes on, and the port stays the one the payer's page knows.
+      if (this.service.origins !== key) {
+        this.service.running.setAllowedOrigins(origins);
+        this.service = { ...this.service, origins: key };
+      }
+      return;
+    }
     let running: LocalDeviceService;
     try {
-      running = await this.listen(origins, samePort);
+      running = await this.startService({
+        devices: this.options.devices,
+        allowedOrigins: origins,
+        workstationID: this.options.workstationID,
+        version: this.options.version ?? 'idhini-station',
+        port: this.options.port ?? 'auto',
+        ...(this.options.preferredPort === undefined ? {} : { preferredPort: this.options.preferredPort }),
+      });
     } catch (error) {
       this.show({ state: 'failed', url: null, message: `The station's device service could not start: ${error instanceof Error ? error.message : String(error)}`.slice(0, MESSAGE_MAX) });
       return;
@@ -178,26 +190,6 @@ export class LocalDeviceServiceController {
         ? `Port ${preferred} is taken by another program, so the station's readers are on ${running.url}, where the payer's page does not look.`
         : null;
     this.show({ state: 'running', url: running.url.slice(0, 300), message });
-  }
-
-  private async listen(origins: string[], samePort: number | undefined): Promise<LocalDeviceService> {
-    const base = {
-      devices: this.options.devices,
-      allowedOrigins: origins,
-      workstationID: this.options.workstationID,
-      version: this.options.version ?? 'idhini-station',
-      ...(this.options.preferredPort === undefined ? {} : { preferredPort: this.options.preferredPort }),
-    };
-    const wanted = this.options.port ?? 'auto';
-    if (samePort !== undefined) {
-      try {
-        return await this.startService({ ...base, port: samePort });
-      } catch (error) {
-        // Someone took the port in the moment between: 'auto' looks again; a fixed port has no second choice.
-        if (wanted !== 'auto') throw error;
-      }
-    }
-    return this.startService({ ...base, port: wanted });
   }
 
   private async stop(view: LocalDeviceServiceView): Promise<void> {

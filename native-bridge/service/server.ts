@@ -3,7 +3,8 @@
 // loopback, plus POST /capture, which the sandbox's authorization page calls to take a finger.
 //
 // Only configured origins (the sandbox's, the payer's) may use it from a browser: any other
-// Origin gets 403 and no CORS headers. A request without an Origin header does not come from a web
+// Origin gets 403 and no CORS headers. The origins change without a restart (setAllowedOrigins):
+// one removed loses access at once, open WebSocket connections and a capture under way included. A request without an Origin header does not come from a web
 // page (browsers always send one on cross-origin calls) and is served; it can come only from a
 // process on this machine. Every capture request is announced as an event.
 import os from 'node:os';
@@ -72,6 +73,13 @@ export function describeServiceEvent(event: LocalDeviceServiceEvent): string {
 export interface LocalDeviceService {
   readonly url: string;
   readonly port: number;
+  /**
+   * Replaces the origins allowed from a browser, without a restart: a capture under way for an
+   * origin still allowed goes on. An origin removed loses access at once: its next request is
+   * refused, its open /ws/devices connections are closed and its capture under way is cancelled.
+   * Throws a RangeError (and changes nothing) when one of them is not an origin.
+   */
+  setAllowedOrigins(origins: readonly string[]): void;
   onEvent(listener: (event: LocalDeviceServiceEvent) => void): () => void;
   close(): Promise<void>;
 }
@@ -97,7 +105,11 @@ const captureBodySchema = {
 } as const;
 
 export async function startLocalDeviceService(options: LocalDeviceServiceOptions): Promise<LocalDeviceService> {
-  const allowed = new Set(options.allowedOrigins.map(normaliseOrigin));
+  let allowed = new Set(options.allowedOrigins.map(normaliseOrigin));
+  /** Captures under way, by the origin of the page that asked (null: a program on this machine). */
+  const captures = new Set<{ readonly origin: string | null; readonly abort: AbortController }>();
+  /** The origin of each open /ws/devices connection. */
+  const sockets = new Map<WebSocket, string | undefined>();
   const listeners = new Set<(event: LocalDeviceServiceEvent) => void>();
   const now = options.now ?? (() => new Date());
   const timeouts = options.captureTimeoutMs ?? { default: 20_000, max: 60_000 };
@@ -179,6 +191,8 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
       if (!reply.sent) abort.abort();
     };
     request.raw.socket.once('close', onClose);
+    const underWay = { origin, abort };
+    captures.add(underWay);
     capturing = true;
     try {
       const patientId = body.hint?.patient_id;
@@ -211,6 +225,7 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
       return refuse(code, name, failure.message);
     } finally {
       capturing = false;
+      captures.delete(underWay);
       request.raw.socket.off('close', onClose);
     }
   });
@@ -228,6 +243,8 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
+      sockets.set(ws, origin);
+      ws.once('close', () => sockets.delete(ws));
       ws.send(JSON.stringify({ event: 'status', ...status() }));
     });
   });
@@ -248,6 +265,16 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
   return {
     url: `http://127.0.0.1:${bound}`,
     port: bound,
+    setAllowedOrigins(origins) {
+      allowed = new Set(origins.map(normaliseOrigin));
+      const removed = (origin: string | null | undefined) => origin !== null && origin !== undefined && !allowed.has(origin);
+      for (const [ws, origin] of sockets) {
+        if (!removed(origin)) continue;
+        sockets.delete(ws);
+        ws.terminate();
+      }
+      for (const capture of captures) if (removed(capture.origin)) capture.abort.abort();
+    },
     onEvent(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

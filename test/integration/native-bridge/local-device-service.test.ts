@@ -211,6 +211,47 @@ describe('the local device service', () => {
     expect(status).toBe(403);
   });
 
+  it('changes its origins without a restart: one removed loses access at once, its WebSockets and its capture under way included; a kept one’s capture goes on', async () => {
+    const { reader, source } = fakeReader();
+    await reader.probe();
+    reader.holdCaptures = true;
+    const { svc, events } = await service(source);
+    const open = async (origin: string) => {
+      const ws = new WebSocket(`${svc.url.replace('http', 'ws')}/ws/devices`, { origin });
+      cleanups.push(async () => ws.terminate());
+      const closed = new Promise<void>((resolve) => ws.once('close', () => resolve()));
+      await new Promise((resolve) => ws.once('message', resolve));
+      return { ws, closed };
+    };
+    const payerPage = await open(PAYER);
+    const sandboxPage = await open(SANDBOX);
+    // The sandbox's page is waiting for the patient's finger.
+    const held = capture(svc, {}, SANDBOX);
+    await waitFor(() => reader.captures.length === 1);
+
+    svc.setAllowedOrigins([SANDBOX, STRANGER]);
+    expect((await get(svc, '/status', PAYER)).status).toBe(403);
+    expect((await get(svc, '/status', STRANGER)).status).toBe(200);
+    await payerPage.closed;
+    expect(sandboxPage.ws.readyState).toBe(WebSocket.OPEN);
+    expect(reader.captures[0]!.signal?.aborted).toBe(false);
+    expect(reader.state.kind).toBe('waiting-for-finger');
+
+    // Now the sandbox goes too: the capture it asked for is cancelled and its socket closed.
+    svc.setAllowedOrigins([STRANGER]);
+    const cancelled = await held;
+    expect(cancelled.status).toBe(499);
+    expect(await cancelled.json()).toMatchObject({ error: 'CANCELLED' });
+    await sandboxPage.closed;
+    expect(events.filter((e) => e.type === 'capture-failed').map((e) => e.origin)).toEqual([SANDBOX]);
+    expect((await get(svc, '/status', SANDBOX)).status).toBe(403);
+
+    // Something that is not an origin changes nothing.
+    expect(() => svc.setAllowedOrigins([STRANGER, 'not an origin'])).toThrow(RangeError);
+    expect((await get(svc, '/status', STRANGER)).status).toBe(200);
+    expect((await get(svc, '/status', STRANGER)).headers.get('access-control-allow-origin')).toBe(STRANGER);
+  });
+
   it('takes the preferred port only when nothing answers there', async () => {
     const official = await startStandIn();
     cleanups.push(() => official.stop());

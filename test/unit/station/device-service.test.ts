@@ -1,5 +1,6 @@
 // The controller of the station's local device service, with a stand-in for the service itself:
-// which origins it allows, which port a restart asks for, and what it reports.
+// which origins it allows (changed on the running service, never by a restart), which port it
+// asks for, and what it reports.
 import { describe, expect, it } from 'vitest';
 import type { HardwareServiceState } from '../../../native-bridge/agent';
 import type { DeviceSource, LocalDeviceService, LocalDeviceServiceOptions } from '../../../native-bridge/service';
@@ -12,6 +13,7 @@ const settings = (allowedLinkOrigins: string[], trainingMode = false, exchangeBa
 function fakeServices() {
   const starts: LocalDeviceServiceOptions[] = [];
   const closed: number[] = [];
+  const originChanges: (readonly string[])[] = [];
   const refuse = new Set<number | 'auto'>();
   let nextFree = 40_000;
   const start = async (options: LocalDeviceServiceOptions): Promise<LocalDeviceService> => {
@@ -21,9 +23,15 @@ function fakeServices() {
     // 'auto' as the real service does it: the preferred port unless it is taken, else any free one.
     const preferred = options.preferredPort ?? 18065;
     const port = wanted === 'auto' ? (refuse.has(preferred) ? nextFree++ : preferred) : wanted === 0 ? nextFree++ : wanted;
-    return { url: `http://127.0.0.1:${port}`, port, onEvent: () => () => undefined, close: async () => void closed.push(port) };
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      setAllowedOrigins: (origins) => void originChanges.push([...origins]),
+      onEvent: () => () => undefined,
+      close: async () => void closed.push(port),
+    };
   };
-  return { starts, closed, refuse, start };
+  return { starts, closed, originChanges, refuse, start };
 }
 
 describe('deviceServiceOrigins', () => {
@@ -62,26 +70,36 @@ describe('LocalDeviceServiceController', () => {
     expect(controller.workstationId).toBeUndefined();
   });
 
-  it('restarts on the port it had; with auto, any port when that one was taken meanwhile', async () => {
+  it('hands new origins to the running service instead of restarting it; stopped and started again, it looks for its port afresh', async () => {
     const fake = fakeServices();
     const controller = new LocalDeviceServiceController({ devices, port: 'auto', preferredPort: 18065, workstationID: 'WS-1', startService: fake.start });
     await controller.useSettings(settings(['https://a.example.com']));
     expect(controller.view()).toEqual({ state: 'running', url: 'http://127.0.0.1:18065', message: null });
     expect(controller.workstationId).toBe('WS-1');
+    const changes: unknown[] = [];
+    controller.onChange((view) => changes.push(view));
+    await controller.useSettings(settings(['https://b.example.com', 'https://a.example.com']));
+    // The same origins again (another order, a trailing slash): nothing to change.
+    await controller.useSettings(settings(['https://a.example.com/', 'https://b.example.com']));
     await controller.useSettings(settings(['https://b.example.com']));
-    expect(controller.view()).toEqual({ state: 'running', url: 'http://127.0.0.1:18065', message: null });
-    // Someone takes 18065 between the stop and the start of the next restart.
+    expect(fake.starts.map((o) => o.port)).toEqual(['auto']);
+    expect(fake.closed).toEqual([]);
+    expect(fake.originChanges).toEqual([['https://a.example.com', 'https://b.example.com'], ['https://b.example.com']]);
+    expect(changes, 'the service neither stopped nor moved').toEqual([]);
+
+    // No origin left: off. Someone takes 18065 meanwhile; with auto the next start takes another port and says so.
+    await controller.useSettings(settings([]));
+    expect(controller.view().state).toBe('off');
     fake.refuse.add(18065);
     await controller.useSettings(settings(['https://c.example.com']));
-    expect(fake.starts.map((o) => o.port)).toEqual(['auto', 18065, 18065, 'auto']);
-    expect(fake.closed).toEqual([18065, 18065]);
+    expect(fake.starts.map((o) => [o.port, [...o.allowedOrigins]])).toEqual([
+      ['auto', ['https://a.example.com']],
+      ['auto', ['https://c.example.com']],
+    ]);
     expect(controller.view()).toEqual({ state: 'running', url: 'http://127.0.0.1:40000', message: expect.stringContaining('Port 18065 is taken by another program') });
-    // And the next restart keeps the port it now has.
-    await controller.useSettings(settings(['https://d.example.com']));
-    expect(fake.starts.at(-1)?.port).toBe(40000);
     await controller.close();
     expect(controller.view()).toEqual({ state: 'off', url: null, message: null });
-    expect(fake.closed).toEqual([18065, 18065, 40000, 40000]);
+    expect(fake.closed).toEqual([18065, 40000]);
   });
 
   it('with a fixed port, a taken port is a failure named in the status, not a different port', async () => {
