@@ -1,18 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // Authentication, tenant context and the error body of every route (docs/exchange-wire.md, Errors).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Client, DISPENSARY, HOSPITAL, NID, expectError, startHarness, tokenFor, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { Client, DISPENSARY, HOSPITAL, NID, expectError, tokenFor, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
 
 const patients = { identification_number: NID.covered, identification_type: 'National ID' };
 

@@ -4,8 +4,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, startHarness, type Harness } from './harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, useHarness } from './harness';
 
 interface Received {
   path: string;
@@ -55,16 +55,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-let h: Harness;
+const h = useHarness({ callbackRetryBaseMs: 20 });
 let receiver: Receiver;
-beforeAll(async () => {
-  h = await startHarness({ callbackRetryBaseMs: 20 });
-});
-afterAll(async () => {
-  await h.close();
-});
 beforeEach(async () => {
-  await h.reset();
   receiver = new Receiver();
   await receiver.start();
 });

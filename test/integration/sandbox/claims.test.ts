@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // Claims after the visit opens: lines, doctor (rule 2), discharge and submit shapes, partial
 // discharge, attachments and their limits, housekeeping, and the payer's side of the lifecycle.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   DOCTOR,
   NID,
@@ -12,23 +12,16 @@ import {
   findInterventions,
   lastOtp,
   openVisit,
-  startHarness,
-  type Harness,
+  useHarness,
+  type Interventions,
 } from './harness';
 
-let h: Harness;
-let codes: Awaited<ReturnType<typeof findInterventions>>;
+const h = useHarness();
+let codes: Interventions;
 let patient: string;
 beforeAll(async () => {
-  h = await startHarness();
   patient = await crId(h.hospital, NID.covered);
   codes = await findInterventions(h.hospital, patient);
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
 });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');

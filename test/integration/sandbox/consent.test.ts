@@ -1,29 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // Consent: OTP through the SMS outbox, biometric authorizations and their lifecycle, the stale
 // PENDING, the 30000004 fallback window, whitelisting.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  NID,
-  STRANGER_TEMPLATE,
-  authorizeByFingerprint,
-  crId,
-  expectError,
-  fingerprints,
-  lastOtp,
-  startHarness,
-  type Harness,
-} from './harness';
+import { describe, expect, it } from 'vitest';
+import { NID, STRANGER_TEMPLATE, authorizeByFingerprint, crId, expectError, fingerprints, lastOtp, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
 
 const CAPITATION = 'SHA-02-001';
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 // One test per row of the contract's Errors and Limits tables (../shared/spec/service-interface.md),
 // so each row's proof is found by its own words.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Client,
   DOCTOR,
@@ -13,21 +13,11 @@ import {
   expectError,
   lastOtp,
   openVisit,
-  startHarness,
   tokenFor,
-  type Harness,
+  useHarness,
 } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
 
 const EMERGENCY = 'SHA-01-001';
 

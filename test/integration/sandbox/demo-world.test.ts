@@ -1,19 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // The demo world of ../shared/design/contracts.md, row by row, and the registry and benefit
 // look-ups answered from it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, startHarness, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
 
 const eligibility = (nationalId: string, client = h.hospital) =>
   client.get('/api/v1/patients/eligibility', { identification_number: nationalId, identification_type: 'National ID' });

@@ -1,21 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // Flow C (emergency, unidentified → identified → submitted, 24-hour window, one intervention)
 // and prescriptions with dispenses.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { EMERGENCY_DOCTOR, HOSPITAL, NID, crId, expectError, findInterventions, lastOtp, openVisit, startHarness, tokenFor, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { EMERGENCY_DOCTOR, HOSPITAL, NID, crId, expectError, lastOtp, openVisit, tokenFor, useHarness, useInterventions } from './harness';
 
-let h: Harness;
-let codes: Awaited<ReturnType<typeof findInterventions>>;
-beforeAll(async () => {
-  h = await startHarness();
-  codes = await findInterventions(h.hospital, await crId(h.hospital, NID.covered));
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
+const codes = useInterventions(h);
 
 async function emergencyConsent(code = codes.emergency) {
   const sent = await h.hospital.post('/api/v1/claims/doctor-consent', { is_emergency: true, ...EMERGENCY_DOCTOR, intervention_code: code });

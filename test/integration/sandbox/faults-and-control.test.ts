@@ -1,21 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // Fault injection (per route, by count and rate, latency, dropped connections; never on
 // /sandbox/*) and the rest of the control API: clock, reset, outbox, world, loopback guard.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/index';
 import { isLoopback } from '../../../electron/sandbox/server';
-import { Client, HOSPITAL, NID, crId, expectError, startHarness, tokenFor, type Harness } from './harness';
+import { Client, HOSPITAL, NID, crId, expectError, startHarness, tokenFor, useHarness } from './harness';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
 
 const patients = { identification_number: NID.covered, identification_type: 'National ID' };
 

@@ -2,6 +2,7 @@
 // Test harness for the sandbox: starts it in-process on a free port and drives it over real HTTP
 // with plain fetch (never the exchange client), plus the demo-world facts and flow steps the
 // sandbox tests share.
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../../electron/sandbox/index';
 
 export const HOSPITAL = { clientId: 'demo-hospital', secret: 'demo-hospital-secret', code: 'FID-00-000004-0' } as const;
@@ -124,6 +125,28 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
   };
 }
 
+/**
+ * The set-up of the files here, registered in the calling file: one sandbox for the file (started
+ * before its first test, closed after its last) and, unless `resetEachTest` is false, the seeded
+ * demo world again before each test. Call it before the file's own hooks, which then run after it.
+ * The harness is filled in when the file's tests start: read it inside tests and hooks only.
+ */
+export function useHarness(options: SandboxOptions = {}, { resetEachTest = true } = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await startHarness(options));
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  if (resetEachTest) {
+    beforeEach(async () => {
+      await h.reset();
+    });
+  }
+  return h;
+}
+
 export async function crId(client: Client, nationalId: string): Promise<string> {
   const r = await client.get('/api/v1/patients', { identification_number: nationalId, identification_type: 'National ID' });
   if (r.status !== 200) throw new Error(`patient ${nationalId}: ${r.status}`);
@@ -152,6 +175,17 @@ export async function findInterventions(client: Client, patientId: string) {
     perDiem: pick('per diem', (i) => norm(i.paymentMechanism) === 'PER_DIEM' && i.accessPoint === 'IP'),
     emergency: pick('emergency', (i) => i.intervention_code.startsWith('SHA-01') && i.protocolCode !== null && i.applicableTariff !== null),
   };
+}
+
+export type Interventions = Awaited<ReturnType<typeof findInterventions>>;
+
+/** The covered patient's interventions, found once before the file's tests (call it after useHarness). */
+export function useInterventions(h: Harness): Interventions {
+  const codes = {} as Interventions;
+  beforeAll(async () => {
+    Object.assign(codes, await findInterventions(h.hospital, await crId(h.hospital, NID.covered)));
+  });
+  return codes;
 }
 
 /** The newest SMS with a code in the outbox for this patient (or doctor). */

@@ -1,21 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are untyped JSON; the tests assert their shape */
 // The elective flow (flow A phase 1 and the day of visit): AUTHORIZED_PENDING_VISIT, preauth
 // lifecycle, rule 1, and visit creation (open visit returned again, per-diem line, tenants).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DOCTOR, NID, authorizeByFingerprint, crId, expectError, findInterventions, lastOtp, openVisit, startHarness, type Harness } from './harness';
+import { describe, expect, it } from 'vitest';
+import { DOCTOR, NID, authorizeByFingerprint, crId, expectError, lastOtp, openVisit, useHarness, useInterventions } from './harness';
 
-let h: Harness;
-let codes: Awaited<ReturnType<typeof findInterventions>>;
-beforeAll(async () => {
-  h = await startHarness();
-  codes = await findInterventions(h.hospital, await crId(h.hospital, NID.covered));
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(async () => {
-  await h.reset();
-});
+const h = useHarness();
+const codes = useInterventions(h);
 
 function preauthBody(consentToken: string, interventionCode: string) {
   return {

@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractApiPaths, extractTableEndpoints, retiredPaths, type NamedEndpoint } from '../../unit/payer/helpers/contract-paths';
 import { readSharedSpec } from '../../support/shared-spec';
-import { startHarness, type Harness } from './harness';
+import { useHarness } from './harness';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const contract = readSharedSpec('service-interface.md');
@@ -40,13 +40,7 @@ function wireDocOperations(): Set<string> {
   return operations;
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({}, { resetEachTest: false });
 
 const isRouteNotFound = (r: { status: number; body: any }) => r.status === 404 && Array.isArray(r.body?.details) && typeof r.body.details[0]?.route === 'string';
 const concrete = (path: string) => path.replace(/\{[^}]*\}/g, 'X1');
