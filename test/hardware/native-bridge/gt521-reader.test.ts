@@ -3,57 +3,27 @@
 // sent at the wrong rate, so switching the port after ChangeBaudrate is really exercised.
 
 import { execFileSync } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Gt521Reader, type Gt521ReaderOptions } from '../../../native-bridge/drivers/gt521-reader';
-import type { ReaderError, ReaderState } from '../../../native-bridge/drivers/reader';
+import type { ReaderState } from '../../../native-bridge/drivers/reader';
 import { fingerTemplate } from '../../../native-bridge/emulators/faults';
-import { startEmulatedDevice, type EmulatedDevice } from '../../../native-bridge/emulators/harness';
+import { startEmulatedDevice } from '../../../native-bridge/emulators/harness';
 import { SerialTransport } from '../../../native-bridge/transports/serial';
+import { failure, kinds, useEmulatedReader } from './emulated-reader';
 
 const fast = { captureMs: 15, makeTemplateMs: 10, identifyMs: 10, commandMs: 1 };
-
-function kinds(states: ReaderState[]): string[] {
-  return states.map((s) => (s.kind === 'error' ? `error:${s.code}` : s.kind));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ReaderError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ReaderError;
-  }
-  throw new Error('expected the operation to fail');
-}
 
 function hostLineSpeed(path: string): number {
   return Number(execFileSync('stty', ['-F', path, 'speed'], { encoding: 'utf8' }).trim());
 }
 
 describe('Gt521Reader over a PTY against the GT-521 emulator', () => {
-  let device: EmulatedDevice;
-  const open: Gt521Reader[] = [];
-
-  async function reader(options: Gt521ReaderOptions = {}): Promise<{ reader: Gt521Reader; transport: SerialTransport; states: ReaderState[] }> {
-    const transport = await SerialTransport.open(device.hostPath, { baudRate: 9600 });
+  const { device, reader } = useEmulatedReader(
+    { protocol: 'gt521', config: { delays: fast } },
+    9600,
     // Budgets generous enough for a loaded CI machine; the tests that expect a timeout set their own.
-    const created = new Gt521Reader(transport, { commandTimeoutMs: 1000, processingTimeoutMs: 1500, ...options });
-    const states: ReaderState[] = [];
-    created.onStateChange((s) => states.push(s));
-    open.push(created);
-    return { reader: created, transport, states };
-  }
-
-  beforeAll(async () => {
-    device = await startEmulatedDevice({ protocol: 'gt521', config: { delays: fast } });
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((r) => r.close()));
-    await device.control.request('clear-faults');
-    await device.control.request('lift');
-  });
-  afterAll(async () => {
-    await device?.stop();
-  });
+    (transport, options: Gt521ReaderOptions | undefined) => new Gt521Reader(transport, { commandTimeoutMs: 1000, processingTimeoutMs: 1500, ...options }),
+  );
 
   it('probes at 9600 (Open with its info), switches both sides to 115200, and goes back to 9600 on close', async () => {
     const { reader: r, transport, states } = await reader();

@@ -1,54 +1,24 @@
 // ZfmReader through the real serialport stack, over a socat PTY pair, against the ZFM emulator
 // running as a separate process and paced to 57600 baud.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ReaderError, ReaderState } from '../../../native-bridge/drivers/reader';
+import { describe, expect, it } from 'vitest';
+import type { ReaderState } from '../../../native-bridge/drivers/reader';
 import { ZfmReader, type ZfmReaderOptions } from '../../../native-bridge/drivers/zfm-reader';
 import { fingerTemplate } from '../../../native-bridge/emulators/faults';
-import { startEmulatedDevice, type EmulatedDevice } from '../../../native-bridge/emulators/harness';
+import { startEmulatedDevice } from '../../../native-bridge/emulators/harness';
 import { dataStreamWireBytes } from '../../../native-bridge/protocols/zfm';
 import { SerialTransport } from '../../../native-bridge/transports/serial';
+import { failure, kinds, useEmulatedReader } from './emulated-reader';
 
 const fast = { genImgMs: 15, genImgNoFingerMs: 3, img2TzMs: 15, searchMs: 10, matchMs: 5, commandMs: 1 };
 
-function kinds(states: ReaderState[]): string[] {
-  return states.map((s) => (s.kind === 'error' ? `error:${s.code}` : s.kind));
-}
-
-async function failure(promise: Promise<unknown>): Promise<ReaderError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ReaderError;
-  }
-  throw new Error('expected the operation to fail');
-}
-
 describe('ZfmReader over a PTY against the R503 emulator', () => {
-  let device: EmulatedDevice;
-  const open: ZfmReader[] = [];
-
-  async function reader(options: ZfmReaderOptions = {}): Promise<{ reader: ZfmReader; states: ReaderState[] }> {
-    const transport = await SerialTransport.open(device.hostPath, { baudRate: 57600 });
+  const { device, reader } = useEmulatedReader(
+    { protocol: 'zfm', config: { model: 'r503', delays: fast } },
+    57600,
     // Budgets generous enough for a loaded CI machine; the tests that expect a timeout set their own.
-    const created = new ZfmReader(transport, { processingTimeoutMs: 1500, commandTimeoutMs: 1000, ...options });
-    const states: ReaderState[] = [];
-    created.onStateChange((s) => states.push(s));
-    open.push(created);
-    return { reader: created, states };
-  }
-
-  beforeAll(async () => {
-    device = await startEmulatedDevice({ protocol: 'zfm', config: { model: 'r503', delays: fast } });
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((r) => r.close()));
-    await device.control.request('clear-faults');
-    await device.control.request('lift');
-  });
-  afterAll(async () => {
-    await device?.stop();
-  });
+    (transport, options: ZfmReaderOptions | undefined) => new ZfmReader(transport, { processingTimeoutMs: 1500, commandTimeoutMs: 1000, ...options }),
+  );
 
   it('probes: VfyPwd, ReadSysPara (packet size, capacity, address), HandShake, Aura LED', async () => {
     const { reader: r, states } = await reader();
