@@ -1,31 +1,13 @@
 // The bearer token: single flight, refresh before expiry, exactly one replay on expiry, headers.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createExchangeClient, ExchangeError, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
-import { exchangeError, startScriptedExchange, type ScriptedExchange, type ScriptedExchangeOptions } from './helpers/scripted-exchange';
+import { describe, expect, it } from 'vitest';
+import { createExchangeClient, ExchangeError } from '../../../electron/payer';
+import { useScriptedClient } from './helpers/scripted-client';
+import { exchangeError } from './helpers/scripted-exchange';
 
 const patient = { status: 200, json: { id: 'CR123', identification_number: '30000001', identification_type: 'National ID' } };
 const lookup = { identification_number: '30000001', identification_type: 'National ID' } as const;
 
-let exchange: ScriptedExchange | undefined;
-let client: ExchangeClient | undefined;
-
-async function setup(script: ScriptedExchangeOptions, options: Partial<ExchangeClientOptions> = {}) {
-  exchange = await startScriptedExchange(script);
-  client = createExchangeClient({
-    baseUrl: exchange.url,
-    credentials: { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secret' },
-    retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 50 },
-    ...options,
-  });
-  return { exchange, client };
-}
-
-afterEach(async () => {
-  await client?.close();
-  await exchange?.close();
-  client = undefined;
-  exchange = undefined;
-});
+const setup = useScriptedClient({ attempts: 3, baseDelayMs: 5, maxDelayMs: 50 });
 
 describe('token', () => {
   it('asks for it form-encoded with client credentials and sends it as a bearer', async () => {

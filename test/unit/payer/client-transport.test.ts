@@ -1,13 +1,8 @@
 // Retries, deadlines, aborts, keep-alive and telemetry, against a real HTTP server.
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createExchangeClient,
-  ExchangeError,
-  type ExchangeClient,
-  type ExchangeClientOptions,
-  type ExchangeEvent,
-} from '../../../electron/payer';
-import { exchangeError, startScriptedExchange, type ScriptedExchange, type ScriptedExchangeOptions } from './helpers/scripted-exchange';
+import { describe, expect, it } from 'vitest';
+import { createExchangeClient, ExchangeError, type ExchangeEvent } from '../../../electron/payer';
+import { useScriptedClient } from './helpers/scripted-client';
+import { exchangeError } from './helpers/scripted-exchange';
 
 const eligibilityAnswer = {
   status: 200,
@@ -21,26 +16,7 @@ const submitInput = {
   otp: '123456',
 } as const;
 
-let exchange: ScriptedExchange | undefined;
-let client: ExchangeClient | undefined;
-
-async function setup(script: ScriptedExchangeOptions, options: Partial<ExchangeClientOptions> = {}) {
-  exchange = await startScriptedExchange(script);
-  client = createExchangeClient({
-    baseUrl: exchange.url,
-    credentials: { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secret' },
-    retry: { attempts: 3, baseDelayMs: 40, maxDelayMs: 400 },
-    ...options,
-  });
-  return { exchange, client };
-}
-
-afterEach(async () => {
-  await client?.close();
-  await exchange?.close();
-  client = undefined;
-  exchange = undefined;
-});
+const setup = useScriptedClient({ attempts: 3, baseDelayMs: 40, maxDelayMs: 400 });
 
 async function failure(promise: Promise<unknown>): Promise<ExchangeError> {
   const error = await promise.then(
