@@ -15,6 +15,7 @@ import { createExchangeClient } from '../../../electron/payer';
 import { createStation, createStationLogger, memorySecretStore, type Station } from '../../../electron/station';
 import { outputExamples } from '../contract/examples';
 import { FakeContents, FakeIpcMain, FakePowerMonitor, FakeSession, FakeView, asApi, recordingLog } from './fake-electron';
+import { expectHardened } from './hardened-preferences';
 import { testStation } from './test-station';
 
 class FakeApp extends EventEmitter {
@@ -164,19 +165,8 @@ describe('the running shell', () => {
   it('opens one station window with every security flag and the preload, loading app://idhini', async () => {
     const { windows, window } = await started();
     expect(windows).toHaveLength(1);
-    expect(window.webPreferences).toMatchObject({
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      experimentalFeatures: false,
-      webviewTag: false,
-      devTools: false,
-      preload: '/app/dist/electron/preload.cjs',
-    });
+    expectHardened(window.webPreferences);
+    expect(window.webPreferences).toMatchObject({ devTools: false, preload: '/app/dist/electron/preload.cjs' });
     expect(window.webContents.loaded).toEqual([APP_ENTRY_URL]);
     window.emit('ready-to-show');
     expect(window.shown).toBe(1);

@@ -1,24 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkWebPreferences, stationWebPreferences } from '../../../electron/main/web-preferences';
-
-const expectHardened = (prefs: object) => {
-  expect(prefs).toMatchObject({
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    enableWebSQL: false,
-    plugins: false,
-    disableBlinkFeatures: 'Auxclick',
-  });
-  expect(prefs).not.toHaveProperty('enableBlinkFeatures');
-};
+import { expectHardened } from './hardened-preferences';
 
 describe('webPreferences', () => {
   it('the station window: every security flag, the preload, dev tools only when asked', () => {
