@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../../electron/main/ipc';
 import { APP_ENTRY_URL } from '../../../electron/main/origins';
-import { prepareShell, runShell, type ShellElectron, type StationSession, type StationWindow } from '../../../electron/main/shell';
+import { prepareShell, runShell, type ShellElectron, type ShellOptions, type StationSession, type StationWindow } from '../../../electron/main/shell';
 import { ShellLogRelay } from '../../../electron/main/shell-log';
 import type { LinkSessionApi, LinkViewApi } from '../../../electron/main/electron-api';
 import type { ShellLog } from '../../../electron/main/electron-api';
@@ -112,27 +112,32 @@ function fakeElectron(app = new FakeApp()) {
   return { electron, app, registered, windows, stationSession, ipcMain, powerMonitor, updater, errors };
 }
 
-async function started() {
-  const fake = fakeElectron();
-  const bootLog = recordingLog();
-  const coreLog = recordingLog();
-  const log = new ShellLogRelay(bootLog);
+/** The shell prepared and run on `fake` with this file's options around `createCore`; stopped after the file. */
+async function runOn(fake: ReturnType<typeof fakeElectron>, log: ShellLogRelay, createCore: ShellOptions['createCore']) {
   const prepared = prepareShell(fake.electron, log);
   if (prepared === null) throw new Error('lock refused');
-  const core = testStation();
-  const stop = vi.fn(async () => undefined);
-  const locks: string[] = [];
   const shell = await runShell(fake.electron, prepared, {
     rendererDir: path.join(dir, 'renderer'),
     preloadPath: '/app/dist/electron/preload.cjs',
-    createCore: async () => ({ bridge: core, log: coreLog, stop, lock: (reason) => void locks.push(reason) }),
+    createCore,
     log,
     platform: 'linux',
     updatePolicyText: null,
     devTools: false,
   });
   running.push(shell);
-  const window = fake.windows[0]!;
+  return { shell, window: fake.windows[0]! };
+}
+
+async function started() {
+  const fake = fakeElectron();
+  const bootLog = recordingLog();
+  const coreLog = recordingLog();
+  const log = new ShellLogRelay(bootLog);
+  const core = testStation();
+  const stop = vi.fn(async () => undefined);
+  const locks: string[] = [];
+  const { shell, window } = await runOn(fake, log, async () => ({ bridge: core, log: coreLog, stop, lock: (reason) => void locks.push(reason) }));
   const call = (message: unknown, frame: { url: string; parent: object | null } = { url: APP_ENTRY_URL, parent: null }) =>
     fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, frame, message) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
   return { ...fake, log, bootLog, coreLog, core, stop, locks, shell, window, call };
@@ -270,8 +275,6 @@ describe("the shell's log lines and the core's secrets", () => {
     const lines: string[] = [];
     const destination = { write: (line: string) => void lines.push(line) };
     const log = new ShellLogRelay(recordingLog());
-    const prepared = prepareShell(fake.electron, log);
-    if (prepared === null) throw new Error('lock refused');
     const station = createStation({
       databasePath: path.join(dir, `${name}.db`),
       secrets: memorySecretStore(),
@@ -281,20 +284,10 @@ describe("the shell's log lines and the core's secrets", () => {
       // Nothing listens there: the sign-in fails, but the core has seen the secret.
       initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9' },
     });
-    const shell = await runShell(fake.electron, prepared, {
-      rendererDir: path.join(dir, 'renderer'),
-      preloadPath: '/app/dist/electron/preload.cjs',
-      createCore: async () => {
-        await station.start();
-        return { bridge: station.bridge, log: shellLogOf(station, destination), stop: () => station.stop(), lock: (reason) => station.lock(reason) };
-      },
-      log,
-      platform: 'linux',
-      updatePolicyText: null,
-      devTools: false,
+    const { window } = await runOn(fake, log, async () => {
+      await station.start();
+      return { bridge: station.bridge, log: shellLogOf(station, destination), stop: () => station.stop(), lock: (reason) => station.lock(reason) };
     });
-    running.push(shell);
-    const window = fake.windows[0]!;
     const signIn = await fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, { url: APP_ENTRY_URL, parent: null }, {
       name: 'facility.signIn',
       input: { clientId: 'demo-hospital', clientSecret: CLIENT_SECRET },
