@@ -3,7 +3,8 @@
 // whose readers the station offers to the payer's page through its local device service whenever
 // the hardware service does not run. In training: the virtual reader behind the local device
 // service, for the sandbox's authorization page. Either way the service's CORS follows the link
-// allowlist in settings: the core hands its settings to the controller (electron/station/device-service.ts).
+// allowlist in settings: the core hands its settings to the controller (electron/station/device-service.ts),
+// and the reader manager's choice follows the reader chosen in settings.
 import { HardwareServiceMonitor, type HardwareServiceMonitorOptions } from '../../native-bridge/agent';
 import { VirtualReader } from '../../native-bridge/drivers/virtual-reader';
 import { ReaderManager, createReaderFactory, listHidBridges, listSerialPorts, type ReaderManagerOptions } from '../../native-bridge/manager';
@@ -49,8 +50,8 @@ export interface StationReadersOptions {
   /** Tests: where the hardware service is looked for, and the port the station's service prefers (default 18065 for both). */
   readonly monitor?: HardwareServiceMonitorOptions;
   readonly preferredPort?: number;
-  /** Tests: listings instead of the machine's serial ports and HID devices. */
-  readonly listings?: Pick<ReaderManagerOptions, 'listSerialPorts' | 'listHidDevices'>;
+  /** Tests: listings instead of the machine's serial ports and HID devices, and what answers on them. */
+  readonly listings?: Pick<ReaderManagerOptions, 'listSerialPorts' | 'listHidDevices'> & Partial<Pick<ReaderManagerOptions, 'openReader'>>;
 }
 
 /**
@@ -64,7 +65,7 @@ export async function stationReaders(options: StationReadersOptions): Promise<Re
   const manager = new ReaderManager({
     listSerialPorts: options.listings?.listSerialPorts ?? listSerialPorts,
     listHidDevices: options.listings?.listHidDevices ?? (() => listHidBridges()),
-    openReader: createReaderFactory(),
+    openReader: options.listings?.openReader ?? createReaderFactory(),
   });
   const unavailable: { piece: string; reason: string }[] = [];
   manager.onEvent((event) => {
@@ -88,6 +89,8 @@ export async function stationReaders(options: StationReadersOptions): Promise<Re
     devices,
     discover: async () => manager.snapshot().readers.map((r) => r.info),
     unavailable,
+    // The reader chosen in settings (settings.reader), handed over by the core at start and on every change.
+    preferReader: (preference) => manager.setPreferred(preference),
   });
   return {
     readers,

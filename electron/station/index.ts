@@ -14,7 +14,7 @@ export {
   type StationTiming,
 } from './deps';
 export { createStationLogger, Scrubber, type StationLogger } from './logging';
-export { nativeReaders, noReaders, type LocalServiceHandle, type ManagedLocalService, type NativeReadersOptions, type ReadersFacade } from './readers';
+export { nativeReaders, noReaders, readerPreferenceOf, type LocalServiceHandle, type ManagedLocalService, type NativeReadersOptions, type ReadersFacade, type ReaderSideSettings } from './readers';
 export {
   LocalDeviceServiceController,
   deviceServiceOrigins,

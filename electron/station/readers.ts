@@ -2,14 +2,25 @@
 // workstationID for the biometric authorize body, and change notifications. A shell builds it from
 // native-bridge pieces with `nativeReaders`, or passes its own (tests pass a fixed one).
 import type { z } from 'zod';
-import type { captureRequest, readerInfo, ReadersSnapshot } from '../contract';
+import type { captureRequest, readerInfo, ReadersSnapshot, StationSettings } from '../contract';
 import { STATION_SERVICE_PROVIDER, type HardwareServiceMonitor, type HardwareServiceState } from '../../native-bridge/agent';
 import type { FingerprintReader, ReaderInfo as DriverReaderInfo, ReaderState } from '../../native-bridge/drivers/reader';
+import type { ReaderPreference } from '../../native-bridge/manager';
 import type { DeviceSource } from '../../native-bridge/service';
 import { officialServiceRuns, type DeviceServiceSettings, type LocalDeviceServiceView } from './device-service';
 
 export type ReaderListing = z.infer<typeof readerInfo>;
 export type CaptureRequest = z.infer<typeof captureRequest>;
+
+/** What the fingerprint side follows in settings: the device service's origins, and the reader the facility chose. */
+export interface ReaderSideSettings extends DeviceServiceSettings {
+  readonly reader: StationSettings['reader'];
+}
+
+/** The facility's reader choice (settings.reader) as the reader manager takes it: by the id readers.list shows. */
+export function readerPreferenceOf(reader: StationSettings['reader']): ReaderPreference | undefined {
+  return reader.readerId === null ? undefined : { readerId: reader.readerId };
+}
 
 export interface ReadersFacade {
   snapshot(): ReadersSnapshot;
@@ -25,9 +36,10 @@ export interface ReadersFacade {
   onCaptureRequested(listener: (capture: CaptureRequest) => void): () => void;
   /**
    * The station's settings, at start and after every change: the local device service's CORS
-   * follows the link allowlist. Resolves once the service matches them.
+   * follows the link allowlist, the reader manager's choice follows settings.reader. Resolves once
+   * both match them.
    */
-  useSettings?(settings: DeviceServiceSettings): Promise<void>;
+  useSettings?(settings: ReaderSideSettings): Promise<void>;
 }
 
 type ServiceEvent = { readonly type: string; readonly origin?: string | null; readonly at: string };
@@ -63,6 +75,8 @@ export interface NativeReadersOptions {
   readonly discover?: () => Promise<DriverReaderInfo[]>;
   readonly cancelCapture?: () => Promise<void>;
   readonly unavailable?: { piece: string; reason: string }[];
+  /** The reader manager's choice, following settings.reader (`manager.setPreferred`). */
+  readonly preferReader?: (preference: ReaderPreference | undefined) => void;
 }
 
 function hardwareServiceView(state: HardwareServiceState | undefined): ReadersSnapshot['hardwareService'] {
@@ -212,6 +226,7 @@ export function nativeReaders(options: NativeReadersOptions): ReadersFacade & { 
       return () => captureListeners.delete(listener);
     },
     async useSettings(settings) {
+      options.preferReader?.(readerPreferenceOf(settings.reader));
       await local?.useSettings(settings);
     },
     close() {

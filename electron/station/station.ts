@@ -489,11 +489,14 @@ export function createStation(deps: StationDeps): Station {
     return openVisit(c, source, doctor);
   }
 
-  /** The readers' side follows settings: the local device service allows exactly the link origins (and the sandbox in training). */
+  /**
+   * The readers' side follows settings: the local device service allows exactly the link origins
+   * (and the sandbox in training); the reader manager prefers the reader chosen in settings.
+   */
   async function followSettings(c: Ctx): Promise<void> {
-    const { allowedLinkOrigins, trainingMode, exchangeBaseUrl } = c.settings.values;
+    const { allowedLinkOrigins, trainingMode, exchangeBaseUrl, reader } = c.settings.values;
     try {
-      await readers.useSettings?.({ allowedLinkOrigins, trainingMode, exchangeBaseUrl });
+      await readers.useSettings?.({ allowedLinkOrigins, trainingMode, exchangeBaseUrl, reader });
     } catch (error) {
       log.error({ err: error instanceof Error ? error.message : String(error) }, 'the readers could not follow the settings');
     }

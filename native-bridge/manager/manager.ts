@@ -25,6 +25,8 @@ export interface HidListing {
 }
 
 export interface ReaderPreference {
+  /** A reader's id as the readers list shows it, e.g. 'zfm:COM4' (the station's settings choose by it). */
+  readonly readerId?: string;
   /** A port or HID path, e.g. 'COM4'. */
   readonly path?: string;
   /** The USB serial number of the bridge, which survives moving to another USB socket. */
@@ -86,7 +88,8 @@ interface Entry {
 export class ReaderManager {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(event: ReaderManagerEvent) => void>();
-  private readonly options: Required<Omit<ReaderManagerOptions, 'preferred'>> & { preferred?: ReaderPreference };
+  private readonly options: Required<Omit<ReaderManagerOptions, 'preferred'>>;
+  private preferred: ReaderPreference | undefined;
   private chosenKey: string | null = null;
   private hid: HidAvailability | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -105,6 +108,16 @@ export class ReaderManager {
       now: () => Date.now(),
       ...options,
     };
+    this.preferred = options.preferred;
+  }
+
+  /**
+   * The facility's choice changed (settings): the preferred reader becomes the station's as soon as
+   * it is there — at once when it already is. Without a preference the reader in use stays.
+   */
+  setPreferred(preferred: ReaderPreference | undefined): void {
+    this.preferred = preferred;
+    if (!this.stopped) this.choose();
   }
 
   onEvent(listener: (event: ReaderManagerEvent) => void): () => void {
@@ -287,9 +300,10 @@ export class ReaderManager {
 
   private choose(): void {
     const ready = [...this.entries.values()].filter((e) => e.managed);
-    const preferred = this.options.preferred;
+    const preferred = this.preferred;
     const matchesPreference = (e: Entry) =>
       preferred !== undefined &&
+      (preferred.readerId === undefined || e.managed?.reader.id === preferred.readerId) &&
       (preferred.path === undefined || e.candidate.path === preferred.path) &&
       (preferred.serialNumber === undefined || e.candidate.serialNumber === preferred.serialNumber);
     const current = this.chosenKey === null ? undefined : this.entries.get(this.chosenKey);

@@ -171,6 +171,31 @@ describe('ReaderManager discovery', () => {
     ]);
   });
 
+  it('follows a preference given later (the station’s settings), by reader id: at once when that reader is there, when it comes otherwise', async () => {
+    const h = make();
+    MockBinding.createPort('/dev/ttyUSB0', CH340);
+    await h.poll();
+    MockBinding.createPort('/dev/ttyUSB1', CP2102);
+    await h.poll();
+    expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB0');
+    h.manager.setPreferred({ readerId: 'zfm:/dev/ttyUSB1' });
+    expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB1');
+    // No preference any more: the reader in use stays.
+    h.manager.setPreferred(undefined);
+    expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB1');
+    // A reader not plugged in yet: the one in use stays until it comes.
+    h.manager.setPreferred({ readerId: 'zfm:/dev/ttyUSB2' });
+    expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB1');
+    MockBinding.createPort('/dev/ttyUSB2', CH340);
+    await h.poll();
+    expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB2');
+    expect(h.events.filter((e) => e.type === 'chosen-changed').map((e) => e.type === 'chosen-changed' && e.readerId)).toEqual([
+      'zfm:/dev/ttyUSB0',
+      'zfm:/dev/ttyUSB1',
+      'zfm:/dev/ttyUSB2',
+    ]);
+  });
+
   it('keeps the reader in use when a second one appears without a preference', async () => {
     const h = make();
     MockBinding.createPort('/dev/ttyUSB0', CH340);
