@@ -5,6 +5,7 @@ import { createExchangeClient, ExchangeError, operationGroups, type ExchangeClie
 import { decodeResponse } from '../../../electron/payer/executor';
 import type { Operation } from '../../../electron/payer/operation';
 import { startScriptedExchange, type ScriptedExchange } from './helpers/scripted-exchange';
+import { page } from './helpers/wire-examples';
 
 const g = operationGroups;
 
@@ -127,19 +128,6 @@ describe('eligibility', () => {
 });
 
 describe('benefits', () => {
-  const page = (results: unknown[], extra: Record<string, unknown> = {}) => ({
-    count: results.length,
-    currentPage: 1,
-    endIndex: results.length,
-    next: null,
-    pageSize: 20,
-    previous: null,
-    startIndex: 1,
-    totalPages: 1,
-    results,
-    ...extra,
-  });
-
   it('reads sub-benefits by code or sub_benefit_code, paged or bare', () => {
     const paged = read(g.eligibility.subBenefits, page([{ code: 'SB1', name: 'Outpatient', accessPoint: 'OP and IP', allowedInterventions: ['SHA-02-001', { intervention_code: 'SHA-02-002' }] }], { next: 'http://x?page=2', totalPages: 2, count: 30 }));
     expect(paged).toMatchObject({ count: 30, page: 1, pageSize: 20, totalPages: 2, hasNext: true });

@@ -124,7 +124,8 @@ export const requestExamples: Record<OperationName, unknown> = {
   'shr.securityLabels': {},
 };
 
-const page = (results: unknown[]) => ({
+/** The exchange's page envelope around `results`: one page of them, unless `extra` says otherwise. */
+export const page = (results: unknown[], extra: Record<string, unknown> = {}) => ({
   count: results.length,
   currentPage: 1,
   endIndex: results.length,
@@ -134,6 +135,7 @@ const page = (results: unknown[]) => ({
   startIndex: 1,
   totalPages: 1,
   results,
+  ...extra,
 });
 const authorizationRecord = {
   token: 'AT-1',
