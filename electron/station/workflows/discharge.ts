@@ -5,7 +5,7 @@
 // to the nurse rather than being sent again behind her back.
 import type { z } from 'zod';
 import type { dischargeView as dischargeViewSchema } from '../../contract';
-import { makeError } from '../../contract';
+import { dischargeReason, makeError, submitReason } from '../../contract';
 import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import { canTransition } from '../machines';
@@ -17,8 +17,9 @@ import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
 
 export type DischargeView = z.infer<typeof dischargeViewSchema>;
 
-const submitReasons = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'] as const;
-const dischargeReasons = [...submitReasons, 'DECEASED'] as const;
+// The contract's enumerations (test/unit/station/enumerations.test.ts holds them equal to the client's).
+const submitReasons = submitReason.options;
+const dischargeReasons = dischargeReason.options;
 
 function freshStep(ctx: Ctx, visit: VisitWorkflow) {
   const p = visit.data.patient;

@@ -5,7 +5,7 @@
 // a fresh code (POST /claims/otp, then the visit with it).
 import type { z } from 'zod';
 import type { electiveView as electiveViewSchema } from '../../contract';
-import { makeError } from '../../contract';
+import { makeError, preauthStatus } from '../../contract';
 import type { Preauth } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
@@ -18,19 +18,8 @@ import { openVisit, reconcileOpenVisit } from './visit';
 export type ElectiveView = z.infer<typeof electiveViewSchema>;
 type PreauthStatus = PreauthData['status'];
 
-const knownPreauthStatuses = new Set<string>([
-  'DRAFT',
-  'PENDING_SUBMISSION',
-  'CANCELLED',
-  'DOCTOR_REQUEST_SENT',
-  'PENDING_DOCTOR_APPROVAL',
-  'DOCTOR_REQUEST_FAILED',
-  'ACTIVE',
-  'CLARIFICATION_AFTER_AUTOMATIC_CHECKS',
-  'FINALISED',
-  'REJECTED',
-  'REJECTED_AFTER_APPROVAL',
-]);
+/** The preauth statuses the contract names (the client's, tested equal in test/unit/station/enumerations.test.ts); any other is OTHER. */
+const knownPreauthStatuses = new Set<string>(preauthStatus.options);
 
 function preauthStatusOf(value: string): PreauthStatus {
   return knownPreauthStatuses.has(value) ? (value as PreauthStatus) : 'OTHER';

@@ -2,7 +2,7 @@
 // only), the claim is created for a patient who may be unidentified, the patient identified later
 // by their own code (the same claim, its protocols kept), and submitted within 24 hours.
 import type { z } from 'zod';
-import type { emergencyProtocol, emergencyView as emergencyViewSchema } from '../../contract';
+import type { CommandInput, emergencyProtocol, emergencyView as emergencyViewSchema } from '../../contract';
 import { makeError } from '../../contract';
 import type { EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../payer';
 import { fail, StationFailure } from '../errors';
@@ -227,12 +227,7 @@ export async function identifyPatient(ctx: Ctx, wf: EmergencyWorkflow, patientRe
   }
 }
 
-export interface EmergencySubmitInput {
-  reason: 'RECOVERED' | 'REFERRED' | 'ABSCONDED' | 'OTHER';
-  invoiceNumber?: string | undefined;
-  unknownPatientReason?: 'SHA_UNREGISTERED' | 'DECEASED' | undefined;
-  notes?: string | undefined;
-}
+export type EmergencySubmitInput = Omit<CommandInput<'emergency.submit'>, 'workflowId'>;
 
 export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: EmergencySubmitInput): Promise<void> {
   if (wf.state !== 'open-unidentified' && wf.state !== 'open-identified') fail('WRONG_STATE', 'The emergency claim cannot be submitted now.', { state: wf.state });

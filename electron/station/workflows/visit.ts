@@ -3,7 +3,7 @@
 // number and status. An unanswered visit call is reconciled by posting it again with the same
 // consent, which the exchange answers with the visit already open rather than a second one.
 import type { z } from 'zod';
-import type { claimPreview as claimPreviewSchema, claimStatus as claimStatusSchema, visitView as visitViewSchema } from '../../contract';
+import { claimStatus as claimStatusSchema, type claimPreview as claimPreviewSchema, type visitView as visitViewSchema } from '../../contract';
 import { isExchangeError, type ClaimLine, type ClaimPreview as WireClaimPreview, type Doctor, type ExchangeClient, type Visit } from '../../payer';
 import { fail } from '../errors';
 import type { Ctx } from './context';
@@ -16,21 +16,8 @@ export type ClaimPreview = z.infer<typeof claimPreviewSchema>;
 type ClaimStatus = z.infer<typeof claimStatusSchema>;
 type CreateVisitInput = Parameters<ExchangeClient['claims']['createVisit']>[0];
 
-const knownClaimStatuses = new Set<string>([
-  'DRAFT',
-  'PENDING',
-  'SUBMISSION_READY',
-  'ON_HOLD',
-  'TIME_BARRED',
-  'SUBMITTED',
-  'DISPATCHED',
-  'FAILED_TO_SUBMIT',
-  'SUBMITTED_PAYER',
-  'AUTOMATIC_CHECKS_DONE',
-  'DRAFT_RESUBMIT',
-  'DRAFT_RESUBMIT_DOCUMENTS',
-  'CLOSED',
-]);
+/** The claim statuses the contract names (the client's, tested equal in test/unit/station/enumerations.test.ts); any other is OTHER. */
+const knownClaimStatuses = new Set<string>(claimStatusSchema.options);
 
 export function claimStatusOf(value: string | null | undefined): ClaimStatus | null {
   if (value === null || value === undefined) return null;
