@@ -41,7 +41,7 @@ const stationStub = `
       'settings.get': { exchangeBaseUrl: 'http://127.0.0.1:1', trainingMode: true, clientId: 'demo', credentialsStored: true, facilityCode: 'FID-00-000004-0',
         facilityName: 'Bench Hospital', agentNationalId: '20000001', allowedLinkOrigins: [], language: 'en', idleLockMinutes: 5,
         reader: { source: 'auto', readerId: null }, defaultServiceType: 'OUTPATIENT', missing: [] },
-      'station.status': { contractVersion: 1, host: 'browser', appVersion: '0', trainingMode: true, signedIn: true, facility: null,
+      'station.status': { contractVersion: 1, host: 'browser', appVersion: '0', trainingMode: true, signedIn: true, facility: null, now,
         exchange: { state: 'reachable', checkedAt: now, latencyMs: 1 }, unavailablePieces: [], locked: false, lockAt: null },
       'readers.state': { reader: { state: 'idle', readerId: 'v', label: 'v', connection: 'virtual', protocol: null, virtual: true, message: null },
         hardwareService: { state: 'not-running', scanners: [], workstationId: null, version: null, checkedAt: null },
