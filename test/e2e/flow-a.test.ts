@@ -3,26 +3,16 @@
 // the payer approve it through the sandbox's control API while the screen shows each step; phase
 // two, on the day, starts from a fresh look-up of the same patient, whose unfinished work shows the
 // admission, and opens the visit from the same workflow without a new authorization.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/renderer/harness';
-import { expectAccessible, setUpTrainingStation, startStationWeb } from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
+const session = useTrainingStation();
 let station: StationWeb;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  await setUpTrainingStation(page, station.url);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await station?.stop();
+beforeAll(() => {
+  ({ station, page } = session);
 });
 
 const step = (name: string) => page.getByRole('list', { name: 'Steps of the planned admission' }).getByRole('listitem').filter({ hasText: name });

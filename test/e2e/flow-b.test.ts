@@ -3,26 +3,16 @@
 // fingerprint from the ID number to an open visit within the bedside targets of architecture.md
 // (at most 6 nurse actions by SMS code, 5 by fingerprint plus the capture), then the visit end.
 // axe-core runs on every screen on the way.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/renderer/harness';
-import { Nurse, expectAccessible, nextCode, setUpTrainingStation, startStationWeb } from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Nurse, expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
+const session = useTrainingStation(10_000);
 let station: StationWeb;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(10_000);
-  await setUpTrainingStation(page, station.url);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await station?.stop();
+beforeAll(() => {
+  ({ station, page } = session);
 });
 
 describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {

@@ -2,26 +2,16 @@
 // patient on the attending doctor's SMS code, the patient identified later by their own code, and
 // the claim submitted inside the 24 hours, with the time left on screen throughout — on the
 // station's clock, which in training is the sandbox's: moved forward, the countdown follows.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/renderer/harness';
-import { expectAccessible, nextCode, setUpTrainingStation, startStationWeb } from './support';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
+const session = useTrainingStation();
 let station: StationWeb;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  await setUpTrainingStation(page, station.url);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await station?.stop();
+beforeAll(() => {
+  ({ station, page } = session);
 });
 
 const timeLeft = () => page.getByText('Time left to submit');

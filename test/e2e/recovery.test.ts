@@ -3,31 +3,21 @@
 // fingerprint request blocking the SMS code, and the exchange failing mid-flow (sandbox faults, the
 // status bar saying so too) — each visible on screen with the way out the screen offers, taken to
 // the end.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/renderer/harness';
-import { expectAccessible, nextCode, setUpTrainingStation, startStationWeb } from './support';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
+const session = useTrainingStation();
 let station: StationWeb;
-let browser: Browser;
 let page: Page;
-
-beforeAll(async () => {
-  [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  await setUpTrainingStation(page, station.url);
-}, 120_000);
+beforeAll(() => {
+  ({ station, page } = session);
+});
 
 afterEach(async () => {
   await station.sandbox.clearFaults();
   await page.getByRole('button', { name: 'Patients' }).click();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await station?.stop();
 });
 
 async function lookUp(idNumber: string): Promise<void> {

@@ -4,10 +4,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import type { Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { PATIENTS } from '../../electron/sandbox/world/patients';
-import { axeViolations, ensureRendererBuilt, root } from '../fixtures/renderer/harness';
+import { axeViolations, ensureRendererBuilt, launchChromium, root } from '../fixtures/renderer/harness';
 
 export interface StationWeb {
   /** The launch URL, with the per-launch secret in its fragment. */
@@ -188,4 +188,32 @@ export async function setUpTrainingStation(page: Page, url: string): Promise<voi
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   const violations = await axeViolations(page);
   expect(violations, `axe-core on ${screen}`).toEqual([]);
+}
+
+/** A training station (station:web) and a Chromium page on it, signed in, for one test file. */
+export interface TrainingSession {
+  readonly station: StationWeb;
+  readonly page: Page;
+}
+
+/**
+ * Starts station:web and Chromium before the file's tests and stops both after. The returned
+ * object's fields are filled in by the time the tests run.
+ */
+export function useTrainingStation(defaultTimeoutMs = 15_000): TrainingSession {
+  const session = {} as { station: StationWeb; page: Page };
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    let station: StationWeb;
+    [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
+    session.station = station;
+    session.page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    session.page.setDefaultTimeout(defaultTimeoutMs);
+    await setUpTrainingStation(session.page, station.url);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await session.station?.stop();
+  });
+  return session;
 }
