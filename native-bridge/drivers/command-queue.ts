@@ -12,11 +12,29 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /** Restarts the command's timer: it is making progress (e.g. another data packet arrived). */
   extend(timeoutMs: number): void;
+  /** Something the command saw and set aside (a stale reply), said in its timeout's message. */
+  note(detail: string): void;
 }
 
 export interface CommandQueueOptions {
   /** Brings the line back to a known state after a failed command. Errors are swallowed. */
   readonly recover: () => Promise<void>;
+}
+
+/** A command's timeout; its message also says what the command set aside while it waited. */
+export class CommandTimeout extends ReaderError {
+  constructor(
+    summary: string,
+    /** Replies the command set aside as not its own (see CommandContext.note). */
+    readonly ignored: readonly string[],
+  ) {
+    super('timeout', `${summary}${CommandTimeout.detail(ignored)}`);
+  }
+
+  /** '' or '; ignored <what>; <what>', to carry the detail over into a reworded timeout. */
+  static detail(ignored: readonly string[]): string {
+    return ignored.length > 0 ? `; ignored ${ignored.join('; ')}` : '';
+  }
 }
 
 const recoverAfter: ReadonlySet<string> = new Set(['timeout', 'checksum', 'protocol']);
@@ -54,16 +72,15 @@ export class CommandQueue {
     const controller = new AbortController();
     this.running.add(controller);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const notes: string[] = [];
     const arm = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(
-        () => controller.abort(new ReaderError('timeout', `${name}: no reply within ${Math.round(ms)} ms`)),
-        ms,
-      );
+      timer = setTimeout(() => controller.abort(new CommandTimeout(`${name}: no reply within ${Math.round(ms)} ms`, notes)), ms);
     };
     arm(timeoutMs);
     try {
-      return await settleOrAbort(job({ signal: controller.signal, extend: arm }), controller.signal);
+      const context: CommandContext = { signal: controller.signal, extend: arm, note: (detail) => notes.push(detail) };
+      return await settleOrAbort(job(context), controller.signal);
     } finally {
       clearTimeout(timer);
       this.running.delete(controller);

@@ -2,6 +2,7 @@
 // powers up at 9600 baud: the probe opens there, switches both sides to the working rate, and
 // close() puts the module back to 9600 so the next session finds it where it expects.
 
+import { CommandTimeout } from './command-queue';
 import { Gt521Link, type Gt521Reply } from './gt521-link';
 import { ReaderError, type Capture, type LedSignal, type MatchResult, type ReaderInfo, type WaitOptions } from './reader';
 import { TransportReader, wireMs } from './reader-base';
@@ -180,6 +181,7 @@ export class Gt521Reader extends TransportReader {
   /** Open(1) at 9600; if silent there, at the working rate (a session that ended without close). */
   private async open(signal?: AbortSignal): Promise<ReturnType<typeof decodeOpenInfo>> {
     const rates = [...new Set([GT521_POWER_ON_BAUD, this.options.baudRate])];
+    const ignored: string[] = [];
     for (const rate of rates) {
       await this.transport.setBaudRate(rate);
       try {
@@ -189,11 +191,13 @@ export class Gt521Reader extends TransportReader {
         return decodeOpenInfo(data);
       } catch (error) {
         if (!(error instanceof ReaderError && error.code === 'timeout')) throw error;
+        if (error instanceof CommandTimeout) ignored.push(...error.ignored);
       }
     }
     throw new ReaderError(
       'timeout',
-      `no reply to Open on ${this.transport.path} at ${rates.join(' or ')} baud: no GT-521 module there, or it is not powered`,
+      `no reply to Open on ${this.transport.path} at ${rates.join(' or ')} baud: no GT-521 module there, or it is not powered` +
+        CommandTimeout.detail(ignored),
     );
   }
 

@@ -2,6 +2,7 @@
 // frames (and checksum failures) handed to the one waiting command, the resync after a failed
 // command, and writes that fail as `disconnected`. Each link adds only its protocol's commands.
 
+import type { CommandContext } from './command-queue';
 import { LineActivity, PacketInbox } from './packet-inbox';
 import { ReaderError } from './reader';
 import { wireMs } from './reader-base';
@@ -34,6 +35,8 @@ export interface LinkStats {
   skippedBytes: number;
   /** Frames refused for a bad checksum. */
   checksumErrors: number;
+  /** Well-formed replies set aside because the waiting command cannot give them (late answers to earlier commands). */
+  staleReplies: number;
 }
 
 /** `F`: the parser's frame events; `R`: what a waiting command receives for each. */
@@ -42,7 +45,7 @@ export abstract class ProtocolLink<F extends object, R> {
   protected readonly inbox = new PacketInbox<R>();
   private readonly activity = new LineActivity();
   private readonly stopListening: () => void;
-  readonly stats: LinkStats = { skippedBytes: 0, checksumErrors: 0 };
+  readonly stats: LinkStats = { skippedBytes: 0, checksumErrors: 0, staleReplies: 0 };
 
   constructor(protected readonly transport: ByteTransport) {
     this.stopListening = transport.onData((chunk) => this.receive(chunk));
@@ -59,6 +62,17 @@ export abstract class ProtocolLink<F extends object, R> {
     await this.transport.flush().catch(() => undefined);
     this.parser.reset();
     this.inbox.clear();
+  }
+
+  /**
+   * Sets aside a reply the waiting command cannot give. Replies do not name their command, so
+   * this is the late answer to an earlier one (abandoned by a timeout, or by a host that crashed
+   * mid-poll); the real answer is still on its way and the command keeps waiting for it, within
+   * its own timeout. Resending instead would make the module run the command twice.
+   */
+  protected setAside(context: CommandContext, reason: string): void {
+    this.stats.staleReplies += 1;
+    context.note(reason);
   }
 
   /** What a waiting command receives for a frame the parser found. */

@@ -14,6 +14,8 @@ import {
   decodeAck,
   encodeDataPackets,
   encodeZfmPacket,
+  implausibleZfmAck,
+  zfmInstructionName,
   type ZfmAck,
   type ZfmPacket,
   type ZfmParseEvent,
@@ -32,18 +34,30 @@ export class ZfmLink extends ProtocolLink<FrameEvent, ZfmPacket> {
     super(transport);
   }
 
-  /** Sends one command packet and returns its acknowledge. */
+  /**
+   * Sends one command packet and returns its acknowledge. What the command cannot be answered
+   * with — a data packet, an acknowledge outside its codes or too short for its reply — is a late
+   * reply to an earlier command: set aside while the real acknowledge is awaited.
+   */
   async command(context: CommandContext, content: Uint8Array): Promise<ZfmAck> {
     this.inbox.clear();
     await this.write(encodeZfmPacket({ address: this.address, pid: ZfmPid.command, content }));
-    const packet = await this.next(context);
-    if (packet.pid !== ZfmPid.ack) {
-      throw new ReaderError('protocol', `expected an acknowledge packet, got PID 0x${hex(packet.pid, 2)}`);
-    }
-    try {
-      return decodeAck(packet);
-    } catch (error) {
-      throw asProtocolError(error);
+    const instruction = content[0] ?? 0;
+    for (;;) {
+      const packet = await this.next(context);
+      if (packet.pid !== ZfmPid.ack) {
+        this.setAside(context, `a data packet (PID 0x${hex(packet.pid, 2)}) where ${zfmInstructionName(instruction)}'s acknowledge was due`);
+        continue;
+      }
+      let ack: ZfmAck;
+      try {
+        ack = decodeAck(packet);
+      } catch (error) {
+        throw asProtocolError(error);
+      }
+      const stale = implausibleZfmAck(instruction, ack);
+      if (stale === undefined) return ack;
+      this.setAside(context, stale);
     }
   }
 

@@ -1,7 +1,7 @@
 // FingerprintReader for ZFM-family modules (ZFM-20, R30x, R503, AS608, FPM10A) over any
 // ByteTransport: serial, or the CP2110 HID-UART bridge.
 
-import type { CommandContext } from './command-queue';
+import { CommandTimeout, type CommandContext } from './command-queue';
 import { ReaderError, type Capture, type LedSignal, type MatchResult, type ReaderInfo, type WaitOptions } from './reader';
 import { TransportReader, wireMs } from './reader-base';
 import { ZfmLink } from './zfm-link';
@@ -200,7 +200,8 @@ export class ZfmReader extends TransportReader {
         throw new ReaderError(
           'timeout',
           `no reply to VfyPwd from address ${address} on ${this.transport.path} at ${this.transport.baudRate} baud: ` +
-            'no module there, a different baud rate, or a module with another address',
+            'no module there, a different baud rate, or a module with another address' +
+            (error instanceof CommandTimeout ? CommandTimeout.detail(error.ignored) : ''),
         );
       }
       throw error;

@@ -1,2 +1,3 @@
 export * from './packet';
 export * from './commands';
+export * from './replies';

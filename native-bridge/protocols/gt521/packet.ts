@@ -51,6 +51,12 @@ export function encodeGt521Data(data: Uint8Array, deviceId = GT521_DEVICE_ID): U
   return out;
 }
 
+/** The command code of an encoded 12-byte command packet. */
+export function gt521CommandOf(packet: Uint8Array): number {
+  if (packet.length !== GT521_PACKET_BYTES) throw new RangeError(`a GT-521 command packet is ${GT521_PACKET_BYTES} bytes, got ${packet.length}`);
+  return new DataView(packet.buffer, packet.byteOffset, packet.byteLength).getUint16(8, true);
+}
+
 export interface Gt521Packet {
   readonly deviceId: number;
   readonly parameter: number;
@@ -80,7 +86,7 @@ type Expectation = { readonly frame: 'packet' } | { readonly frame: 'data'; read
 export class Gt521Parser {
   private buffer = new Uint8Array(0);
   private readonly queue: Expectation[] = [];
-  private dataAfterAck: number | undefined;
+  private dataAfterAck: { readonly bytes: number; readonly answers: (packet: Gt521Packet) => boolean } | undefined;
 
   get pendingBytes(): number {
     return this.buffer.length;
@@ -96,8 +102,13 @@ export class Gt521Parser {
     this.queue.push({ frame: 'data', bytes: dataSize(bytes) });
   }
 
-  expectDataAfterAck(bytes: number): void {
-    this.dataAfterAck = dataSize(bytes);
+  /**
+   * A data packet of `bytes` follows the ACK of the command just sent. `answers` tells that
+   * command's response from a stale one (a late reply to an earlier command): only a response it
+   * accepts settles the expectation, so a stale ACK never makes the real response read as data.
+   */
+  expectDataAfterAck(bytes: number, answers: (packet: Gt521Packet) => boolean = () => true): void {
+    this.dataAfterAck = { bytes: dataSize(bytes), answers };
   }
 
   push(chunk: Uint8Array): Gt521ParseEvent[] {
@@ -140,8 +151,8 @@ export class Gt521Parser {
           parameter: view.getUint32(4, true),
           code: view.getUint16(8, true),
         };
-        if (this.dataAfterAck !== undefined) {
-          if (packet.code === GT521_ACK) this.queue.push({ frame: 'data', bytes: this.dataAfterAck });
+        if (this.dataAfterAck?.answers(packet)) {
+          if (packet.code === GT521_ACK) this.queue.push({ frame: 'data', bytes: this.dataAfterAck.bytes });
           this.dataAfterAck = undefined;
         }
         events.push({ kind: 'packet', packet });
