@@ -31,6 +31,7 @@ export interface Gt521Reply {
 
 export class Gt521Link extends ProtocolLink<FrameEvent, Frame> {
   protected readonly parser = new Gt521Parser();
+  protected override readonly frameNames = { packet: 'response packet', data: 'data packet' };
 
   /**
    * Sends a 12-byte command packet; with `dataBytes`, also reads the data packet an ACK brings,

@@ -43,6 +43,8 @@ export interface LinkStats {
 export abstract class ProtocolLink<F extends object, R> {
   protected abstract readonly parser: FrameParser<F>;
   protected readonly inbox = new PacketInbox<R>();
+  /** How messages name each kind of frame the parser reports, for protocols with more than one. */
+  protected readonly frameNames: Readonly<Record<string, string>> = {};
   private readonly activity = new LineActivity();
   private readonly stopListening: () => void;
   readonly stats: LinkStats = { skippedBytes: 0, checksumErrors: 0, staleReplies: 0 };
@@ -95,11 +97,11 @@ export abstract class ProtocolLink<F extends object, R> {
         this.stats.checksumErrors += 1;
         // Every failed frame is refused, even if good packets follow: a dropped data packet must
         // fail the stream, never shorten it.
-        const frame = event.frame === undefined ? '' : `${event.frame} `;
+        const frame = (event.frame === undefined ? undefined : this.frameNames[event.frame]) ?? 'packet';
         this.inbox.deliver(
           new ReaderError(
             'checksum',
-            `a ${frame}packet from the module failed its checksum (computed 0x${hex(event.expected, 4)}, received 0x${hex(event.received, 4)})`,
+            `a ${frame} from the module failed its checksum (computed 0x${hex(event.expected, 4)}, received 0x${hex(event.received, 4)})`,
           ),
         );
       } else {
