@@ -21,6 +21,19 @@ export async function failure(promise: Promise<unknown>): Promise<ReaderError> {
   throw new Error('expected the operation to fail');
 }
 
+/**
+ * Resolves once `condition` holds, checked every few ms: tests wait for what they need to have
+ * happened instead of sleeping for a guess. Fails after `withinMs` (generous: a loaded machine is
+ * slow, not broken), naming what it waited for.
+ */
+export async function eventually(what: string, condition: () => boolean | Promise<boolean>, withinMs = 10_000): Promise<void> {
+  const deadline = performance.now() + withinMs;
+  while (!(await condition())) {
+    if (performance.now() > deadline) throw new Error(`waited ${withinMs} ms for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export interface OpenedReader<R> {
   readonly reader: R;
   readonly transport: SerialTransport;
