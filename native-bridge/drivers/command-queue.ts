@@ -75,7 +75,7 @@ export class CommandQueue {
     const notes: string[] = [];
     const arm = (ms: number): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new CommandTimeout(`${name}: no reply within ${Math.round(ms)} ms`, notes)), ms);
+      timer = setTimeout(() => controller.abort(new CommandTimeout(`${name}: no reply within ${Math.round(ms)} ms`, [...notes])), ms);
     };
     arm(timeoutMs);
     try {
