@@ -60,8 +60,20 @@ export class Engine {
   private viewer: ((wf: AnyWorkflow) => WorkflowView) | undefined;
   private listener: ((view: WorkflowView) => void) | undefined;
   private stopped = false;
+  // Prepared once: save() and call() run on every transition and every exchange call.
+  private readonly insertWorkflow;
+  private readonly updateWorkflow;
+  private readonly insertCall;
+  private readonly finishCallStatement;
+  private readonly selectOpenCalls;
 
-  constructor(private readonly o: EngineOptions) {}
+  constructor(private readonly o: EngineOptions) {
+    this.insertWorkflow = o.db.prepare('INSERT INTO workflows (id, kind, state, patient_ref, created_at, updated_at, ended, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.updateWorkflow = o.db.prepare('UPDATE workflows SET state = ?, patient_ref = ?, updated_at = ?, ended = ?, sealed = ? WHERE id = ?');
+    this.insertCall = o.db.prepare("INSERT INTO calls (workflow_id, operation, status, started_at, sealed) VALUES (?, ?, 'started', ?, ?)");
+    this.finishCallStatement = o.db.prepare('UPDATE calls SET status = ?, finished_at = ?, error_code = ? WHERE id = ?');
+    this.selectOpenCalls = o.db.prepare("SELECT id, workflow_id, operation, status, sealed FROM calls WHERE workflow_id = ? AND status IN ('started', 'unknown') ORDER BY id");
+  }
 
   /** The view function and the listener for workflow.updated; set once by the station. */
   connect(viewer: (wf: AnyWorkflow) => WorkflowView, listener: (view: WorkflowView) => void): void {
@@ -120,9 +132,7 @@ export class Engine {
   create<W extends AnyWorkflow>(wf: W, summary: string): W {
     return this.commit(() => {
       this.workflows.set(wf.id, wf);
-      this.o.db
-        .prepare('INSERT INTO workflows (id, kind, state, patient_ref, created_at, updated_at, ended, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(wf.id, wf.kind, wf.state, patientRefOf(wf), wf.createdAt, wf.updatedAt, 0, this.o.sealer.seal(wf));
+      this.insertWorkflow.run(wf.id, wf.kind, wf.state, patientRefOf(wf), wf.createdAt, wf.updatedAt, 0, this.o.sealer.seal(wf));
       this.audit({ action: `${wf.kind}.created`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${summary} (state ${wf.state})` });
       this.pending.push(wf);
       return wf;
@@ -133,9 +143,7 @@ export class Engine {
   save(wf: AnyWorkflow): void {
     this.commit(() => {
       wf.updatedAt = this.now();
-      this.o.db
-        .prepare('UPDATE workflows SET state = ?, patient_ref = ?, updated_at = ?, ended = ?, sealed = ? WHERE id = ?')
-        .run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(wf), wf.id);
+      this.updateWorkflow.run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(wf), wf.id);
       if (!this.pending.includes(wf)) this.pending.push(wf);
     });
   }
@@ -182,9 +190,7 @@ export class Engine {
     refused?: (error: StationError, cause: unknown) => void,
   ): Promise<T> {
     const callId = this.commit(() => {
-      const info = this.o.db
-        .prepare("INSERT INTO calls (workflow_id, operation, status, started_at, sealed) VALUES (?, ?, 'started', ?, ?)")
-        .run(wf.id, operation, this.now(), this.o.sealer.seal({ request }));
+      const info = this.insertCall.run(wf.id, operation, this.now(), this.o.sealer.seal({ request }));
       this.audit({ action: `exchange.${operation}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'started', summary: `${operation} sent` });
       return Number(info.lastInsertRowid);
     });
@@ -222,9 +228,7 @@ export class Engine {
 
   /** Calls whose outcome is not known: started and never finished (a crash), or answered by silence. */
   openCalls(workflowId: string): CallRecord[] {
-    const rows = this.o.db
-      .prepare("SELECT id, workflow_id, operation, status, sealed FROM calls WHERE workflow_id = ? AND status IN ('started', 'unknown') ORDER BY id")
-      .all(workflowId) as { id: number; workflow_id: string; operation: string; status: CallRecord['status']; sealed: string }[];
+    const rows = this.selectOpenCalls.all(workflowId) as { id: number; workflow_id: string; operation: string; status: CallRecord['status']; sealed: string }[];
     return rows.map((r) => ({
       id: r.id,
       workflowId: r.workflow_id,
@@ -287,7 +291,7 @@ export class Engine {
   }
 
   private finishCall(id: number, status: CallRecord['status'], errorCode: ErrorCode | null): void {
-    this.o.db.prepare('UPDATE calls SET status = ?, finished_at = ?, error_code = ? WHERE id = ?').run(status, this.now(), errorCode, id);
+    this.finishCallStatement.run(status, this.now(), errorCode, id);
   }
 
   private point(operation: string, phase: JournalPoint['phase'], wf: AnyWorkflow): void {
@@ -316,4 +320,3 @@ function errorOf(cause: unknown): StationError {
   if (cause instanceof StationFailure) return cause.error;
   return { code: 'INTERNAL', message: 'Something went wrong inside the station; it has been logged.', retryable: false };
 }
-
