@@ -5,14 +5,15 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { go } from '../../state/navigation';
-import { retry, run, useWorkflows } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Checkbox, SelectField, TextArea, TextField } from '../../ui/Field';
-import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { WorkflowError } from '../shared/WorkflowError';
 
 type DischargeView = ViewOf<'discharge'>;
 type Reason = DischargeView['reasons'][number];
@@ -23,9 +24,6 @@ const isSubmitReason = (reason: Reason): reason is SubmitReason => reason !== 'D
 export default function DischargeScreen({ view }: { readonly view: DischargeView }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const workflowId = view.workflowId;
-  const failure = useWorkflows((s) => s.failures[workflowId]);
-  const pending = useWorkflows((s) => s.pending[workflowId]);
   const verifying = view.state === 'verifying' && view.verification !== null;
   const closing = view.next.includes('discharge.dischargeInpatient') || view.next.includes('discharge.submit');
 
@@ -34,8 +32,7 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
       <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
       <p>{view.closeBy === 'discharge' ? t('discharge.explainDischarge') : t('discharge.explainSubmit')}</p>
       {verifying && view.verification !== null && <VerificationPanel view={view} step={view.verification} />}
-      {!verifying && failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
-      {!verifying && failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+      {!verifying && <WorkflowError view={view} />}
 
       {view.partialDischarges.length > 0 && (
         <Notice tone="info" title={t('discharge.partialDone')}>

@@ -5,16 +5,17 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { go } from '../../state/navigation';
-import { retry, run, useWorkflows } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
-import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { WorkflowError } from '../shared/WorkflowError';
 
 type ElectiveView = ViewOf<'elective'>;
 const preauthTypes = ['surgical', 'normal', 'renal', 'oncology', 'optical', 'imaging', 'dental'] as const;
@@ -23,7 +24,6 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
   const { t } = useTranslation();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
-  const failure = useWorkflows((s) => s.failures[workflowId]);
   const verification = view.verification;
   const showVerification = verification !== null && (view.state === 'verifying' || view.state === 'visit-day-verifying' || verification.stage !== 'verified');
 
@@ -37,8 +37,7 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType="INPATIENT" />
       <Steps view={view} />
       {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
-      {!showVerification && failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
-      {!showVerification && failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+      {!showVerification && <WorkflowError view={view} />}
 
       {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} />}
       {view.preauth !== null && <PreauthProgress view={view} />}

@@ -7,7 +7,7 @@ import type { CommandInput, StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
-import { retry, run, useWorkflows } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
@@ -18,6 +18,7 @@ import { VerificationPanel } from '../consent/VerificationPanel';
 import { idTypes } from '../lookup/idTypes';
 import type { IdType } from '../lookup/store';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { WorkflowError } from '../shared/WorkflowError';
 import { useEmergencyDraft } from './draft';
 
 type EmergencyView = ViewOf<'emergency'>;
@@ -28,9 +29,6 @@ const unknownReasons = ['SHA_UNREGISTERED', 'DECEASED'] as const satisfies reado
 export default function EmergencyScreen({ view }: { readonly view: EmergencyView }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const workflowId = view.workflowId;
-  const pending = useWorkflows((s) => s.pending[workflowId]);
-  const failure = useWorkflows((s) => s.failures[workflowId]);
   const verifying = view.verification !== null && (view.state === 'awaiting-doctor-code' || view.state === 'identifying');
 
   return (
@@ -49,8 +47,7 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
       </p>
 
       {verifying && view.verification !== null && <VerificationPanel view={view} step={view.verification} />}
-      {!verifying && failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
-      {!verifying && failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+      {!verifying && <WorkflowError view={view} />}
       {(view.state === 'creating' || view.state === 'submitting') && <p className="progress">{t(`state.emergency.${view.state}`)}</p>}
       {view.state === 'reconciling' && <Notice tone="info">{t('emergency.reconciling')}</Notice>}
 

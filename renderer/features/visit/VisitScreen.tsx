@@ -7,7 +7,7 @@ import type { StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
-import { retry, run, useWorkflows } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -16,6 +16,7 @@ import { Screen } from '../../ui/Screen';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { WorkflowError } from '../shared/WorkflowError';
 import { PreviewPanel } from './PreviewPanel';
 
 type VisitView = ViewOf<'visit'>;
@@ -25,7 +26,6 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
   const format = useFormat();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
-  const failure = useWorkflows((s) => s.failures[workflowId]);
 
   const beginDischarge = async () => {
     if (view.dischargeWorkflowId !== null) {
@@ -60,8 +60,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
           </div>
         </dl>
       </div>
-      {failure !== undefined && <ErrorNotice error={failure.error} onRetry={() => void retry(workflowId)} retryBusy={pending !== undefined} />}
-      {failure === undefined && view.lastError !== null && <ErrorNotice error={view.lastError} />}
+      <WorkflowError view={view} />
 
       <LinesSection view={view} />
       <DoctorSection view={view} />
