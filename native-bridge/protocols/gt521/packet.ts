@@ -5,6 +5,8 @@
 // Data packets carry no length: the receiver must be told how many bytes to expect, so the parser
 // is stateful and driven by its owner. Pure: bytes in, bytes out.
 
+import { concatBytes } from '../bytes';
+
 export const GT521_DEVICE_ID = 0x0001;
 export const GT521_PACKET_BYTES = 12;
 export const GT521_DATA_OVERHEAD = 6;
@@ -112,7 +114,7 @@ export class Gt521Parser {
   }
 
   push(chunk: Uint8Array): Gt521ParseEvent[] {
-    const buf = concat(this.buffer, chunk);
+    const buf = concatBytes(this.buffer, chunk);
     const events: Gt521ParseEvent[] = [];
     let pos = 0;
     let skipFrom = -1;
@@ -168,12 +170,4 @@ export class Gt521Parser {
 function dataSize(bytes: number): number {
   if (!Number.isInteger(bytes) || bytes < 1 || bytes > 0x10000) throw new RangeError(`GT-521 data size ${bytes} is not 1..65536`);
   return bytes;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }

@@ -3,6 +3,7 @@
 // length counts the content and the checksum; the checksum is the 16-bit sum of PID, both length
 // bytes and the content (header and address are not summed). Pure: bytes in, bytes out.
 
+import { concatBytes } from '../bytes';
 import { hex } from '../hex';
 
 export const ZFM_HEADER_HIGH = 0xef;
@@ -98,7 +99,7 @@ export class ZfmPacketParser {
   }
 
   push(chunk: Uint8Array): ZfmParseEvent[] {
-    const buf = concat(this.buffer, chunk);
+    const buf = concatBytes(this.buffer, chunk);
     const events: ZfmParseEvent[] = [];
     let pos = 0;
     let skipFrom = -1;
@@ -149,12 +150,4 @@ export class ZfmPacketParser {
     this.buffer = buf.slice(pos);
     return events;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
