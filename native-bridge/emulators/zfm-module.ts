@@ -25,6 +25,7 @@ import {
   ZfmInstruction,
   ZfmPacketParser,
   ZfmPid,
+  ZfmSystemParameter,
   encodeDataPackets,
   encodeSystemParameters,
   encodeZfmPacket,
@@ -348,11 +349,12 @@ export class ZfmModule implements EmulatedModule {
         I.SetSysPara,
         (p) => {
           const [parameter, value] = [p[0], p[1] ?? 0];
+          const P = ZfmSystemParameter;
           // Baud and packet size take effect at the next power-on (ZFM-20 §4.3, R503 §III).
-          if (parameter === 4 && value >= 1 && value <= 12) this.pending.baudN = value;
-          else if (parameter === 6 && value <= 3) this.pending.packetCode = value;
-          else if (parameter === 5 && value >= 1 && value <= 5) this.securityLevel = value;
-          else return { code: parameter === 4 || parameter === 5 || parameter === 6 ? 0x1b : 0x1a };
+          if (parameter === P.baudN && value >= 1 && value <= 12) this.pending.baudN = value;
+          else if (parameter === P.packetSizeCode && value <= 3) this.pending.packetCode = value;
+          else if (parameter === P.securityLevel && value >= 1 && value <= 5) this.securityLevel = value;
+          else return { code: parameter === P.baudN || parameter === P.securityLevel || parameter === P.packetSizeCode ? 0x1b : 0x1a };
           return { code: 0x00 };
         },
       ],
