@@ -103,10 +103,7 @@ export class ZfmReader extends TransportReader {
   capture(options: WaitOptions): Promise<Capture> {
     return this.operate(async () => {
       const started = performance.now();
-      await this.ensureProbed(options.signal);
-      await this.pollForFinger(options);
-      this.setState({ kind: 'capturing' });
-      await this.expectOk('Img2Tz', zfmCommand.img2Tz(1), options.signal);
+      await this.fingerIntoCharBuffer1(options);
       const template = await this.uploadCharBuffer(1, options.signal);
       return {
         protocol: 'zfm',
@@ -121,10 +118,7 @@ export class ZfmReader extends TransportReader {
   /** 1:N: the finger against the module's own library (Search over its whole capacity). */
   override identify(options: WaitOptions): Promise<MatchResult> {
     return this.operate(async () => {
-      await this.ensureProbed(options.signal);
-      await this.pollForFinger(options);
-      this.setState({ kind: 'capturing' });
-      await this.expectOk('Img2Tz', zfmCommand.img2Tz(1), options.signal);
+      await this.fingerIntoCharBuffer1(options);
       const capacity = this.system?.capacity ?? 0;
       const ack = await this.exec('Search', zfmCommand.search(1, 0, capacity), options.signal);
       if (ack.code === 0x09) return { matched: false };
@@ -137,10 +131,7 @@ export class ZfmReader extends TransportReader {
   /** 1:1: the finger against the template stored at library page `id`. */
   override verify(id: number, options: WaitOptions): Promise<MatchResult> {
     return this.operate(async () => {
-      await this.ensureProbed(options.signal);
-      await this.pollForFinger(options);
-      this.setState({ kind: 'capturing' });
-      await this.expectOk('Img2Tz', zfmCommand.img2Tz(1), options.signal);
+      await this.fingerIntoCharBuffer1(options);
       await this.expectOk('LoadChar', zfmCommand.loadChar(2, id), options.signal);
       return this.matchBuffers(options.signal);
     });
@@ -149,10 +140,7 @@ export class ZfmReader extends TransportReader {
   /** 1:1 against a template held by the host (downloaded into CharBuffer 2 with DownChar). */
   verifyTemplate(template: Uint8Array, options: WaitOptions): Promise<MatchResult> {
     return this.operate(async () => {
-      await this.ensureProbed(options.signal);
-      await this.pollForFinger(options);
-      this.setState({ kind: 'capturing' });
-      await this.expectOk('Img2Tz', zfmCommand.img2Tz(1), options.signal);
+      await this.fingerIntoCharBuffer1(options);
       await this.downloadCharBuffer(2, template, options.signal);
       return this.matchBuffers(options.signal);
     });
@@ -229,6 +217,14 @@ export class ZfmReader extends TransportReader {
     };
     this.setState({ kind: 'idle' });
     return this.info;
+  }
+
+  /** Probe unless done, wait for a finger, and extract its features into CharBuffer 1. */
+  private async fingerIntoCharBuffer1(options: WaitOptions): Promise<void> {
+    await this.ensureProbed(options.signal);
+    await this.pollForFinger(options);
+    this.setState({ kind: 'capturing' });
+    await this.expectOk('Img2Tz', zfmCommand.img2Tz(1), options.signal);
   }
 
   /** The first handshake variant the module answers; unsupported ones are answered with an error or not at all. */
