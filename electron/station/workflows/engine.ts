@@ -8,7 +8,7 @@ import type { ErrorCode, StationError, WorkflowKind, WorkflowView } from '../../
 import type { AuditEntry, AuditLog } from '../audit';
 import type { Db } from '../db';
 import type { Clock, JournalPoint } from '../deps';
-import { fromExchangeError, StationFailure, type Scrub } from '../errors';
+import { StationFailure, toStationError, type Scrub } from '../errors';
 import { isTerminal, transitionOf, type MachineEvent, type StateOf } from '../machines';
 import type { Sealer } from '../sealing';
 import type { AnyWorkflow, WorkflowOf } from './types';
@@ -199,7 +199,7 @@ export class Engine {
     try {
       result = await send();
     } catch (cause) {
-      const error = isExchangeError(cause) ? fromExchangeError(cause, this.o.scrub) : errorOf(cause);
+      const error = toStationError(cause, this.o.scrub);
       const unknown = isExchangeError(cause) && cause.outcomeUnknown;
       this.commit(() => {
         this.finishCall(callId, unknown ? 'unknown' : 'failed', error.code);
@@ -314,9 +314,4 @@ export class Engine {
 function patientRefOf(wf: AnyWorkflow): string | null {
   const patient = 'patient' in wf.data ? wf.data.patient : null;
   return patient?.ref ?? null;
-}
-
-function errorOf(cause: unknown): StationError {
-  if (cause instanceof StationFailure) return cause.error;
-  return { code: 'INTERNAL', message: 'Something went wrong inside the station; it has been logged.', retryable: false };
 }
