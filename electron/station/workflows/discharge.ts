@@ -243,14 +243,7 @@ export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls:
 }
 
 export function scheduleDischargeReconcile(ctx: Ctx, wf: DischargeWorkflow, delayMs = 0): void {
-  ctx.engine.schedule(`reconcile:${wf.id}`, delayMs, () => {
-    void ctx.engine
-      .lock(wf.id, () => reconcileDischarge(ctx, wf, ctx.engine.openCalls(wf.id)))
-      .catch((error: unknown) => {
-        ctx.log.info({ workflowId: wf.id, err: (error as Error).message }, 'reconciliation of the visit end will be tried again');
-        scheduleDischargeReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
-      });
-  });
+  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileDischarge(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 export function dischargeView(ctx: Ctx, wf: DischargeWorkflow): DischargeView {

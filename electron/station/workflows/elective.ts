@@ -311,11 +311,7 @@ export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: C
 }
 
 export function scheduleElectiveReconcile(ctx: Ctx, wf: ElectiveWorkflow, delayMs = 0): void {
-  ctx.engine.schedule(`reconcile:${wf.id}`, delayMs, () => {
-    void ctx.engine
-      .lock(wf.id, () => reconcileElective(ctx, wf, ctx.engine.openCalls(wf.id)))
-      .catch(() => scheduleElectiveReconcile(ctx, wf, ctx.timing.reconcileRetryMs));
-  });
+  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileElective(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view

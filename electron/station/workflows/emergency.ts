@@ -348,11 +348,7 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
 }
 
 export function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0): void {
-  ctx.engine.schedule(`reconcile:${wf.id}`, delayMs, () => {
-    void ctx.engine
-      .lock(wf.id, () => reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)))
-      .catch(() => scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs));
-  });
+  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view

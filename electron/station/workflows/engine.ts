@@ -269,6 +269,19 @@ export class Engine {
     this.timers.set(key, timer);
   }
 
+  /**
+   * Reconciles one workflow under its lock after `delayMs`, and again every `retryMs` while that
+   * throws (the exchange out of reach). One timer per workflow: a newer request replaces it.
+   */
+  reconcileLater(wf: AnyWorkflow, delayMs: number, retryMs: number, reconcile: () => Promise<void>): void {
+    this.schedule(`reconcile:${wf.id}`, delayMs, () => {
+      void this.lock(wf.id, reconcile).catch((error: unknown) => {
+        this.o.log.info({ workflowId: wf.id, kind: wf.kind, err: (error as Error).message }, 'reconciliation will be tried again');
+        this.reconcileLater(wf, retryMs, retryMs, reconcile);
+      });
+    });
+  }
+
   cancelTimer(key: string): void {
     const timer = this.timers.get(key);
     if (timer !== undefined) clearTimeout(timer);

@@ -368,11 +368,7 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
 
 function scheduleVisitReconcile(ctx: Ctx, wf: VisitWorkflow): void {
   // After a grace period: a request that was slow rather than lost may still land.
-  ctx.engine.schedule(`reconcile:${wf.id}`, ctx.timing.reconcileRetryMs, () => {
-    void ctx.engine
-      .lock(wf.id, () => reconcileVisit(ctx, wf, ctx.engine.openCalls(wf.id)))
-      .catch(() => scheduleVisitReconcile(ctx, wf));
-  });
+  ctx.engine.reconcileLater(wf, ctx.timing.reconcileRetryMs, ctx.timing.reconcileRetryMs, () => reconcileVisit(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view
