@@ -5,6 +5,7 @@
 // within the payer allowlist, may open no window, gets every permission denied except Local
 // Network Access for an allowlisted origin, and is closed as soon as the workflow it belongs to no
 // longer shows the link (verified, cancelled, expired) or the station locks.
+import { randomUUID } from 'node:crypto';
 import { authorizationLink, makeError } from '../contract';
 import type { Outcome, screenArea } from '../contract';
 import type { z } from 'zod';
@@ -21,8 +22,8 @@ interface KnownLink {
 }
 
 export interface AuthorizationViewDeps<S extends LinkSessionApi, V extends LinkViewApi> {
-  /** A fresh in-memory session: session.fromPartition(<unique name without 'persist:'>). */
-  createSession(): S;
+  /** session.fromPartition(partition): the view names a fresh one per link (linkPartition). */
+  createSession(partition: string): S;
   /** new WebContentsView({ webPreferences: linkWebPreferences(session) }) */
   createView(session: S): V;
   /** Lays the view over the station window (contentView.addChildView) and takes it off again. */
@@ -120,7 +121,7 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
 
   #open(handle: string, url: string, area: Area, restarts: number): void {
     const deps = this.#deps;
-    const session = deps.createSession();
+    const session = deps.createSession(linkPartition());
     applyPermissionPolicy(session, { label: 'authorization-link', localNetworkOrigins: () => deps.allowedOrigins(), log: deps.log });
     const view = deps.createView(session);
     const contents = view.webContents;
@@ -166,6 +167,11 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
       height: Math.max(1, Math.round(area.height * zoom)),
     };
   }
+}
+
+/** A partition name no session had before, without 'persist:': Electron keeps such a session in memory only. */
+function linkPartition(): string {
+  return `idhini-link-${randomUUID()}`;
 }
 
 type Link = z.output<typeof authorizationLink>;

@@ -3,7 +3,6 @@
 // so what tsc checks in this file is that the real Electron API fits every slice the shell's
 // services take.
 //   Training (npm start): --training-sandbox-url http://127.0.0.1:M --device-service-port P
-import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -117,7 +116,7 @@ const electron: ShellElectron<BrowserWindow, Electron.Session, WebContentsView> 
       autoHideMenuBar: true,
       webPreferences: { ...webPreferences, contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' },
     }),
-  createLinkSession: () => session.fromPartition(`idhini-link-${randomUUID()}`, { cache: false }),
+  createLinkSession: (partition) => session.fromPartition(partition, { cache: false }),
   createLinkView: (linkSession) =>
     new WebContentsView({
       webPreferences: { ...linkWebPreferences(linkSession), contextIsolation: true, sandbox: true, nodeIntegration: false, disableBlinkFeatures: 'Auxclick' },

@@ -67,8 +67,8 @@ export interface ShellElectron<W extends StationWindow, S extends LinkSessionApi
   stationSession(): StationSession;
   /** new BrowserWindow({ show: false, webPreferences, … }) */
   createWindow(webPreferences: WebPreferences): W;
-  /** session.fromPartition with a unique name and no 'persist:' prefix: in memory only. */
-  createLinkSession(): S;
+  /** session.fromPartition(partition, { cache: false }), the partition named by the authorization view. */
+  createLinkSession(partition: string): S;
   /** new WebContentsView({ webPreferences: linkWebPreferences(session) }) */
   createLinkView(session: S): V;
   attachView(window: W, view: V): void;
@@ -155,7 +155,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
   let windowOpen = true;
 
   const authorizationView = new AuthorizationView<S, V>({
-    createSession: () => electron.createLinkSession(),
+    createSession: (partition) => electron.createLinkSession(partition),
     createView: (linkSession) => electron.createLinkView(linkSession),
     attach: (view) => electron.attachView(window, view),
     detach: (view) => electron.detachView(window, view),

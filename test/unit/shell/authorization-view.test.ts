@@ -14,10 +14,9 @@ function setUp(allowed = ['https://ekyc.example.com']) {
   const log = recordingLog();
   const navigation = new NavigationPolicy(log);
   const attached: FakeView[] = [];
-  let partitions = 0;
   let zoom = 1;
   const view = new AuthorizationView<LinkSessionApi, LinkViewApi>({
-    createSession: () => asApi<LinkSessionApi>(new FakeSession(`link-${++partitions}`)),
+    createSession: (partition) => asApi<LinkSessionApi>(new FakeSession(partition)),
     createView: (session) => {
       const created = new FakeView(session as unknown as FakeSession);
       // What app 'web-contents-created' does for every webContents.
@@ -91,6 +90,9 @@ describe('the authorization view (WebContentsView over the reserved area)', () =
     expect(first.session.cleared).toHaveLength(1);
     view.setArea({ handle, area });
     expect(attached[0]!.session).not.toBe(first.session);
+    // A partition Electron has not seen, so the session is a new one, and not 'persist:', so it is in memory only.
+    expect(attached[0]!.session.partition).not.toBe(first.session.partition);
+    expect(attached[0]!.session.partition).not.toMatch(/^persist:/);
   });
 
   it('closes the view by itself once the workflow no longer carries the link', () => {

@@ -78,7 +78,6 @@ function fakeElectron(app = new FakeApp()) {
   const powerMonitor = new FakePowerMonitor();
   const updater = vi.fn();
   const errors: string[] = [];
-  let partitions = 0;
   const electron: ShellElectron<StationWindow, LinkSessionApi, LinkViewApi> = {
     app: asApi(app),
     protocol: { registerSchemesAsPrivileged: (schemes) => void registered.push(...schemes) },
@@ -92,8 +91,8 @@ function fakeElectron(app = new FakeApp()) {
       app.emit('web-contents-created', {}, window.webContents);
       return asApi<StationWindow>(window);
     },
-    createLinkSession: () => {
-      const session = new FakeSession(`idhini-link-${++partitions}`);
+    createLinkSession: (partition) => {
+      const session = new FakeSession(partition);
       app.emit('session-created', session);
       return asApi<LinkSessionApi>(session);
     },
@@ -221,6 +220,7 @@ describe('the running shell', () => {
     expect(window.children).toHaveLength(1);
     const view = window.children[0]!;
     expect(view.webContents.loaded).toEqual(['http://127.0.0.1:4100/ekyc/verify?req=1']);
+    expect(view.session.partition).not.toMatch(/^persist:/);
     expect(await view.session.request('loopback-network', 'http://127.0.0.1:4100/ekyc/verify')).toBe(true);
     expect(await view.session.request('loopback-network', 'https://attacker.net/')).toBe(false);
     expect(view.webContents.navigate('will-navigate', 'https://attacker.net/')).toBe(false);
