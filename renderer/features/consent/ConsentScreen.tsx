@@ -6,6 +6,7 @@ import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { openVisit, VisitOpened } from '../shared/VisitOpened';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { VerificationPanel } from './VerificationPanel';
 
@@ -15,11 +16,6 @@ export function ConsentScreen({ view }: { readonly view: ViewOf<'consent'> }) {
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const failure = useWorkflows((s) => s.failures[workflowId]);
   const stage = view.verification.stage;
-
-  const openVisit = async () => {
-    const opened = await run(workflowId, 'visit.open', { workflowId });
-    if (opened.ok) go({ name: 'workflow', workflowId: opened.value.workflowId });
-  };
 
   return (
     <Screen
@@ -37,20 +33,14 @@ export function ConsentScreen({ view }: { readonly view: ViewOf<'consent'> }) {
 
       {view.next.includes('visit.open') && (
         <div className="startbar">
-          {failure?.command === 'visit.open' && <ErrorNotice error={failure.error} onRetry={() => void openVisit()} retryBusy={pending === 'visit.open'} />}
-          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit()}>
+          {failure?.command === 'visit.open' && <ErrorNotice error={failure.error} onRetry={() => void openVisit(workflowId)} retryBusy={pending === 'visit.open'} />}
+          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit(workflowId)}>
             {t('visit.open')}
           </Button>
         </div>
       )}
       {view.state === 'opening-visit' && <p className="progress">{t('consent.openingVisit')}</p>}
-      {view.state === 'visit-opened' && view.visitWorkflowId !== null && (
-        <Notice tone="ok" title={t('consent.visitStarted')}>
-          <Button tone="primary" onClick={() => view.visitWorkflowId !== null && go({ name: 'workflow', workflowId: view.visitWorkflowId })}>
-            {t('consent.goToVisit')}
-          </Button>
-        </Notice>
-      )}
+      {view.state === 'visit-opened' && view.visitWorkflowId !== null && <VisitOpened visitWorkflowId={view.visitWorkflowId} />}
       {view.state === 'cancelled' && (
         <Notice tone="warn" title={t('consent.cancelled')}>
           <Button onClick={() => go({ name: 'patient' })}>{t('consent.backToPatient')}</Button>

@@ -4,7 +4,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
-import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
@@ -14,6 +13,7 @@ import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
+import { openVisit, VisitOpened } from '../shared/VisitOpened';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 
@@ -26,11 +26,6 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const verification = view.verification;
   const showVerification = verification !== null && (view.state === 'verifying' || view.state === 'visit-day-verifying' || verification.stage !== 'verified');
-
-  const openVisit = async () => {
-    const opened = await run(workflowId, 'visit.open', { workflowId });
-    if (opened.ok) go({ name: 'workflow', workflowId: opened.value.workflowId });
-  };
 
   return (
     <Screen title={t('elective.title')}>
@@ -50,7 +45,7 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       {view.next.includes('visit.open') && (
         <div className="startbar">
           <p>{t('elective.visitDayHint')}</p>
-          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit()}>
+          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit(workflowId)}>
             {t('visit.open')}
           </Button>
         </div>
@@ -58,13 +53,7 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       {view.state === 'preauth-rejected' && <Notice tone="bad" title={t('elective.rejected.title')}>{t('elective.rejected.body')}</Notice>}
       {view.state === 'cancelled' && <Notice tone="warn" title={t('elective.cancelled')} />}
       {view.state === 'reconciling' && <Notice tone="info">{t('elective.reconciling')}</Notice>}
-      {view.state === 'visit-opened' && view.visitWorkflowId !== null && (
-        <Notice tone="ok" title={t('consent.visitStarted')}>
-          <Button tone="primary" onClick={() => view.visitWorkflowId !== null && go({ name: 'workflow', workflowId: view.visitWorkflowId })}>
-            {t('consent.goToVisit')}
-          </Button>
-        </Notice>
-      )}
+      {view.state === 'visit-opened' && view.visitWorkflowId !== null && <VisitOpened visitWorkflowId={view.visitWorkflowId} />}
     </Screen>
   );
 }
