@@ -57,6 +57,10 @@ export const interventionList = z
   )
   .min(1, 'at least one intervention');
 
+/** Bodies and queries that name a consent only; and the removal of a doctor from a preauth or prescription. */
+export const byConsentToken = z.object({ consent_token: text });
+export const doctorRemoval = z.object({ consent_token: text, intervention_code: text, practitioner_registration_number: text });
+
 export const diagnosis = z.object({
   code: text,
   name: z.string().trim().max(500).optional(),

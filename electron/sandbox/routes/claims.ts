@@ -23,6 +23,7 @@ import {
   DISCHARGE_REASONS,
   SUBMIT_DISCHARGE_REASONS,
   UNKNOWN_PATIENT_REASONS,
+  byConsentToken,
   diagnosis,
   interventionList,
   jsonField,
@@ -110,6 +111,38 @@ const submitRequest = z.object({
 });
 
 const CANCEL_REASONS = ['WRONG_PATIENT', 'NO_SERVICE_GIVEN', 'WRONG_BENEFIT', 'EXPIRED_VISIT', 'EXHAUSTED_BENEFIT', 'TIME_BARRED', 'OTHER_REASONS'] as const;
+
+const doctorRequest = z.object({ consent_token: text, identification_number: text, identification_type: practitionerIdType, regulation_body: regulator });
+const attachmentFields = z.object({ consent_token: text, intervention_code: text, document_type: text });
+const payerPreviewQuery = z
+  .object({ guid: text.optional(), provider_claim_no: text.optional() })
+  .refine((v) => v.guid !== undefined || v.provider_claim_no !== undefined, { path: ['provider_claim_no'], message: 'provider_claim_no (or guid) is required' });
+const lineRemoval = z.object({ consent_token: text, line_guid: text });
+const diagnosisRemoval = z.object({ consent_token: text, icd_code: text, intervention_code: text });
+const attachmentRemoval = z.object({ attachment_id: text, consent_token: text, intervention_code: text });
+const interventionSwitch = z.object({
+  consent_token: text,
+  existing_intervention_code: text,
+  new_intervention_code: text,
+  retain_bill_items: z.boolean().default(true),
+  bill_from: isoDate.optional(),
+  bill_to: isoDate.optional(),
+});
+const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text });
+const lineEdit = z
+  .object({
+    consent_token: text,
+    line_guid: text,
+    unit_price: money.optional(),
+    quantity: z.coerce.number().finite().positive().max(10_000).optional(),
+    diagnoses: z.array(diagnosis).min(1, 'at least one diagnosis').optional(),
+    description: z.string().trim().max(500).optional(),
+    service_date: isoDate.optional(),
+  })
+  .refine((v) => [v.unit_price, v.quantity, v.diagnoses, v.description, v.service_date].some((x) => x !== undefined), {
+    path: ['unit_price'],
+    message: 'send at least one of unit_price, quantity, diagnoses, description, service_date',
+  });
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
@@ -437,10 +470,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/doctors', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(
-      z.object({ consent_token: text, identification_number: text, identification_type: practitionerIdType, regulation_body: regulator }),
-      request.body,
-    );
+    const body = parse(doctorRequest, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     const p = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
@@ -453,7 +483,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.delete('/claims/doctors', async (request, reply) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text }), request.body);
+    const body = parse(byConsentToken, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     if (claim.doctor === null) throw fail.notFound('No doctor is attached to the claim');
@@ -463,7 +493,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/preview', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text }), request.body);
+    const body = parse(byConsentToken, request.body);
     return claimPreview(requireClaim(ctx, facility, body.consent_token));
   });
 
@@ -555,7 +585,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/claims/attachments', async (request) => {
     const facility = tenantOf(request);
     const { fields, files } = await readMultipart(request);
-    const body = parse(z.object({ consent_token: text, intervention_code: text, document_type: text }), fields);
+    const body = parse(attachmentFields, fields);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     if (!claim.interventions.includes(body.intervention_code)) {
@@ -570,13 +600,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.get('/claims/preview/payer', async (request) => {
     const facility = tenantOf(request);
-    const query = parse(
-      z
-        .object({ guid: text.optional(), provider_claim_no: text.optional() })
-        .refine((v) => v.guid !== undefined || v.provider_claim_no !== undefined, { path: ['provider_claim_no'], message: 'provider_claim_no (or guid) is required' }),
-      request.query,
-      'query',
-    );
+    const query = parse(payerPreviewQuery, request.query, 'query');
     // The live service keys on provider_claim_no alone [doc]; guid narrows only when sent alone.
     const results = [...ctx.state.claims.values()]
       .filter((c) => c.facility === facility.code && (query.provider_claim_no !== undefined ? c.invoice_number === query.provider_claim_no : c.guid === query.guid))
@@ -597,7 +621,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.patch('/claims/lines', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, line_guid: text }), request.body);
+    const body = parse(lineRemoval, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     const index = claim.lines.findIndex((l) => l.line_guid === body.line_guid);
@@ -608,7 +632,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.patch('/claims/diagnoses', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, icd_code: text, intervention_code: text }), request.body);
+    const body = parse(diagnosisRemoval, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     if (!claim.diagnoses.some((d) => d.code === body.icd_code)) throw fail.notFound(`Diagnosis ${body.icd_code} is not on the claim`);
@@ -624,7 +648,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.patch('/claims/attachments', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ attachment_id: text, consent_token: text, intervention_code: text }), request.body);
+    const body = parse(attachmentRemoval, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     const index = claim.attachments.findIndex((a) => a.attachment_id === body.attachment_id && a.intervention_code === body.intervention_code);
@@ -635,17 +659,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/interventions/switch', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(
-      z.object({
-        consent_token: text,
-        existing_intervention_code: text,
-        new_intervention_code: text,
-        retain_bill_items: z.boolean().default(true),
-        bill_from: isoDate.optional(),
-        bill_to: isoDate.optional(),
-      }),
-      request.body,
-    );
+    const body = parse(interventionSwitch, request.body);
     const [next] = requireInterventions([body.new_intervention_code]);
     if (next === undefined) throw fail.field('new_intervention_code', 'required');
     const claim = ctx.state.claimByToken(facility.code, body.consent_token);
@@ -676,7 +690,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/close', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text }), request.body);
+    const body = parse(closeRequest, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     ctx.state.fireClaim(claim, 'close', 'CLAIM_ALREADY_SUBMITTED', `${body.cancel_reason_type}: ${body.cancel_reason_text}`);
     claim.claim_auth_status = 'CLOSED';
@@ -686,7 +700,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/lines/resubmit', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text }), request.body);
+    const body = parse(byConsentToken, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', 'reopened for resubmission');
     return { message: 'Claim reopened for resubmission', workflow_state: claim.workflow_state, consent_token: claim.consent_token };
@@ -694,23 +708,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.patch('/claims/lines/edit', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(
-      z
-        .object({
-          consent_token: text,
-          line_guid: text,
-          unit_price: money.optional(),
-          quantity: z.coerce.number().finite().positive().max(10_000).optional(),
-          diagnoses: z.array(diagnosis).min(1, 'at least one diagnosis').optional(),
-          description: z.string().trim().max(500).optional(),
-          service_date: isoDate.optional(),
-        })
-        .refine((v) => [v.unit_price, v.quantity, v.diagnoses, v.description, v.service_date].some((x) => x !== undefined), {
-          path: ['unit_price'],
-          message: 'send at least one of unit_price, quantity, diagnoses, description, service_date',
-        }),
-      request.body,
-    );
+    const body = parse(lineEdit, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     const line = claim.lines.find((l) => l.line_guid === body.line_guid);

@@ -89,6 +89,12 @@ const emergencyDoctorConsent = z.object({
   intervention_code: text,
 });
 
+const preauthDoctorConsent = z.object({ consent_token: text, intervention_code: text });
+const dischargeOtpRequest = z.object({ consent_token: text, patient_id: text.optional() });
+const authorizationLookup = z
+  .object({ token: text.optional(), guid: text.optional(), beneficiary_code: z.string().optional() })
+  .refine((v) => v.token !== undefined || v.guid !== undefined, { path: ['token'], message: 'token or guid is required' });
+
 function requireEmergencyIntervention(code: string) {
   const intervention = CATALOGUE.interventionByCode.get(code);
   if (intervention === undefined || !isEmergencyIntervention(intervention)) {
@@ -146,7 +152,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/otp/discharge', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, patient_id: text.optional() }), request.body);
+    const body = parse(dischargeOtpRequest, request.body);
     const claim = dischargeClaim(ctx, facility, body);
     const patient = requirePatient(claim.patient_id ?? '');
     const sent = sendPatientOtp(ctx, {
@@ -249,13 +255,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.get('/claims/authorizations', async (request) => {
     const facility = tenantOf(request);
-    const query = parse(
-      z
-        .object({ token: text.optional(), guid: text.optional(), beneficiary_code: z.string().optional() })
-        .refine((v) => v.token !== undefined || v.guid !== undefined, { path: ['token'], message: 'token or guid is required' }),
-      request.query,
-      'query',
-    );
+    const query = parse(authorizationLookup, request.query, 'query');
     ctx.sweep();
     const a =
       query.guid !== undefined ? ctx.state.authorizationByGuid(facility.code, query.guid) : ctx.state.authorizationByToken(facility.code, query.token ?? '');
@@ -285,7 +285,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       const sent = sendDoctorOtp(ctx, facility, doctor, body.intervention_code);
       return { message: `Emergency consent code sent to the doctor at ${sent.contact}`, contact: sent.contact, expires_in: 300 };
     }
-    const body = parse(z.object({ consent_token: text, intervention_code: text }), raw);
+    const body = parse(preauthDoctorConsent, raw);
     const preauth = [...ctx.state.preauths.values()]
       .reverse()
       .find((p) => p.facility === facility.code && p.consent_token === body.consent_token && p.intervention_code === body.intervention_code);

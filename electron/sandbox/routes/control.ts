@@ -37,11 +37,18 @@ function faultView(rule: FaultRule) {
   };
 }
 
-const CLAIM_STATES = Object.keys(CLAIM_MACHINE) as ClaimState[];
+const CLAIM_STATES = Object.keys(CLAIM_MACHINE) as [ClaimState, ...ClaimState[]];
+
+const smsQuery = z.object({ patient_id: z.string().trim().optional(), doctor_id: z.string().trim().optional() });
+const fingerprintRequest = z.object({ template: templateField });
+const payerApproval = z.object({ approved_amount: z.number().positive().optional() });
+const payerRejection = z.object({ reason: z.string().trim().max(500).default('rejected by the payer') });
+const clockAdvance = z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) });
+const workflowStateRequest = z.object({ to: z.enum(CLAIM_STATES) });
 
 export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/sms', async (request) => {
-    const query = parse(z.object({ patient_id: z.string().trim().optional(), doctor_id: z.string().trim().optional() }), request.query, 'query');
+    const query = parse(smsQuery, request.query, 'query');
     return ctx.state.sms.filter(
       (m) =>
         (query.patient_id === undefined || m.patient_id === query.patient_id) &&
@@ -56,7 +63,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post<{ Params: { guid: string } }>('/authorizations/:guid/fingerprint', async (request) => {
-    const body = parse(z.object({ template: templateField }), request.body);
+    const body = parse(fingerprintRequest, request.body);
     const a = ctx.state.authorizations.get(request.params.guid);
     if (a === undefined) throw fail.notFound(`No authorization ${request.params.guid}`);
     const outcome = presentFingerprint(ctx, a, Buffer.from(body.template, 'base64'));
@@ -70,14 +77,14 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post<{ Params: { id: string } }>('/preauths/:id/payer-approval', async (request) => {
-    const body = parse(z.object({ approved_amount: z.number().positive().optional() }), request.body ?? {});
+    const body = parse(payerApproval, request.body);
     const p = findPreauth(ctx, request.params.id);
     payerApproves(ctx, p, body.approved_amount);
     return preauthView(p);
   });
 
   app.post<{ Params: { id: string } }>('/preauths/:id/payer-rejection', async (request) => {
-    const body = parse(z.object({ reason: z.string().trim().max(500).default('rejected by the payer') }), request.body ?? {});
+    const body = parse(payerRejection, request.body);
     const p = findPreauth(ctx, request.params.id);
     payerRejects(ctx, p, body.reason);
     return preauthView(p);
@@ -86,7 +93,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/clock', async () => ({ now: iso(ctx.now()), offset_ms: ctx.clock.offsetMs }));
 
   app.post('/clock', async (request) => {
-    const body = parse(z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) }), request.body);
+    const body = parse(clockAdvance, request.body);
     ctx.clock.advance(body.advance_ms);
     const expired = ctx.sweep();
     return { now: iso(ctx.now()), offset_ms: ctx.clock.offsetMs, expired };
@@ -136,7 +143,7 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post<{ Params: { token: string } }>('/claims/:token/workflow-state', async (request) => {
-    const body = parse(z.object({ to: z.enum(CLAIM_STATES as [ClaimState, ...ClaimState[]]) }), request.body);
+    const body = parse(workflowStateRequest, request.body);
     const claim = ctx.state.claims.get(request.params.token);
     if (claim === undefined) throw fail.notFound(`No claim with consent_token ${request.params.token}`);
     const event = eventTo(CLAIM_MACHINE, claim.workflow_state, body.to, PAYER_CLAIM_EVENTS);

@@ -17,6 +17,13 @@ import { templateField } from './control';
 
 type Params = { Params: { requestId: string }; Querystring: { t?: string } };
 
+const captureRequest = z.object({
+  template: templateField,
+  deviceId: z.string().max(200).optional(),
+  protocol: z.string().max(50).optional(),
+  templateBytes: z.number().int().optional(),
+});
+
 function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
@@ -80,10 +87,7 @@ export function ekycRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post<Params>('/authorize/:requestId/capture', async (request) => {
     const a = find(request);
     if (a === undefined) throw fail.notFound('No verification request with that link');
-    const body = parse(
-      z.object({ template: templateField, deviceId: z.string().max(200).optional(), protocol: z.string().max(50).optional(), templateBytes: z.number().int().optional() }),
-      request.body,
-    );
+    const body = parse(captureRequest, request.body);
     const outcome = presentFingerprint(ctx, a, Buffer.from(body.template, 'base64'));
     return { ...outcome, session: session(a) };
   });

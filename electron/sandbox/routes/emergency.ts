@@ -45,6 +45,7 @@ const emergencyRequest = z
   });
 
 const booleanQuery = z.enum(['true', 'false']).transform((v) => v === 'true');
+const protocolsQuery = z.object({ active: booleanQuery.optional(), intervention_code: text.optional(), ...pageQuery.shape });
 
 function requireProtocol(code: string, interventionCode: string, unitPrice: number): Protocol {
   const protocol = CATALOGUE.protocols.find((p) => p.protocolCode === code && p.intervention_code === interventionCode);
@@ -94,11 +95,7 @@ function identify(ctx: SandboxContext, facility: Facility, claim: ClaimRecord, c
 
 export function emergencyRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/claims/emergency/protocols', async (request) => {
-    const query = parse(
-      z.object({ active: booleanQuery.optional(), intervention_code: text.optional(), ...pageQuery.shape }),
-      request.query,
-      'query',
-    );
+    const query = parse(protocolsQuery, request.query, 'query');
     const items = CATALOGUE.protocols.filter(
       (p) => (query.active === undefined || p.active === query.active) && (query.intervention_code === undefined || p.intervention_code === query.intervention_code),
     );

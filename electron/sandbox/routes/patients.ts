@@ -17,6 +17,15 @@ import { requestUrl } from './shared';
 
 const identification = z.object({ identification_number: text, identification_type: identificationType });
 const byPatient = z.object({ patient_id: text });
+const subBenefitsQuery = byPatient.extend(pageQuery.shape);
+const interventionsQuery = byPatient.extend({ sub_benefit_code: text.optional(), search: z.string().trim().max(200).optional(), ...pageQuery.shape });
+const utilizationQuery = byPatient.extend({ intervention_code: text });
+const coverRequest = z.object({ patient_id: text, scheme_id: text });
+const whitelistStatusQuery = z.object({ beneficiary_cr_id: text, guid: text });
+const pomsfBalanceQuery = byPatient.extend({
+  policy_year: z.string().trim().regex(/^\d{4}(\/\d{4})?$/, 'a year such as 2025 or 2025/2026').optional(),
+  principal_member_number: z.string().trim().max(100).optional(),
+});
 
 /** Policy years turn on 1 July [doc]. */
 export function policyYear(nowMs: number): { start: string; end: string; label: string } {
@@ -138,7 +147,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/patients/sub-benefits', async (request) => {
-    const query = parse(byPatient.extend(pageQuery.shape), request.query, 'query');
+    const query = parse(subBenefitsQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
     const items = isCovered(patient)
       ? CATALOGUE.subBenefits.map((s) => {
@@ -153,11 +162,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/patients/benefits/interventions', async (request) => {
-    const query = parse(
-      byPatient.extend({ sub_benefit_code: text.optional(), search: z.string().trim().max(200).optional(), ...pageQuery.shape }),
-      request.query,
-      'query',
-    );
+    const query = parse(interventionsQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
     if (query.sub_benefit_code !== undefined && !CATALOGUE.subBenefits.some((s) => s.code === query.sub_benefit_code)) {
       throw fail.notFound(`No sub-benefit ${query.sub_benefit_code}`);
@@ -174,7 +179,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/patients/benefits/utilization', async (request) => {
-    const query = parse(byPatient.extend({ intervention_code: text }), request.query, 'query');
+    const query = parse(utilizationQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
     const intervention = CATALOGUE.interventionByCode.get(query.intervention_code);
     if (intervention === undefined) throw fail.notFound(`No intervention ${query.intervention_code}`);
@@ -209,7 +214,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.post('/authorizations/covers', async (request) => {
-    const body = parse(z.object({ patient_id: text, scheme_id: text }), request.body);
+    const body = parse(coverRequest, request.body);
     const patient = requirePatient(body.patient_id);
     const scheme = patient.schemes.find((s) => s.schemeId === body.scheme_id && s.covered);
     if (scheme === undefined) throw fail.rule('NOT_COVERED', `Scheme ${body.scheme_id} does not cover patient ${patient.crId}`);
@@ -242,7 +247,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/patients/otp-whitelists/callback', async (request) => {
-    const query = parse(z.object({ beneficiary_cr_id: text, guid: text }), request.query, 'query');
+    const query = parse(whitelistStatusQuery, request.query, 'query');
     const record = ctx.state.whitelistRequests.get(query.guid);
     if (record === undefined || record.beneficiary_cr_id !== query.beneficiary_cr_id || record.facility !== tenantOf(request).code) {
       throw fail.notFound(`No OTP whitelist request ${query.guid} for ${query.beneficiary_cr_id}`);
@@ -251,14 +256,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/patients/pomsf-balances', async (request) => {
-    const query = parse(
-      byPatient.extend({
-        policy_year: z.string().trim().regex(/^\d{4}(\/\d{4})?$/, 'a year such as 2025 or 2025/2026').optional(),
-        principal_member_number: z.string().trim().max(100).optional(),
-      }),
-      request.query,
-      'query',
-    );
+    const query = parse(pomsfBalanceQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
     const scheme = patient.schemes.find((s) => s.schemeId === 'POMSF');
     if (scheme === undefined) throw fail.notFound(`Patient ${patient.crId} is not a POMSF member`);

@@ -7,7 +7,7 @@ import { notifyDoctor, requireInterventions } from '../state/consent';
 import { findPreauth } from '../state/preauths';
 import type { PreauthRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { diagnosis, money, parse, practitionerFields, practitionerFrom, text } from '../validation';
+import { byConsentToken, diagnosis, doctorRemoval, money, parse, practitionerFields, practitionerFrom, text } from '../validation';
 import { preauthView } from '../views';
 import type { Facility } from '../world/facilities';
 import { doctorRecord, requireProfessional } from './shared';
@@ -24,6 +24,19 @@ const preauthCreate = z.object({
   requested_amount: money,
   attachments: z.array(z.record(z.string(), z.unknown())).max(10).default([]),
 });
+
+const preauthCancel = z
+  .object({
+    consent_token: text.optional(),
+    preauth_id: z.union([z.number().int(), text]).transform(String).optional(),
+    intervention_code: text.optional(),
+    reason: text,
+  })
+  .refine((v) => v.consent_token !== undefined || v.preauth_id !== undefined, {
+    path: ['consent_token'],
+    message: 'consent_token or preauth_id is required',
+  });
+const diagnosisRemoval = z.object({ consent_token: text, icd_code: text.optional(), intervention_code: text });
 
 const LIVE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'ACTIVE', 'FINALISED'];
 const EDITABLE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'ACTIVE'];
@@ -108,7 +121,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.get('/preauths', async (request) => {
     const facility = tenantOf(request);
-    const query = parse(z.object({ consent_token: text }), request.query, 'query');
+    const query = parse(byConsentToken, request.query, 'query');
     const known = ctx.state.authorizationByToken(facility.code, query.consent_token) ?? ctx.state.claimByToken(facility.code, query.consent_token);
     if (known === undefined) throw fail.notFound('No authorization or claim with that consent_token at this facility');
     const results = [...ctx.state.preauths.values()].filter((p) => p.facility === facility.code && p.consent_token === query.consent_token).map(preauthView);
@@ -117,20 +130,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/preauths/cancel', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(
-      z
-        .object({
-          consent_token: text.optional(),
-          preauth_id: z.union([z.number().int(), text]).transform(String).optional(),
-          intervention_code: text.optional(),
-          reason: text,
-        })
-        .refine((v) => v.consent_token !== undefined || v.preauth_id !== undefined, {
-          path: ['consent_token'],
-          message: 'consent_token or preauth_id is required',
-        }),
-      request.body,
-    );
+    const body = parse(preauthCancel, request.body);
     let preauth: PreauthRecord;
     if (body.preauth_id !== undefined) {
       preauth = findPreauth(ctx, body.preauth_id);
@@ -155,7 +155,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.delete<{ Params: { icd_code: string } }>('/preauths/diagnoses/:icd_code', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, icd_code: text.optional(), intervention_code: text }), request.body);
+    const body = parse(diagnosisRemoval, request.body);
     const code = request.params.icd_code;
     if (body.icd_code !== undefined && body.icd_code !== code) throw fail.field('icd_code', `does not match the path (${code})`);
     const preauth = livePreauth(ctx, facility, body.consent_token, body.intervention_code);
@@ -169,7 +169,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.delete('/preauths/doctors', async (request, reply) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, intervention_code: text, practitioner_registration_number: text }), request.body);
+    const body = parse(doctorRemoval, request.body);
     const preauth = livePreauth(ctx, facility, body.consent_token, body.intervention_code);
     if (preauth.status !== 'PENDING_DOCTOR_APPROVAL') {
       throw fail.conflict('PREAUTH_NOT_EDITABLE', `The preauthorization is ${preauth.status}: the doctor has already approved it`);

@@ -6,7 +6,7 @@ import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import type { DispenseRecord, PrescriptionRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { money, parse, practitionerIdType, regulator, text } from '../validation';
+import { doctorRemoval, money, parse, practitionerIdType, regulator, text } from '../validation';
 import { PROFESSIONALS } from '../world/professionals';
 import { doctorRecord, requireProfessional } from './shared';
 
@@ -145,7 +145,7 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
 
   app.delete('/prescriptions/doctors', async (request, reply) => {
     const facility = tenantOf(request);
-    const body = parse(z.object({ consent_token: text, intervention_code: text, practitioner_registration_number: text }), request.body);
+    const body = parse(doctorRemoval, request.body);
     const prescription = [...ctx.state.prescriptions]
       .reverse()
       .find(

@@ -76,13 +76,42 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const facilitySearch = z.object({
+  identifier: z.string().trim().optional(),
+  'identifier-type': z.string().trim().optional(),
+  name: z.string().trim().optional(),
+});
+const professionalQuery = z.object({
+  identification_number: text,
+  identification_type: practitionerIdType.default('registration_number'),
+  regulator: z.string().trim().regex(/^[A-Z]+$/, 'the regulator is upper case: KMPDC, COC or NCK').pipe(regulator),
+});
+const conceptsQuery = z.object({
+  owner: z.string().trim().optional(),
+  source: z.string().trim().optional(),
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+const pomsfTariffsRequest = z.object({
+  fr_code: text,
+  intervention_codes: z.array(text).min(1),
+  hcw_identifier_type: practitionerIdType,
+  hcw_identifier: text,
+  hcw_regulator: regulator,
+});
+const observationQuery = z.object({ subject: text });
+const serviceRequestQuery = z.object({
+  'performer:Organization': z.string().trim().optional(),
+  'requester:Organization': z.string().trim().optional(),
+  status: z.enum(['draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error']).optional(),
+  count: z.coerce.number().int().min(1).max(100).default(20),
+  page_token: z.string().regex(/^\d+$/, 'a page token from a previous bundle').optional(),
+});
+
 export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/facilities/search', async (request) => {
-    const query = parse(
-      z.object({ identifier: z.string().trim().optional(), 'identifier-type': z.string().trim().optional(), name: z.string().trim().optional() }),
-      request.query,
-      'query',
-    );
+    const query = parse(facilitySearch, request.query, 'query');
     const type = (query['identifier-type'] ?? 'fr-code').toLowerCase();
     if (query.identifier !== undefined && !['fr-code', 'kmhfl-code', 'registration_number'].includes(type)) {
       throw fail.field('identifier-type', "one of 'fr-code', 'kmhfl-code', 'registration_number'");
@@ -96,15 +125,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
   });
 
   app.get('/professionals', async (request) => {
-    const query = parse(
-      z.object({
-        identification_number: text,
-        identification_type: practitionerIdType.default('registration_number'),
-        regulator: z.string().trim().regex(/^[A-Z]+$/, 'the regulator is upper case: KMPDC, COC or NCK').pipe(regulator),
-      }),
-      request.query,
-      'query',
-    );
+    const query = parse(professionalQuery, request.query, 'query');
     const p = requireProfessional(query.identification_type, query.identification_number, query.regulator);
     return {
       message: {
@@ -122,17 +143,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
   });
 
   app.get('/clinical/concepts', async (request) => {
-    const query = parse(
-      z.object({
-        owner: z.string().trim().optional(),
-        source: z.string().trim().optional(),
-        search: z.string().trim().max(200).optional(),
-        limit: z.coerce.number().int().min(1).max(100).default(20),
-        offset: z.coerce.number().int().min(0).default(0),
-      }),
-      request.query,
-      'query',
-    );
+    const query = parse(conceptsQuery, request.query, 'query');
     if (query.source !== undefined && !/^icd-?11/i.test(query.source)) return { count: 0, results: [] };
     if (query.owner !== undefined && query.owner.toUpperCase() !== 'WHO') return { count: 0, results: [] };
     const needle = (query.search ?? '').toLowerCase();
@@ -144,16 +155,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
   });
 
   app.post('/benefits/pmf-tariffs/resolve', async (request) => {
-    const body = parse(
-      z.object({
-        fr_code: text,
-        intervention_codes: z.array(text).min(1),
-        hcw_identifier_type: practitionerIdType,
-        hcw_identifier: text,
-        hcw_regulator: regulator,
-      }),
-      request.body,
-    );
+    const body = parse(pomsfTariffsRequest, request.body);
     const facility = facilityByCode(body.fr_code);
     if (facility === undefined) throw fail.notFound(`No facility ${body.fr_code}`);
     requireProfessional(body.hcw_identifier_type, body.hcw_identifier, body.hcw_regulator);
@@ -198,7 +200,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
 
   app.get('/shr/Observation', async (request) => {
     const facility = tenantOf(request);
-    const query = parse(z.object({ subject: text }), request.query, 'query');
+    const query = parse(observationQuery, request.query, 'query');
     const consentToken = header(request, 'x-consent-token');
     if (consentToken === undefined || consentToken.trim() === '') throw fail.field('X-Consent-Token', 'the patient consent token is required to read the record');
     const subject = query.subject.replace(/^Patient\//, '');
@@ -212,18 +214,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
 
   app.get('/shr/ServiceRequest', async (request) => {
     const facility = tenantOf(request);
-    const raw = (request.query ?? {}) as Record<string, unknown>;
-    const query = parse(
-      z.object({
-        'performer:Organization': z.string().trim().optional(),
-        'requester:Organization': z.string().trim().optional(),
-        status: z.enum(['draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error']).optional(),
-        count: z.coerce.number().int().min(1).max(100).default(20),
-        page_token: z.string().regex(/^\d+$/, 'a page token from a previous bundle').optional(),
-      }),
-      raw,
-      'query',
-    );
+    const query = parse(serviceRequestQuery, request.query, 'query');
     const organization = query['performer:Organization'] ?? query['requester:Organization'];
     if (organization === undefined) throw fail.field('performer:Organization', 'performer:Organization or requester:Organization is required');
     const org = organization.replace(/^Organization\//, '');
