@@ -248,6 +248,9 @@ function isIsoDate(value: string): boolean {
 export const isoDate = z.string().trim().refine(isIsoDate, 'an ISO 8601 date such as 2025-07-01 (or 2025-07-01T08:30:00+03:00)');
 export const amount = z.number().finite().nonnegative();
 
+/** A one-time PIN as the patient or doctor reads it from the SMS. */
+export const otpDigits = z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits');
+
 /** Types of identification the registry accepts (field notes; docs/exchange-wire.md). */
 export const identificationTypes = [
   'National ID',

@@ -11,6 +11,7 @@ import {
   optionalBoolean,
   optionalNumber,
   optionalText,
+  otpDigits,
   serviceType,
   status,
   text,
@@ -53,8 +54,6 @@ const contact = z
 
 /** `{count, results: [...]}` [doc] or a bare array (another page of the docs). */
 export const contactsResponse = oneOrMany(contact);
-
-const otpDigits = z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits');
 
 export const sendOtpRequest = z.strictObject({
   patient_id: nonEmpty,

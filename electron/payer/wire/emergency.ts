@@ -9,6 +9,7 @@ import {
   optionalNumber,
   optionalStatus,
   optionalText,
+  otpDigits,
   pageOf,
   pageQuery,
   record,
@@ -69,7 +70,7 @@ export const emergencyDoctorOtpRequest = z.strictObject({ ...doctor, interventio
 
 /** POST /claims/authorize, emergency shape: the doctor's OTP yields the claim's consent_token. */
 export const emergencyAuthorizeRequest = z.strictObject({
-  otp: z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits'),
+  otp: otpDigits,
   ...doctor,
   intervention_code: nonEmpty,
 });
@@ -113,7 +114,7 @@ export const identifyEmergencyClaimRequest = z
   .strictObject({
     ...claimFields,
     beneficiary_cr_id: nonEmpty,
-    otp: z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits'),
+    otp: otpDigits,
   })
   .superRefine(oneIntervention);
 
