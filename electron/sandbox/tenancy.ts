@@ -10,7 +10,8 @@ export const TOKEN_LIFETIME_S = 3600;
 
 const tenants = new WeakMap<FastifyRequest, Facility>();
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** A request header's value (the first, if sent more than once). */
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

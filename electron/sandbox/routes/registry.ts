@@ -1,13 +1,13 @@
 // Registry look-ups and the rest of the field notes' table: facilities, professionals, terminology,
 // POMSF tariffs, bed occupancy and the shared health record (/shr/*).
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { requireInterventions, requirePatient } from '../state/consent';
-import { tenantOf } from '../tenancy';
+import { header, tenantOf } from '../tenancy';
 import { parse, practitionerIdType, regulator, text } from '../validation';
 import { ICD11_CONCEPTS } from '../world/concepts';
 import { FACILITIES, facilityByCode, type Facility } from '../world/facilities';
@@ -69,11 +69,6 @@ function vitals(crId: string, nowMs: number) {
       valueQuantity: { value: v.value, unit: v.unit, system: 'http://unitsofmeasure.org', code: v.unit },
     },
   }));
-}
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const v = request.headers[name];
-  return Array.isArray(v) ? v[0] : v;
 }
 
 const facilitySearch = z.object({
