@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
-import { effectiveScheme, isWhitelisted, requirePatient } from '../state/consent';
+import { isWhitelisted, requirePatient } from '../state/consent';
 import type { WhitelistRequest } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { checkAttachment, readMultipart } from '../uploads';
@@ -219,7 +219,6 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const scheme = patient.schemes.find((s) => s.schemeId === body.scheme_id && s.covered);
     if (scheme === undefined) throw fail.rule('NOT_COVERED', `Scheme ${body.scheme_id} does not cover patient ${patient.crId}`);
     ctx.state.covers.set(patient.crId, scheme.schemeId);
-    effectiveScheme(ctx, patient);
     return { message: `Cover set to ${scheme.schemeName}`, patient_id: patient.crId, scheme_id: scheme.schemeId };
   });
 
