@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   amount,
   diagnosis,
+  diagnosisRef,
   fileInput,
   interventionRef,
   isoDate,
@@ -166,14 +167,6 @@ export interface ClaimLine {
   readonly diagnoses: string[];
 }
 
-const diagnosisCode = z.union([
-  z.string(),
-  z
-    .looseObject({ code: optionalText, icd_code: optionalText })
-    .refine((d) => (d.code ?? d.icd_code) !== undefined, 'diagnosis without code')
-    .transform((d) => String(d.code ?? d.icd_code)),
-]);
-
 const claimLine = z
   .looseObject({
     line_guid: optionalText,
@@ -186,7 +179,7 @@ const claimLine = z
     amount: optionalNumber,
     total_amount: optionalNumber,
     service_date: optionalText,
-    diagnoses: list(diagnosisCode),
+    diagnoses: list(diagnosisRef),
   })
   .transform(
     (l): ClaimLine => ({
@@ -333,7 +326,7 @@ export const previewResponse = z
     service_type: optionalText,
     interventions: list(interventionRef),
     lines: list(claimLine),
-    diagnoses: list(diagnosisCode),
+    diagnoses: list(diagnosisRef),
     doctor: optional(doctor),
     attachments: list(attachment),
     total_amount: optionalNumber,

@@ -143,6 +143,15 @@ export const interventionRef = z.union([
     .transform((o) => String(o.intervention_code ?? o.interventionCode ?? o.code)),
 ]);
 
+/** A diagnosis reference that may be a bare ICD code or an object carrying one. */
+export const diagnosisRef = z.union([
+  z.string(),
+  z
+    .looseObject({ code: optionalText, icd_code: optionalText })
+    .refine((d) => (d.code ?? d.icd_code) !== undefined, 'diagnosis without code')
+    .transform((d) => String(d.code ?? d.icd_code)),
+]);
+
 /**
  * Chooses a schema by the shape of the value, so a failure reports the path inside the chosen
  * shape (a plain union would report only "no variant matched" at the root).

@@ -5,6 +5,7 @@ import {
   amount,
   byShape,
   diagnosis,
+  diagnosisRef,
   isRecord,
   list,
   nonEmpty,
@@ -92,14 +93,6 @@ export interface Preauth {
   readonly diagnoses: string[];
   readonly createdAt: string | undefined;
 }
-
-const diagnosisRef = z.union([
-  z.string(),
-  z
-    .looseObject({ code: optionalText, icd_code: optionalText })
-    .refine((d) => (d.code ?? d.icd_code) !== undefined, 'diagnosis without code')
-    .transform((d) => String(d.code ?? d.icd_code)),
-]);
 
 export const preauth = z
   .looseObject({
