@@ -3,28 +3,35 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
+import type { CommandInput } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
 import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { SelectField, TextArea } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 
-export const whitelistReasons = [
-  'BIOMETRIC_FAILURE',
-  'OLD',
-  'AMPUTEE',
-  'MEDICAL_CONDITION',
-  'MENTALLY_UNSTABLE',
-  'ONCOLOGY_TREATMENT',
-  'DIALYSIS_TREATMENT',
-  'CONSTRUCTION_WORKER',
-  'CHILD_BELOW_7_YEARS',
-  'PRIVACY_CONCERNS',
-  'TECHNICAL_ISSUES',
-  'EXPIRED',
-  'OTHER',
-] as const;
-type Reason = (typeof whitelistReasons)[number];
+type Reason = CommandInput<'consent.requestWhitelist'>['reasonType'];
+
+/**
+ * The contract's reasons in the order offered (the commonest first). Keyed by the contract's type
+ * so the compiler refuses a reason missing or unknown; the renderer cannot import the enum itself
+ * without bundling zod.
+ */
+const offeredReasons = Object.keys({
+  BIOMETRIC_FAILURE: true,
+  OLD: true,
+  AMPUTEE: true,
+  MEDICAL_CONDITION: true,
+  MENTALLY_UNSTABLE: true,
+  ONCOLOGY_TREATMENT: true,
+  DIALYSIS_TREATMENT: true,
+  CONSTRUCTION_WORKER: true,
+  CHILD_BELOW_7_YEARS: true,
+  PRIVACY_CONCERNS: true,
+  TECHNICAL_ISSUES: true,
+  EXPIRED: true,
+  OTHER: true,
+} satisfies Record<Reason, true>) as Reason[];
 
 export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: string; readonly whitelist: VerificationStep['whitelist'] }) {
   const { t } = useTranslation();
@@ -60,7 +67,7 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
         label={t('whitelist.reasonLabel')}
         value={reason}
         onChange={(event) => setReason(event.target.value as Reason)}
-        choices={whitelistReasons.map((value) => ({ value, label: t(`whitelist.reason.${value}`) }))}
+        choices={offeredReasons.map((value) => ({ value, label: t(`whitelist.reason.${value}`) }))}
       />
       <TextArea label={t('whitelist.textLabel')} value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} error={tried && textNeeded ? t('whitelist.textNeeded') : undefined} />
       <Button type="submit" tone="primary" busy={pending}>
