@@ -11,6 +11,7 @@ import { fail, StationFailure } from '../errors';
 import { canTransition } from '../machines';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
 import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
@@ -34,14 +35,8 @@ function unusableUntil(ctx: Ctx, ref: string): number | null {
 export function beginDischarge(ctx: Ctx, visit: VisitWorkflow): DischargeWorkflow {
   if (visit.state !== 'open') fail('WRONG_STATE', 'Only an open visit can be ended.', { state: visit.state });
   if (visit.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim.', { state: visit.state });
-  const now = ctx.nowIso();
   const wf: DischargeWorkflow = {
-    id: ctx.newId('wf'),
-    kind: 'discharge',
-    state: 'verifying',
-    createdAt: now,
-    updatedAt: now,
-    lastError: null,
+    ...workflowHeader(ctx, 'discharge', 'verifying'),
     data: {
       visitWorkflowId: visit.id,
       patient: visit.data.patient,

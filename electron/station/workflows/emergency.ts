@@ -8,6 +8,7 @@ import type { EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../pa
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { workflowHeader } from './start';
 import type { AttendingDoctor, EmergencyWorkflow, PatientFacts } from './types';
 import { callSpec, newVerification, sendSms, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { claimStatusOf, dateTimeOf } from './visit';
@@ -53,14 +54,8 @@ export async function createEmergency(ctx: Ctx, input: EmergencyInput): Promise<
   const protocols = await listProtocols(ctx, input.interventionCode);
   const protocol = protocols.find((p) => p.protocolCode === input.protocolCode);
   if (protocol === undefined) fail('NOT_FOUND', 'That protocol is not an active protocol of the intervention.', { field: 'protocolCode' });
-  const now = ctx.nowIso();
   const wf: EmergencyWorkflow = {
-    id: ctx.newId('wf'),
-    kind: 'emergency',
-    state: 'awaiting-doctor-code',
-    createdAt: now,
-    updatedAt: now,
-    lastError: null,
+    ...workflowHeader(ctx, 'emergency', 'awaiting-doctor-code'),
     data: {
       intervention: { code: input.interventionCode, name: protocol.name, scenario: 'emergency' },
       protocol,

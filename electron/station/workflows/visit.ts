@@ -9,6 +9,7 @@ import { fail } from '../errors';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
+import { workflowHeader } from './start';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, VisitWorkflow } from './types';
 
 export type VisitView = z.infer<typeof visitViewSchema>;
@@ -86,15 +87,10 @@ export function visitRequestOf(source: Source, doctor: AttendingDoctor | null): 
 /** In the settling transaction: the visit workflow, open, from the exchange's answer. */
 function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
   ctx.scrubber.add(visit.consentToken);
-  const now = ctx.nowIso();
   const serviceType = request.service_type === 'INPATIENT' ? 'INPATIENT' : 'OUTPATIENT';
+  const header = workflowHeader(ctx, 'visit', 'open');
   const wf: VisitWorkflow = {
-    id: ctx.newId('wf'),
-    kind: 'visit',
-    state: 'open',
-    createdAt: now,
-    updatedAt: now,
-    lastError: null,
+    ...header,
     data: {
       patient: source.data.patient,
       intervention: source.data.intervention,
@@ -106,7 +102,7 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
       visitNumber: visit.visitNumber?.slice(0, 60) ?? null,
       invoiceNumber: visit.invoiceNumber?.slice(0, 60) ?? null,
       claimStatus: visit.workflowState ?? null,
-      startedAt: dateTimeOf(visit.visitStart) ?? now,
+      startedAt: dateTimeOf(visit.visitStart) ?? header.createdAt,
       doctor,
       lines: [],
       totalKes: 0,
