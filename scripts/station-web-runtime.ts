@@ -9,15 +9,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
+import { trainingReaders } from '../electron/main/reader-setup';
 import { createExchangeClient } from '../electron/payer';
 import { startSandbox, type RunningSandbox } from '../electron/sandbox';
-import { LocalDeviceServiceController, createStation, memorySecretStore, nativeReaders, type LogDestination, type Station } from '../electron/station';
-import { VirtualReader } from '../native-bridge/drivers/virtual-reader';
-import { HARDWARE_SERVICE_PORT, singleReaderSource, somethingListens } from '../native-bridge/service';
+import { createStation, memorySecretStore, type LocalDeviceServiceController, type LogDestination, type Station } from '../electron/station';
+import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
-
-/** The work_station_id the biometric authorize carries in training (the local device service reports it too). */
-export const TRAINING_WORKSTATION = 'IDHINI-TRAINING';
 
 export interface TrainingStationOptions {
   /** The browser host's port; 0 for any free one. */
@@ -88,21 +85,12 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     const sandboxPort = options.sandboxPort === 0 ? await freePort() : options.sandboxPort;
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const devicePort = await deviceServicePort(options.deviceServicePort ?? 0);
-    const reader = new VirtualReader({ sandboxUrl });
-    cleanups.push(() => reader.close());
-    const readerInfo = await reader.probe();
-    const deviceService = new LocalDeviceServiceController({
-      devices: singleReaderSource(reader, readerInfo),
-      port: devicePort,
-      workstationID: TRAINING_WORKSTATION,
-      version: 'idhini-training',
-    });
-    cleanups.push(() => deviceService.close());
+    // The Electron shell's training readers (electron/main/reader-setup.ts): the virtual reader behind the station's device service.
+    const { readers, deviceService, close: closeReaders } = await trainingReaders({ sandboxUrl, deviceServicePort: devicePort });
+    cleanups.push(closeReaders);
     const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: `http://127.0.0.1:${devicePort}` });
     cleanups.push(() => sandbox.close());
 
-    const readers = nativeReaders({ localService: deviceService, reader, readerInfo });
-    cleanups.push(async () => readers.close());
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),
       secrets: memorySecretStore(),

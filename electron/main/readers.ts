@@ -1,47 +1,13 @@
-// The fingerprint side the Electron shell hands the station core. In production: the exchange's
+// The fingerprint side the Electron shell hands the station core in production: the exchange's
 // own hardware service (monitored) and the station's reader manager (serial and CP2110 modules),
 // whose readers the station offers to the payer's page through its local device service whenever
-// the hardware service does not run. In training: the virtual reader behind the local device
-// service, for the sandbox's authorization page. Either way the service's CORS follows the link
+// the hardware service does not run (training: reader-setup.ts). The service's CORS follows the link
 // allowlist in settings: the core hands its settings to the controller (electron/station/device-service.ts),
 // and the reader manager's choice follows the reader chosen in settings.
 import { HardwareServiceMonitor, type HardwareServiceMonitorOptions } from '../../native-bridge/agent';
-import { VirtualReader } from '../../native-bridge/drivers/virtual-reader';
 import { ReaderManager, createReaderFactory, listHidBridges, listSerialPorts, type ReaderManagerOptions } from '../../native-bridge/manager';
-import { singleReaderSource } from '../../native-bridge/service';
-import { LocalDeviceServiceController, nativeReaders, type ReadersFacade } from '../station';
-
-/** The work_station_id the biometric authorize carries in training (the local device service reports it too). */
-const TRAINING_WORKSTATION = 'IDHINI-TRAINING';
-
-export interface ReaderSetup {
-  readonly readers: ReadersFacade;
-  /** The station's own device service, as the core drives it. */
-  readonly deviceService: LocalDeviceServiceController;
-  close(): Promise<void>;
-}
-
-/** Training: the virtual reader presents the sandbox's demo patients' fingers, on the port the sandbox was told. */
-export async function trainingReaders(options: { sandboxUrl: string; deviceServicePort: number }): Promise<ReaderSetup> {
-  const reader = new VirtualReader({ sandboxUrl: options.sandboxUrl });
-  const info = await reader.probe();
-  const deviceService = new LocalDeviceServiceController({
-    devices: singleReaderSource(reader, info),
-    port: options.deviceServicePort,
-    workstationID: TRAINING_WORKSTATION,
-    version: 'idhini-training',
-  });
-  const readers = nativeReaders({ localService: deviceService, reader, readerInfo: info });
-  return {
-    readers,
-    deviceService,
-    async close() {
-      readers.close();
-      await deviceService.close();
-      await reader.close();
-    },
-  };
-}
+import { LocalDeviceServiceController, nativeReaders } from '../station';
+import type { ReaderSetup } from './reader-setup';
 
 export interface StationReadersOptions {
   /** Reported by the station's device service and sent as work_station_id while it serves the page: the computer's name. */

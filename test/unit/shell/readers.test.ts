@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { stationReaders, type ReaderSetup } from '../../../electron/main/readers';
+import type { ReaderSetup } from '../../../electron/main/reader-setup';
+import { stationReaders } from '../../../electron/main/readers';
 import { createExchangeClient } from '../../../electron/payer';
 import { createStation, memorySecretStore, type Station } from '../../../electron/station';
 
