@@ -11,6 +11,7 @@ import {
   GT521_OPEN_INFO_BYTES,
   GT521_POWER_ON_BAUD,
   GT521_TEMPLATE_BYTES,
+  Gt521Error,
   decodeOpenInfo,
   describeGt521Error,
   gt521Command,
@@ -28,10 +29,6 @@ export interface Gt521ReaderOptions {
   /** Pause between IsPressFinger polls. Default 0 (back to back). */
   readonly pollIntervalMs?: number;
 }
-
-const NACK_VERIFY_FAILED = 0x1007;
-const NACK_IDENTIFY_FAILED = 0x1008;
-const NACK_DATABASE_EMPTY = 0x100a;
 
 export class Gt521Reader extends TransportReader {
   private readonly link: Gt521Link;
@@ -84,7 +81,7 @@ export class Gt521Reader extends TransportReader {
       try {
         await this.captureFinger(options);
         const reply = await this.exec('Identify1_N', gt521Command.identify(), options.signal);
-        if (!reply.ack && (reply.parameter === NACK_IDENTIFY_FAILED || reply.parameter === NACK_DATABASE_EMPTY)) {
+        if (!reply.ack && (reply.parameter === Gt521Error.identifyFailed || reply.parameter === Gt521Error.databaseEmpty)) {
           return { matched: false };
         }
         return { matched: true, id: this.expectAck('Identify1_N', reply).parameter };
@@ -102,7 +99,7 @@ export class Gt521Reader extends TransportReader {
       try {
         await this.captureFinger(options);
         const reply = await this.exec('Verify1_1', packet, options.signal);
-        if (!reply.ack && reply.parameter === NACK_VERIFY_FAILED) return { matched: false, id };
+        if (!reply.ack && reply.parameter === Gt521Error.verifyFailed) return { matched: false, id };
         this.expectAck('Verify1_1', reply);
         return { matched: true, id };
       } finally {

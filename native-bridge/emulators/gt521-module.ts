@@ -21,6 +21,7 @@ import {
   GT521_POWER_ON_BAUD,
   GT521_TEMPLATE_BYTES,
   Gt521Command,
+  Gt521Error,
   Gt521Parser,
   encodeGt521Data,
   encodeGt521Packet,
@@ -48,19 +49,7 @@ export interface Gt521ModuleConfig {
 
 const defaultDelays: Gt521Delays = { captureMs: 120, makeTemplateMs: 60, identifyMs: 80, commandMs: 2 };
 
-const E = {
-  invalidBaud: 0x1002,
-  invalidPosition: 0x1003,
-  notUsed: 0x1004,
-  communication: 0x1006,
-  verifyFailed: 0x1007,
-  identifyFailed: 0x1008,
-  databaseEmpty: 0x100a,
-  badFinger: 0x100c,
-  notSupported: 0x100e,
-  invalidParameter: 0x1011,
-  fingerNotPressed: 0x1012,
-} as const;
+const E = Gt521Error;
 
 interface Outcome {
   readonly ack: boolean;

@@ -5,7 +5,7 @@
 // timeout, or by a host that crashed mid-poll), and a host must keep waiting for its own.
 
 import { hex } from '../hex';
-import { Gt521Command, GT521_ERRORS, gt521CommandName, type Gt521CommandName } from './commands';
+import { Gt521Command, Gt521Error, GT521_ERRORS, gt521CommandName, type Gt521CommandName } from './commands';
 import { GT521_ACK, type Gt521Packet } from './packet';
 
 interface ReplyRule {
@@ -17,25 +17,10 @@ interface ReplyRule {
   readonly duplicates?: boolean;
 }
 
-/** Failures any command can meet: a garbled packet, an unsupported command, a device fault, a bad parameter. */
-const ANY_COMMAND: readonly number[] = [0x1006, 0x100e, 0x100f, 0x1011];
+const E = Gt521Error;
 
-const E = {
-  timeout: 0x1001,
-  invalidBaud: 0x1002,
-  invalidPosition: 0x1003,
-  notUsed: 0x1004,
-  alreadyUsed: 0x1005,
-  verifyFailed: 0x1007,
-  identifyFailed: 0x1008,
-  databaseFull: 0x1009,
-  databaseEmpty: 0x100a,
-  turnError: 0x100b,
-  badFinger: 0x100c,
-  enrollFailed: 0x100d,
-  captureCancelled: 0x1010,
-  fingerNotPressed: 0x1012,
-} as const;
+/** Failures any command can meet: a garbled packet, an unsupported command, a device fault, a bad parameter. */
+const ANY_COMMAND: readonly number[] = [E.communication, E.notSupported, E.deviceError, E.invalidParameter];
 
 /** Template IDs run 0..2999 (GT-521F52; the F32 stops at 199). */
 const TEMPLATE_ID: readonly [number, number] = [0, 2999];
