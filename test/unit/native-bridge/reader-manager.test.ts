@@ -68,6 +68,11 @@ class Harness {
   types() {
     return this.events.map((e) => e.type);
   }
+
+  /** The reader id of every chosen-changed event, in order. */
+  chosenIds() {
+    return this.events.flatMap((e) => (e.type === 'chosen-changed' ? [e.readerId] : []));
+  }
 }
 
 let harness: Harness | undefined;
@@ -163,7 +168,7 @@ describe('ReaderManager discovery', () => {
     MockBinding.createPort('/dev/ttyUSB1', CH340);
     await h.poll();
     expect(h.manager.chosen?.candidate.path).toBe('/dev/ttyUSB1');
-    expect(h.events.filter((e) => e.type === 'chosen-changed').map((e) => e.type === 'chosen-changed' && e.readerId)).toEqual([
+    expect(h.chosenIds()).toEqual([
       'zfm:/dev/ttyUSB0',
       'zfm:/dev/ttyUSB1',
       'zfm:/dev/ttyUSB0',
@@ -189,7 +194,7 @@ describe('ReaderManager discovery', () => {
     MockBinding.createPort('/dev/ttyUSB2', CH340);
     await h.poll();
     expect(h.manager.chosen?.reader.id).toBe('zfm:/dev/ttyUSB2');
-    expect(h.events.filter((e) => e.type === 'chosen-changed').map((e) => e.type === 'chosen-changed' && e.readerId)).toEqual([
+    expect(h.chosenIds()).toEqual([
       'zfm:/dev/ttyUSB0',
       'zfm:/dev/ttyUSB1',
       'zfm:/dev/ttyUSB2',
