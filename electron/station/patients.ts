@@ -164,6 +164,10 @@ export interface LookUpInput {
 
 export class PatientDirectory {
   private readonly entries = new Map<string, Entry>();
+  // Prepared once: every look-up finds the patient's ref and stores the patient.
+  private readonly selectRef;
+  private readonly insertRef;
+  private readonly upsertPatient;
 
   constructor(
     private readonly o: {
@@ -176,7 +180,15 @@ export class PatientDirectory {
       scrubber: Scrubber;
       newRef: () => string;
     },
-  ) {}
+  ) {
+    this.selectRef = o.db.prepare('SELECT ref FROM patient_refs WHERE key = ?');
+    this.insertRef = o.db.prepare('INSERT INTO patient_refs (key, ref, created_at) VALUES (?, ?, ?)');
+    this.upsertPatient = o.db.prepare(
+      `INSERT INTO patients (ref, looked_up_at, id_type, masked_name, masked_id_number, covered, sealed) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (ref) DO UPDATE SET looked_up_at = excluded.looked_up_at, id_type = excluded.id_type, masked_name = excluded.masked_name,
+         masked_id_number = excluded.masked_id_number, covered = excluded.covered, sealed = excluded.sealed`,
+    );
+  }
 
   /**
    * Reloads this shift's patients (their interventions are fetched again when asked for). Older
@@ -453,10 +465,10 @@ export class PatientDirectory {
   private refOf(input: LookUpInput): string {
     const facility = this.o.settings.values.facilityCode ?? '';
     const key = this.o.sealer.keyedHash(['patient-ref', facility.toUpperCase(), input.idType, input.idNumber.trim().toUpperCase()].join('\n'));
-    const known = this.o.db.prepare('SELECT ref FROM patient_refs WHERE key = ?').get(key) as { ref: string } | undefined;
+    const known = this.selectRef.get(key) as { ref: string } | undefined;
     if (known !== undefined) return known.ref;
     const ref = this.o.newRef();
-    this.o.db.prepare('INSERT INTO patient_refs (key, ref, created_at) VALUES (?, ?, ?)').run(key, ref, new Date(this.o.clock.now()).toISOString());
+    this.insertRef.run(key, ref, new Date(this.o.clock.now()).toISOString());
     return ref;
   }
 
@@ -485,13 +497,7 @@ export class PatientDirectory {
   private persist(entry: Entry): void {
     const { subBenefits: _s, interventions: _i, loading: _l, ...stored } = entry;
     this.teachScrubber(stored);
-    this.o.db
-      .prepare(
-        `INSERT INTO patients (ref, looked_up_at, id_type, masked_name, masked_id_number, covered, sealed) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (ref) DO UPDATE SET looked_up_at = excluded.looked_up_at, id_type = excluded.id_type, masked_name = excluded.masked_name,
-           masked_id_number = excluded.masked_id_number, covered = excluded.covered, sealed = excluded.sealed`,
-      )
-      .run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
+    this.upsertPatient.run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
   }
 
   private teachScrubber(p: StoredPatient): void {

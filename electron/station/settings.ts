@@ -32,12 +32,14 @@ const required = ['exchangeBaseUrl', 'clientId', 'facilityCode', 'facilityName',
 export class SettingsStore {
   private current: Stored;
   private readonly upsert;
+  private readonly selectMemo;
 
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
   ) {
     this.upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.selectMemo = db.prepare('SELECT value FROM settings WHERE key = ?');
     const rows = db.prepare("SELECT key, value FROM settings WHERE key NOT LIKE 'memo.%'").all() as { key: string; value: string }[];
     const loaded: Record<string, unknown> = { ...defaultSettings };
     for (const row of rows) if ((storedKeys as string[]).includes(row.key)) loaded[row.key] = JSON.parse(row.value) as unknown;
@@ -77,7 +79,7 @@ export class SettingsStore {
 
   /** Small things the station remembers between shifts (the ward's usual intervention). */
   memo(key: string): string | undefined {
-    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(`memo.${key}`) as { value: string } | undefined;
+    const row = this.selectMemo.get(`memo.${key}`) as { value: string } | undefined;
     return row === undefined ? undefined : (JSON.parse(row.value) as string);
   }
 
