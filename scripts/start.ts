@@ -1,8 +1,8 @@
 // npm start [-- --port N]: the station in training mode on its built-in sandbox with the virtual
-// reader. Builds what it needs (the renderer with vite, the preload and main bundles with esbuild),
-// then runs the Electron app when its binary is installed, else browser mode — saying which and
-// why: the browser host, opened in Chromium in app mode with a fresh profile when there is one and a
-// display to show it on, else its URL printed. Runs until the window closes or Ctrl+C.
+// reader. Builds what it needs (the renderer with vite; for Electron, the preload and main bundles
+// with esbuild), then runs the Electron app when its binary is installed, else browser mode — saying
+// which and why: the browser host, opened in Chromium in app mode with a fresh profile when there is
+// one and a display to show it on, else its URL printed. Runs until the window closes or Ctrl+C.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,9 @@ export function planLaunch(electron: ElectronBinary, chromium: string | null, di
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-async function runElectron(binary: string, mainBundle: string): Promise<number> {
+async function runElectron(binary: string): Promise<number> {
+  // The main and preload bundles only the Electron app loads; browser mode needs neither.
+  const { main: mainBundle } = await bundleShell();
   const devicePort = await freePort();
   const sandbox = await startSandbox({ port: 0, deviceServiceUrl: `http://127.0.0.1:${devicePort}` });
   say(`Sandbox (training): ${sandbox.url}`);
@@ -85,10 +87,9 @@ async function main(): Promise<void> {
   const port = portOption(options, 'port') ?? 0;
   say('Idhini: TRAINING MODE on the built-in sandbox (demo patients, virtual fingerprint reader; nothing reaches SHA).');
   await ensureRendererBuilt(say);
-  const bundles = await bundleShell();
   const plan = planLaunch(findElectronBinary(), findChromium(), hasDisplay());
   say(plan.why);
-  process.exitCode = plan.mode === 'electron' ? await runElectron(plan.binary, bundles.main) : await runBrowser(plan, port);
+  process.exitCode = plan.mode === 'electron' ? await runElectron(plan.binary) : await runBrowser(plan, port);
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
