@@ -1,6 +1,7 @@
 // Visit end: discharge authorization (fingerprint or the discharge SMS code), then discharge for an
 // inpatient claim (whole or partial) or submit for an outpatient one, with the invoice number and a
-// reason. DECEASED is never offered on submit: the contract's submit reasons exclude it.
+// reason. DECEASED is never offered on submit: the station core leaves it out of `reasons` when the
+// claim closes by submit, and the contract's submit reasons exclude it.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
@@ -75,15 +76,15 @@ function CloseForm({ view }: { readonly view: DischargeView }) {
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const canDischarge = view.next.includes('discharge.dischargeInpatient');
   const canSubmit = view.next.includes('discharge.submit');
-  const submitReasons = view.reasons.filter(isSubmitReason);
   const [reason, setReason] = useState<Reason>(view.reasons[0] ?? 'RECOVERED');
   const [invoice, setInvoice] = useState(view.invoiceNumber ?? '');
   const [notes, setNotes] = useState('');
   const [partial, setPartial] = useState(false);
   const [tried, setTried] = useState(false);
   const invoiceOk = /^[A-Za-z0-9/_-]{1,60}$/.test(invoice.trim());
-  // Only the inpatient discharge may carry DECEASED; the submit button asks for one of the others.
-  const offered = canDischarge ? view.reasons : submitReasons;
+  // After a partial discharge both buttons are offered with the discharge reasons: DECEASED may
+  // only go with the discharge, so Submit waits for another reason.
+  const submittable = isSubmitReason(reason);
 
   const common = () => ({
     workflowId,
@@ -102,9 +103,9 @@ function CloseForm({ view }: { readonly view: DischargeView }) {
       <div className="row">
         <SelectField
           label={t('discharge.reason')}
-          value={offered.includes(reason) ? reason : (offered[0] ?? '')}
+          value={reason}
           onChange={(event) => setReason(event.target.value as Reason)}
-          choices={offered.map((value) => ({ value, label: t(`discharge.reasons.${value}`) }))}
+          choices={view.reasons.map((value) => ({ value, label: t(`discharge.reasons.${value}`) }))}
         />
         <TextField
           label={t('discharge.invoice')}
@@ -134,20 +135,19 @@ function CloseForm({ view }: { readonly view: DischargeView }) {
           <Button
             tone={canDischarge ? 'secondary' : 'primary'}
             busy={pending === 'discharge.submit'}
-            disabled={!isSubmitReason(reason) && offered.includes(reason)}
-            aria-describedby={!isSubmitReason(reason) ? 'submit-not-deceased' : undefined}
+            disabled={!submittable}
+            aria-describedby={submittable ? undefined : 'submit-not-deceased'}
             onClick={() => {
               setTried(true);
-              const submitReason = offered.includes(reason) ? reason : offered[0];
-              if (!invoiceOk || submitReason === undefined || !isSubmitReason(submitReason)) return;
-              void run(workflowId, 'discharge.submit', { ...common(), reason: submitReason });
+              if (!invoiceOk || !isSubmitReason(reason)) return;
+              void run(workflowId, 'discharge.submit', { ...common(), reason });
             }}
           >
             {t('discharge.submitButton')}
           </Button>
         )}
       </div>
-      {canSubmit && !isSubmitReason(reason) && offered.includes(reason) && (
+      {canSubmit && !submittable && (
         <p id="submit-not-deceased" className="muted small">
           {t('discharge.deceasedOnlyDischarge')}
         </p>
