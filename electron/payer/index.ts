@@ -3,6 +3,6 @@
 export { createExchangeClient, type ExchangeClient, type ExchangeClientOptions, type ReadonlyInput } from './client';
 export { ExchangeError, exchangeErrorKinds, isExchangeError, type ExchangeErrorDetail, type ExchangeErrorKind } from './errors';
 export type { CallOptions, ExchangeEvent } from './executor';
-export { operations, operationGroups, pathMatchesTemplate, type OperationInfo, type OperationName } from './operations';
+export { operations, operationGroups, type OperationInfo, type OperationName } from './operations';
 export type { RetryPolicy } from './retry';
 export * from './wire/types';

@@ -42,12 +42,3 @@ export interface OperationInfo {
 export const operations: readonly OperationInfo[] = Object.values(operationGroups).flatMap((group) =>
   Object.values(group).map(({ name, method, path, safeToRepeat }) => ({ name: name as OperationName, method, path, safeToRepeat })),
 );
-
-/** Whether a concrete path (`/api/v1/claims/authorizations/abc/reject`) fits a template. */
-export function pathMatchesTemplate(template: string, path: string): boolean {
-  const pattern = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (/^\{[^}]+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`).test(path);
-}
