@@ -123,24 +123,17 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return { message: 'Sandbox reset to the seeded demo world', now: iso(ctx.now()) };
   });
 
-  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/approval', async (request) => {
-    const record = ctx.state.whitelistRequests.get(request.params.guid);
-    if (record === undefined) throw fail.notFound(`No OTP whitelist request ${request.params.guid}`);
+  const decideWhitelist = (guid: string, status: 'APPROVED' | 'REJECTED') => {
+    const record = ctx.state.whitelistRequests.get(guid);
+    if (record === undefined) throw fail.notFound(`No OTP whitelist request ${guid}`);
     if (record.status !== 'PENDING') throw fail.conflict('INVALID_TRANSITION', `The request is already ${record.status}`);
-    record.status = 'APPROVED';
+    record.status = status;
     record.decided_at = ctx.now();
-    ctx.state.whitelisted.add(record.beneficiary_cr_id);
+    if (status === 'APPROVED') ctx.state.whitelisted.add(record.beneficiary_cr_id);
     return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id };
-  });
-
-  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/rejection', async (request) => {
-    const record = ctx.state.whitelistRequests.get(request.params.guid);
-    if (record === undefined) throw fail.notFound(`No OTP whitelist request ${request.params.guid}`);
-    if (record.status !== 'PENDING') throw fail.conflict('INVALID_TRANSITION', `The request is already ${record.status}`);
-    record.status = 'REJECTED';
-    record.decided_at = ctx.now();
-    return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id };
-  });
+  };
+  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/approval', async (request) => decideWhitelist(request.params.guid, 'APPROVED'));
+  app.post<{ Params: { guid: string } }>('/otp-whitelists/:guid/rejection', async (request) => decideWhitelist(request.params.guid, 'REJECTED'));
 
   app.post<{ Params: { token: string } }>('/claims/:token/workflow-state', async (request) => {
     const body = parse(workflowStateRequest, request.body);

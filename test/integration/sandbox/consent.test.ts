@@ -92,6 +92,23 @@ describe('OTP consent', () => {
     expect((await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [CAPITATION] })).status).toBe(200);
   });
 
+  it('rejects an OTP whitelist request through the control API: the patient stays not whitelisted, and a decided request stays decided', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const form = new FormData();
+    form.set('beneficiary_cr_id', id);
+    form.set('reason_type', 'AMPUTEE');
+    const request = await h.hospital.call('POST', '/api/v1/patients/otp-whitelists', { multipart: form });
+    const rejected = await h.control.post(`/sandbox/otp-whitelists/${request.body.guid}/rejection`);
+    expect(rejected.body).toMatchObject({ guid: request.body.guid, status: 'REJECTED', beneficiary_cr_id: id });
+    const status = await h.hospital.get('/api/v1/patients/otp-whitelists/callback', { beneficiary_cr_id: id, guid: request.body.guid });
+    expect(status.body.status).toBe('REJECTED');
+    expectError(await h.control.post(`/sandbox/otp-whitelists/${request.body.guid}/approval`), 409, 'INVALID_TRANSITION');
+    expectError(await h.control.post('/sandbox/otp-whitelists/nope/rejection'), 404, 'NOT_FOUND');
+    const e = await h.hospital.get('/api/v1/patients/eligibility', { identification_number: NID.covered, identification_type: 'National ID' });
+    expect(e.body.whitelistedForOTP).toBe(false);
+    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [CAPITATION] }), 422, 'BIOMETRICS_REQUIRED');
+  });
+
   it('checks a whitelist request: reason enumeration, reason_text for OTHER, multipart only', async () => {
     const id = await crId(h.hospital, NID.covered);
     const form = (fields: Record<string, string>) => {
