@@ -142,7 +142,7 @@ function FailureNotice({ workflowId }: { readonly workflowId: string }) {
   if (failure === undefined) return null;
   const code = failure.error.code;
   return (
-    <ErrorNotice error={failure.error} onRetry={code === 'PENDING_AUTHORIZATION_BLOCKS_OTP' ? undefined : () => void retryFailure(workflowId)} retryBusy={pending !== undefined}>
+    <ErrorNotice error={failure.error} onRetry={code === 'PENDING_AUTHORIZATION_BLOCKS_OTP' ? undefined : () => void retry(workflowId)} retryBusy={pending !== undefined}>
       {code === 'PENDING_AUTHORIZATION_BLOCKS_OTP' && (
         <Button tone="primary" busy={pending === 'consent.cancel'} onClick={() => void run(workflowId, 'consent.cancel', { workflowId })}>
           {t('verification.cancelPending')}
@@ -150,8 +150,4 @@ function FailureNotice({ workflowId }: { readonly workflowId: string }) {
       )}
     </ErrorNotice>
   );
-}
-
-async function retryFailure(workflowId: string): Promise<void> {
-  await retry(workflowId);
 }
