@@ -29,7 +29,3 @@ export async function switchLanguage(language: Language): Promise<void> {
   await i18next.changeLanguage(language);
   document.documentElement.lang = language;
 }
-
-export function currentLanguage(): Language {
-  return i18next.language === 'sw' ? 'sw' : 'en';
-}

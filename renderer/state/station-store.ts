@@ -121,13 +121,6 @@ function lockScreen(): void {
   set({ locked: true, capture: null });
 }
 
-export async function refreshStatus(): Promise<void> {
-  const status = await call('station.status', {});
-  if (!status.ok) return;
-  followStationTime(status.value.now);
-  set({ status: status.value, locked: status.value.locked });
-}
-
 export async function refreshReaders(probe: boolean): Promise<void> {
   const readers = await call('readers.state', probe ? { refresh: true } : {});
   if (readers.ok) set({ readers: readers.value, capture: readers.value.capture });

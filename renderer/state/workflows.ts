@@ -2,7 +2,7 @@
 // the answers to commands. Screens draw a view and offer only the commands in its `next`; the
 // station core decides everything else.
 import { create } from 'zustand';
-import type { CommandInput, CommandName, CommandOutcome, CommandOutput, StationError } from '../bridge/types';
+import type { CommandInput, CommandName, CommandOutcome, StationError } from '../bridge/types';
 import type { WorkflowView } from '../../electron/contract';
 import { call } from './bridge';
 import { holdsPatientData } from './patient-data';
@@ -74,6 +74,5 @@ export async function refreshAllViews(): Promise<void> {
 }
 
 export type ViewOf<K extends WorkflowView['kind']> = Extract<WorkflowView, { kind: K }>;
-export type Output<N extends CommandName> = CommandOutput<N>;
 
 holdsPatientData(() => useWorkflows.setState({ views: {}, pending: {}, failures: {} }));

@@ -30,13 +30,3 @@ export function Screen({
     </section>
   );
 }
-
-export function Panel({ title, level = 2, children, className }: { readonly title: ReactNode; readonly level?: 2 | 3; readonly children: ReactNode; readonly className?: string }) {
-  const Heading = level === 2 ? 'h2' : 'h3';
-  return (
-    <section className={`panel${className ? ` ${className}` : ''}`}>
-      <Heading>{title}</Heading>
-      {children}
-    </section>
-  );
-}
