@@ -33,6 +33,31 @@ export function toReaderError(error: unknown): ReaderError {
 
 const callerOutcomes: ReadonlySet<string> = new Set(['no-finger', 'cancelled']);
 
+/**
+ * Where a failed operation leaves a reader (every driver, the virtual one included): no-finger
+ * and cancelled are the caller's outcome rather than the reader's fault and leave it idle; any
+ * other failure leaves it in `error` with the failure's code.
+ */
+export function stateAfterFailure(failure: ReaderError): ReaderState {
+  return callerOutcomes.has(failure.code) ? { kind: 'idle' } : { kind: 'error', code: failure.code, message: failure.message };
+}
+
+/** Waits `ms`, or rejects with `cancelled()` as soon as `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal | undefined, cancelled: () => ReaderError): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
 export abstract class TransportReader implements FingerprintReader {
   readonly id: string;
   private current: ReaderState = { kind: 'absent' };
@@ -126,7 +151,7 @@ export abstract class TransportReader implements FingerprintReader {
       this.throwIfCancelled(options.signal);
       if (await fingerOn()) return;
       if (Date.now() >= deadline) throw new ReaderError('no-finger', `no finger on the sensor within ${options.timeoutMs} ms`);
-      if (intervalMs > 0) await this.pause(intervalMs, options.signal);
+      if (intervalMs > 0) await pause(intervalMs, options.signal, cancelled);
     }
   }
 
@@ -146,9 +171,7 @@ export abstract class TransportReader implements FingerprintReader {
     } catch (error) {
       const failure = this.ended ?? toReaderError(error);
       if (!this.ended && !this.closing) {
-        this.setState(
-          callerOutcomes.has(failure.code) ? { kind: 'idle' } : { kind: 'error', code: failure.code, message: failure.message },
-        );
+        this.setState(stateAfterFailure(failure));
       }
       throw failure;
     } finally {
@@ -170,22 +193,6 @@ export abstract class TransportReader implements FingerprintReader {
   protected throwIfCancelled(signal?: AbortSignal): void {
     if (this.closing) throw new ReaderError('closed', `reader ${this.id} is closing`);
     if (signal?.aborted) throw cancelled();
-  }
-
-  /** Waits `ms`, or rejects as cancelled. */
-  protected pause(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(cancelled());
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(cancelled());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
   }
 
   private end(error: ReaderError): void {

@@ -14,6 +14,7 @@ import {
   type ReaderState,
   type WaitOptions,
 } from './reader';
+import { pause, stateAfterFailure } from './reader-base';
 
 /** Which patient the capture is for; a real reader ignores it, the virtual one needs it. */
 export interface CaptureHint {
@@ -48,8 +49,6 @@ export const VIRTUAL_READER_MODEL = 'Idhini virtual reader (training mode, no ha
 
 /** The size of the sandbox's demo templates: a random template of this size matches no one. */
 export const NON_MATCHING_TEMPLATE_BYTES = 512;
-
-const CALLER_OUTCOMES: ReadonlySet<string> = new Set(['no-finger', 'cancelled']);
 
 /**
  * States as for the hardware drivers, except that there is nothing to probe: idle from the start;
@@ -186,10 +185,10 @@ export class VirtualReader implements FingerprintReader {
   private async fingerArrives(options: WaitOptions): Promise<void> {
     this.setState({ kind: 'waiting-for-finger', deadline: Date.now() + options.timeoutMs });
     if (options.timeoutMs < this.fingerDelayMs) {
-      await pause(options.timeoutMs, options.signal);
+      await pause(options.timeoutMs, options.signal, cancelled);
       throw new ReaderError('no-finger', `No finger within ${options.timeoutMs} ms.`);
     }
-    await pause(this.fingerDelayMs, options.signal);
+    await pause(this.fingerDelayMs, options.signal, cancelled);
   }
 
   private async operate<T>(body: () => Promise<T>): Promise<T> {
@@ -203,7 +202,7 @@ export class VirtualReader implements FingerprintReader {
     } catch (error) {
       const failure = error instanceof ReaderError ? error : new ReaderError('device', describe(error));
       if (!this.closed) {
-        this.setState(CALLER_OUTCOMES.has(failure.code) ? { kind: 'idle' } : { kind: 'error', code: failure.code, message: failure.message });
+        this.setState(stateAfterFailure(failure));
       }
       throw failure;
     } finally {
@@ -220,24 +219,6 @@ export class VirtualReader implements FingerprintReader {
     this.current = state;
     for (const listener of [...this.listeners]) listener(state);
   }
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(cancelled());
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelled());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function cancelled(): ReaderError {
