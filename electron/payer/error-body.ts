@@ -3,6 +3,7 @@
 // JSON-encoded `{error, message}`, bare `{field: ["msg"]}` maps, validation failures answered 500,
 // and proxies answer HTML pages or nothing at all. Every one of them ends up here as one shape.
 import { ExchangeError, type ExchangeErrorDetail, type ExchangeErrorKind } from './errors';
+import { isRecord } from './wire/common';
 
 const machineCode = /^[A-Z][A-Z0-9_]{2,}$/;
 /** Nested JSON strings are unwrapped this deep; deeper nesting is reported as text. */
@@ -20,10 +21,6 @@ interface Unwrapped {
 }
 
 const empty = (): Unwrapped => ({ details: [], fieldMap: false });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseJsonish(text: string): unknown {
   const trimmed = text.trim();
