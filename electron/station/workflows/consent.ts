@@ -7,7 +7,7 @@ import { fail } from '../errors';
 import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
-import { callSpec, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { otpAuthorizeCall, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
@@ -45,20 +45,11 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
     return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
   confirmCall: (ctx, wf, code) => {
+    const v = wf.data.verification;
     const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: wf.data.serviceType };
-    return callSpec({
-      operation: 'consent.authorizeOtp',
-      request,
-      send: (client) => client.consent.authorizeOtp(request),
-      settle: (a) => {
-        ctx.scrubber.add(a.token);
-        ctx.scrubber.add(a.guid);
-        const v = wf.data.verification;
-        v.authToken = a.token ?? null;
-        v.authGuid = a.guid ?? null;
-        // Without a guid the visit is opened with the code itself (the contract's flow B OTP path).
-        v.code = a.guid === undefined ? code : null;
-      },
+    return otpAuthorizeCall(ctx, v, request, (a) => {
+      // Without a guid the visit is opened with the code itself (the contract's flow B OTP path).
+      v.code = a.guid === undefined ? code : null;
     });
   },
   onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),

@@ -11,7 +11,7 @@ import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
-import { callSpec, newVerification, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { newVerification, otpAuthorizeCall, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { openVisit, reconcileOpenVisit } from './visit';
 
@@ -84,17 +84,7 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
       return null;
     }
     const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: 'INPATIENT' as const };
-    return callSpec({
-      operation: 'consent.authorizeOtp',
-      request,
-      send: (client) => client.consent.authorizeOtp(request),
-      settle: (a) => {
-        ctx.scrubber.add(a.token);
-        ctx.scrubber.add(a.guid);
-        wf.data.verification.authToken = a.token ?? null;
-        wf.data.verification.authGuid = a.guid ?? null;
-      },
-    });
+    return otpAuthorizeCall(ctx, wf.data.verification, request);
   },
   onVerified: (ctx, wf) => {
     if (wf.data.phase === 'visit-day') return;

@@ -35,6 +35,31 @@ export function callSpec<T>(spec: CallSpec<T>): CallSpec<unknown> {
   return spec as unknown as CallSpec<unknown>;
 }
 
+/**
+ * The OTP authorize that spends a consent's SMS code before a visit (consent, elective phase one):
+ * the authorization's token and guid are taught to the scrubber and kept in the step; `then` runs
+ * in the same settling transaction.
+ */
+export function otpAuthorizeCall(
+  ctx: Ctx,
+  v: VerificationData,
+  request: { patient_id: string; otp: string; intervention_codes: string[]; service_type: 'INPATIENT' | 'OUTPATIENT' },
+  then?: (a: Authorization) => void,
+): CallSpec<unknown> {
+  return callSpec({
+    operation: 'consent.authorizeOtp',
+    request,
+    send: (client) => client.consent.authorizeOtp(request),
+    settle: (a) => {
+      ctx.scrubber.add(a.token);
+      ctx.scrubber.add(a.guid);
+      v.authToken = a.token ?? null;
+      v.authGuid = a.guid ?? null;
+      then?.(a);
+    },
+  });
+}
+
 /** The fields of a biometric authorize that come from the station, not the workflow. */
 export interface BiometricFields {
   agent_id: string;
