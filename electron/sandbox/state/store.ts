@@ -307,16 +307,7 @@ export class SandboxState {
 
   /** Announces a new entity: a change from no state to its first one. */
   created(entity_type: EntityType, facility: string, subject_guid: string, consent_token: string, to_state: string, notes?: string): void {
-    this.announce({
-      entity_type,
-      subject_guid,
-      from_state: null,
-      to_state,
-      facility_fr_code: facility,
-      consent_token,
-      at: this.now(),
-      ...(notes === undefined ? {} : { notes }),
-    });
+    this.changed(entity_type, facility, subject_guid, consent_token, null, to_state, notes);
   }
 
   fireAuthorization(a: AuthorizationRecord, event: AuthorizationEvent, conflict: ConflictCode = 'INVALID_TRANSITION', notes?: string): void {
@@ -357,7 +348,7 @@ export class SandboxState {
     facility: string,
     subject_guid: string,
     consent_token: string,
-    from: string,
+    from: string | null,
     to: string,
     notes: string | undefined,
   ): void {
