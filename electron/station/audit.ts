@@ -145,29 +145,17 @@ export class AuditLog {
   }
 }
 
+// Timestamps are compared as instants: julianday() reads both Z and +03:00 offsets.
+const filterClauses: Readonly<Record<keyof AuditFilters, string>> = {
+  from: 'julianday(at) >= julianday(@from)',
+  to: 'julianday(at) <= julianday(@to)',
+  workflowId: 'workflow_id = @workflowId',
+  action: 'substr(action, 1, length(@action)) = @action',
+  outcome: 'outcome = @outcome',
+};
+
 function whereOf(filters: AuditFilters): { where: string; params: Record<string, string> } {
-  const clauses: string[] = [];
-  const params: Record<string, string> = {};
-  // Timestamps are compared as instants: julianday() reads both Z and +03:00 offsets.
-  if (filters.from !== undefined) {
-    clauses.push('julianday(at) >= julianday(@from)');
-    params.from = filters.from;
-  }
-  if (filters.to !== undefined) {
-    clauses.push('julianday(at) <= julianday(@to)');
-    params.to = filters.to;
-  }
-  if (filters.workflowId !== undefined) {
-    clauses.push('workflow_id = @workflowId');
-    params.workflowId = filters.workflowId;
-  }
-  if (filters.action !== undefined) {
-    clauses.push("substr(action, 1, length(@action)) = @action");
-    params.action = filters.action;
-  }
-  if (filters.outcome !== undefined) {
-    clauses.push('outcome = @outcome');
-    params.outcome = filters.outcome;
-  }
-  return { where: clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, params };
+  const given = (Object.keys(filterClauses) as (keyof AuditFilters)[]).filter((key) => filters[key] !== undefined);
+  const params = Object.fromEntries(given.map((key) => [key, filters[key]!]));
+  return { where: given.length === 0 ? '' : `WHERE ${given.map((key) => filterClauses[key]).join(' AND ')}`, params };
 }
