@@ -13,6 +13,7 @@ import { Checkbox, SelectField, TextArea, TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
+import { isInvoiceNumber } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 
@@ -81,7 +82,7 @@ function CloseForm({ view }: { readonly view: DischargeView }) {
   const [notes, setNotes] = useState('');
   const [partial, setPartial] = useState(false);
   const [tried, setTried] = useState(false);
-  const invoiceOk = /^[A-Za-z0-9/_-]{1,60}$/.test(invoice.trim());
+  const invoiceOk = isInvoiceNumber(invoice.trim());
   // After a partial discharge both buttons are offered with the discharge reasons: DECEASED may
   // only go with the discharge, so Submit waits for another reason.
   const submittable = isSubmitReason(reason);

@@ -14,6 +14,7 @@ import { VerificationPanel } from '../consent/VerificationPanel';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
 import { openVisit, VisitOpened } from '../shared/VisitOpened';
+import { isDiagnosisCode } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 
@@ -104,7 +105,7 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
   const [tried, setTried] = useState(false);
   const amountValue = Number(amount);
   const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
-  const diagnosisOk = /^[A-Za-z0-9.&/-]{2,20}$/.test(diagnosis.trim());
+  const diagnosisOk = isDiagnosisCode(diagnosis.trim());
   const doctorOk = isDoctorComplete(doctor);
   return (
     <form

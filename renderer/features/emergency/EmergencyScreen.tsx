@@ -17,6 +17,7 @@ import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { idTypes } from '../lookup/idTypes';
 import type { IdType } from '../lookup/store';
+import { isInvoiceNumber } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { useEmergencyDraft } from './draft';
@@ -151,7 +152,7 @@ function SubmitPanel({ view }: { readonly view: EmergencyView }) {
   const [invoice, setInvoice] = useState('');
   const [notes, setNotes] = useState('');
   const unidentified = view.patient === null;
-  const invoiceOk = invoice.trim() === '' || /^[A-Za-z0-9/_-]{1,60}$/.test(invoice.trim());
+  const invoiceOk = invoice.trim() === '' || isInvoiceNumber(invoice.trim());
   return (
     <form
       className="panel"

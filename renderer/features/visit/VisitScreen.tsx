@@ -15,6 +15,7 @@ import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
+import { isDiagnosisCode } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreviewPanel } from './PreviewPanel';
@@ -198,7 +199,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const quantityValue = Number(quantity);
   const priceOk = price.trim() !== '' && Number.isFinite(priceValue) && priceValue >= 0;
   const quantityOk = Number.isInteger(quantityValue) && quantityValue >= 1;
-  const diagnosisOk = /^[A-Za-z0-9.&/-]{2,20}$/.test(diagnosis.trim());
+  const diagnosisOk = isDiagnosisCode(diagnosis.trim());
   const doctorGiven = doctor.identificationNumber.trim() !== '';
 
   return (
