@@ -1,23 +1,17 @@
 // The renderer's Content-Security-Policy in browser mode: the Electron shell's policy, plus the
 // loopback WebSocket to this host, plus frame-src limited to the allowed authorization-link
 // origins from settings (the renderer shows the link in a sandboxed iframe here).
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+// test/integration/browser-host/browser-host.test.ts holds it to electron/main/csp.ts, which this
+// folder may not import.
+import { origin } from '../contract';
 
 /**
- * The allowlist entries that may go into frame-src: https origins, and http on the loopback (the
- * training sandbox). Each is rebuilt from its parsed parts, so no entry can smuggle a space, a
+ * The allowlist entries that may go into frame-src: each a bare origin by the contract's own rule
+ * (https, or http on the loopback for the training sandbox), so no entry can smuggle a space, a
  * semicolon or a wildcard into the policy.
  */
-export function frameSources(entries: readonly string[]): string[] {
-  const sources = new Set<string>();
-  for (const entry of entries) {
-    if (!URL.canParse(entry)) continue;
-    const url = new URL(entry);
-    if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') continue;
-    if (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) sources.add(url.origin);
-  }
-  return [...sources];
+function frameSources(entries: readonly string[]): string[] {
+  return [...new Set(entries.filter((entry) => origin.safeParse(entry).success))];
 }
 
 export function browserCsp(options: { hostOrigin: string; frameOrigins: readonly string[] }): string {

@@ -1,2 +1,1 @@
 export { startBrowserHost, RendererNotBuiltError, CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, type BrowserHost, type BrowserHostOptions, type HostLog } from './server';
-export { browserCsp, frameSources } from './csp';

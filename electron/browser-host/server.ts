@@ -66,7 +66,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   let origin = '';
   let allowedHosts = new Set<string>();
-  let frameOrigins: readonly string[] = [];
+  // Made once the port is known, and again as settings pass through: not for every response.
+  let csp = '';
+  const followSettings = (allowedLinkOrigins: readonly string[]) => (csp = browserCsp({ hostOrigin: origin, frameOrigins: allowedLinkOrigins }));
   const ready = new Set<WebSocket>();
 
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 });
@@ -79,7 +81,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
   });
   app.addHook('onSend', async (request, reply, payload) => {
-    void reply.header('content-security-policy', browserCsp({ hostOrigin: origin, frameOrigins }));
+    void reply.header('content-security-policy', csp);
     for (const [name, value] of Object.entries(securityHeaders)) void reply.header(name, value);
     if (request.url === '/' || request.url.startsWith('/index.html')) void reply.header('cache-control', 'no-store');
     return payload;
@@ -157,7 +159,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const outcome = checkOutcome(call.name, answered);
     if (!outcome.ok && outcome.error.code === 'INTERNAL') log.error({ command: call.name }, 'station answer refused: outside the contract');
     if (outcome.ok && (call.name === 'settings.get' || call.name === 'settings.update')) {
-      frameOrigins = (outcome.value as { allowedLinkOrigins: string[] }).allowedLinkOrigins;
+      followSettings((outcome.value as { allowedLinkOrigins: string[] }).allowedLinkOrigins);
     }
     return outcome;
   }
@@ -182,6 +184,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const port = (app.server.address() as AddressInfo).port;
   origin = `http://127.0.0.1:${port}`;
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  followSettings([]);
   await dispatch({ name: 'settings.get', input: {} });
 
   return {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startBrowserHost, type BrowserHost } from '../../../electron/browser-host';
+import { browserCsp } from '../../../electron/browser-host/csp';
+import { rendererCsp } from '../../../electron/main/csp';
 import { eventExamples, outputExamples } from '../../unit/contract/examples';
 import { recordingLog } from '../../unit/shell/fake-electron';
 import { testStation, type TestStation } from '../../unit/shell/test-station';
@@ -150,6 +152,31 @@ describe('browser host: HTTP', () => {
     const rebound = await rawGet('/', { host: 'attacker.example.com' });
     expect(rebound.status).toBe(421);
     expect(rebound.body).not.toContain('<title>Idhini</title>');
+  });
+});
+
+describe('browser host: the CSP', () => {
+  const directives = (csp: string) => new Map(csp.split('; ').map((d) => [d.split(' ')[0], d] as const));
+
+  it("is the Electron shell's policy but for the loopback WebSocket and frame-src (neither folder may import the other)", () => {
+    const browser = directives(browserCsp({ hostOrigin: 'http://127.0.0.1:4000', frameOrigins: ['https://payer.example.com'] }));
+    const electron = directives(rendererCsp);
+    expect([...browser.keys()]).toEqual([...electron.keys()]);
+    for (const [name, directive] of electron) {
+      if (name === 'connect-src' || name === 'frame-src') continue;
+      expect(browser.get(name)).toBe(directive);
+    }
+    expect(browser.get('connect-src')).toBe("connect-src 'self' ws://127.0.0.1:4000");
+    expect(browser.get('frame-src')).toBe('frame-src https://payer.example.com');
+  });
+
+  it('lets only bare https (or loopback http) origins into frame-src, once each', () => {
+    const csp = browserCsp({
+      hostOrigin: 'http://127.0.0.1:4000',
+      frameOrigins: ["https://payer.example.com; script-src 'unsafe-inline'", 'http://attacker.net', 'https://payer.example.com/x', 'https://payer.example.com', 'https://payer.example.com', 'http://127.0.0.1:4100'],
+    });
+    expect(directives(csp).get('frame-src')).toBe('frame-src https://payer.example.com http://127.0.0.1:4100');
+    expect(directives(browserCsp({ hostOrigin: 'http://127.0.0.1:4000', frameOrigins: ['javascript:alert(1)'] })).get('frame-src')).toBe("frame-src 'none'");
   });
 });
 
