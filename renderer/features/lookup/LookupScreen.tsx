@@ -9,7 +9,7 @@ import { go } from '../../state/navigation';
 import { useFormat } from '../../i18n/format';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
-import { ErrorNotice } from '../../ui/Notice';
+import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 
 export function LookupScreen() {
@@ -59,11 +59,10 @@ export function LookupScreen() {
 
       {busy && <p className="progress">{t('lookup.searching')}</p>}
       {notFound && asked !== null && (
-        <div className="notice notice-warn" role="alert">
-          <p className="notice-title">{t('lookup.notFound.title')}</p>
+        <Notice tone="warn" title={t('lookup.notFound.title')} alert>
           <p>{t('lookup.notFound.body', { idType: t(`idTypes.${asked.idType}`), idNumber: asked.idNumber })}</p>
           <p>{t('lookup.notFound.next')}</p>
-        </div>
+        </Notice>
       )}
       {error !== null && !notFound && !badInput && <ErrorNotice error={error} onRetry={() => void lookUp()} retryBusy={busy} />}
 
