@@ -173,7 +173,7 @@ describe('browser host: the CSP', () => {
   it('lets only bare https (or loopback http) origins into frame-src, once each', () => {
     const csp = browserCsp({
       hostOrigin: 'http://127.0.0.1:4000',
-      frameOrigins: ["https://payer.example.com; script-src 'unsafe-inline'", 'http://attacker.net', 'https://payer.example.com/x', 'https://payer.example.com', 'https://payer.example.com', 'http://127.0.0.1:4100'],
+      frameOrigins: ["https://payer.example.com; script-src 'unsafe-inline'", 'https://*', 'https://*.example.com', 'https://x;script-src', 'http://attacker.net', 'https://payer.example.com/x', 'https://payer.example.com', 'https://payer.example.com', 'http://127.0.0.1:4100'],
     });
     expect(directives(csp).get('frame-src')).toBe('frame-src https://payer.example.com http://127.0.0.1:4100');
     expect(directives(browserCsp({ hostOrigin: 'http://127.0.0.1:4000', frameOrigins: ['javascript:alert(1)'] })).get('frame-src')).toBe("frame-src 'none'");
