@@ -129,7 +129,7 @@ export function briefOf(i: ContractIntervention): InterventionBrief {
 }
 
 /** Whether an intervention can be used for an ordinary visit of this service type. */
-export function fitsVisit(i: ContractIntervention, serviceType: ServiceType): boolean {
+function fitsVisit(i: ContractIntervention, serviceType: ServiceType): boolean {
   if (i.handling.startsWith !== 'visit' || i.handling.needsPreauth) return false;
   return i.careSetting === 'both' || (serviceType === 'INPATIENT' ? i.careSetting === 'inpatient' : i.careSetting === 'outpatient');
 }

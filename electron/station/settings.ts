@@ -1,11 +1,9 @@
 // Station settings, persisted in the station database. The client secret is not a setting: it
 // goes to the injected secret store on facility.signIn and never comes back out of the core.
-import type { z } from 'zod';
-import type { settingsCommands, StationSettings } from '../contract';
+import type { StationSettings } from '../contract';
 import type { Db } from './db';
 import type { SecretStore } from './deps';
 
-export type EditableSettings = z.output<(typeof settingsCommands)['settings.update']['input']>;
 type Stored = Omit<StationSettings, 'credentialsStored' | 'missing'>;
 
 export const CLIENT_SECRET_KEY = 'idhini.client-secret';

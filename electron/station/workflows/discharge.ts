@@ -209,7 +209,7 @@ function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: ReturnType<typeof 
 }
 
 /** What the claim preview says of a discharge or submit whose answer was lost. */
-export function outcomeFromPreview(wf: DischargeWorkflow, preview: WireClaimPreview): 'closed' | 'partial' | 'not-sent' {
+function outcomeFromPreview(wf: DischargeWorkflow, preview: WireClaimPreview): 'closed' | 'partial' | 'not-sent' {
   const submitted = preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED' || preview.claimAuthStatus === 'SUBMITTED_CLAIM' || preview.dischargeStatus === 'FULL';
   if (submitted) return 'closed';
   if (wf.data.intent?.partial === true && preview.partialDischarges.length > wf.data.partialDischarges.length) return 'partial';
@@ -237,7 +237,7 @@ export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls:
   });
 }
 
-export function scheduleDischargeReconcile(ctx: Ctx, wf: DischargeWorkflow, delayMs = 0): void {
+function scheduleDischargeReconcile(ctx: Ctx, wf: DischargeWorkflow, delayMs = 0): void {
   ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileDischarge(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 

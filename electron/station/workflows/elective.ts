@@ -300,7 +300,7 @@ export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: C
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
 }
 
-export function scheduleElectiveReconcile(ctx: Ctx, wf: ElectiveWorkflow, delayMs = 0): void {
+function scheduleElectiveReconcile(ctx: Ctx, wf: ElectiveWorkflow, delayMs = 0): void {
   ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileElective(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 

@@ -342,7 +342,7 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
   if (wf.state === 'open-unidentified' || wf.state === 'open-identified') scheduleWindowCheck(ctx, wf);
 }
 
-export function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0): void {
+function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0): void {
   ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 

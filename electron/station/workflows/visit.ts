@@ -27,7 +27,7 @@ export function claimStatusOf(value: string | null | undefined): ClaimStatus | n
 
 const kes = (n: number | undefined): number => Math.min(Math.max(0, Math.round((n ?? 0) * 100) / 100), 1_000_000_000);
 
-export function lineOf(line: ClaimLine, index: number, added: readonly string[], fallbackIntervention: string): BillingLine {
+function lineOf(line: ClaimLine, index: number, added: readonly string[], fallbackIntervention: string): BillingLine {
   const lineId = (line.lineGuid ?? `line-${index + 1}`).slice(0, 100);
   const serviceDate = /^\d{4}-\d{2}-\d{2}$/.test(line.serviceDate ?? '') ? line.serviceDate! : (/^(\d{4}-\d{2}-\d{2})/.exec(line.serviceDate ?? '')?.[1] ?? null);
   return {
@@ -63,7 +63,7 @@ const practitioner = (d: AttendingDoctor | null | undefined) =>
 type Source = ConsentWorkflow | ElectiveWorkflow;
 
 /** The createVisit request for a source workflow (consent by guid or code; elective by phase one's guid, or the visit-day code). */
-export function visitRequestOf(source: Source, doctor: AttendingDoctor | null): Record<string, unknown> & { patient_id: string; intervention_code: string; service_type: 'OUTPATIENT' | 'INPATIENT' } {
+function visitRequestOf(source: Source, doctor: AttendingDoctor | null): Record<string, unknown> & { patient_id: string; intervention_code: string; service_type: 'OUTPATIENT' | 'INPATIENT' } {
   const consent: { auth_guid: string } | { otp: string } = (() => {
     if (source.kind === 'consent') {
       const v = source.data.verification;
@@ -214,7 +214,7 @@ export interface LineInput {
   doctor?: AttendingDoctor | undefined;
 }
 
-export function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput) {
+function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput) {
   return {
     consent_token: consentToken,
     intervention_code: input.interventionCode ?? wf.data.intervention.code,
