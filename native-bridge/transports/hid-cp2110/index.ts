@@ -1,4 +1,3 @@
 export * from './reports';
 export { loadNodeHid, type HidApi, type HidAvailability, type HidDeviceHandle, type HidDeviceInfo } from './node-hid';
 export { openCp2110Transport, Cp2110Transport, Cp2110TransportError, type OpenCp2110Options } from './transport';
-export { listCp2110Bridges, isCp2110, type Cp2110Bridge } from './enumerate';

@@ -5,9 +5,6 @@
 // - UART data travels in interrupt reports whose report ID is the number of data bytes (1..63).
 // - Everything else is a feature report with its own ID; multi-byte fields are big-endian.
 
-export const CP2110_VENDOR_ID = 0x10c4;
-export const CP2110_PRODUCT_ID = 0xea80;
-
 /** The largest data report carries 63 bytes: a 64-byte HID report minus its report ID. */
 export const MAX_DATA_BYTES_PER_REPORT = 63;
 
