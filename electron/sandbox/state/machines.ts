@@ -107,10 +107,6 @@ export const PAYER_CLAIM_EVENTS: readonly ClaimEvent[] = [
   'payer_close',
 ];
 
-export function canFire<S extends string, E extends string>(machine: Machine<S, E>, from: S, event: E): boolean {
-  return machine[from][event] !== undefined;
-}
-
 export function nextState<S extends string, E extends string>(
   machine: Machine<S, E>,
   entity: string,
