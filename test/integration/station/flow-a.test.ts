@@ -2,7 +2,7 @@
 // running sandbox (the doctor's and the payer's approvals through its control API).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StationHandle } from './harness';
-import { eventually, presentAtPage, startWorld, stepOf, type World } from './harness';
+import { eventually, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -12,7 +12,6 @@ afterAll(async () => {
   await world.close();
 });
 
-const SURGEON = { identificationType: 'registration_number', identificationNumber: 'A23456', regulationBody: 'KMPDC' };
 const preauthRequest = { preauthType: 'surgical' as const, requestedAmountKes: 65_000, diagnoses: [{ code: 'DD51' }], doctor: SURGEON, clinicalNotes: 'Reducible right inguinal hernia' };
 
 async function electiveCode(s: StationHandle, patientRef: string): Promise<string> {

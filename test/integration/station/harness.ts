@@ -16,6 +16,8 @@ export const FACILITIES = {
 } as const;
 
 export const DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
+/** The surgeon of the demo world's elective admissions (flow A). */
+export const SURGEON = { identificationType: 'registration_number', identificationNumber: 'A23456', regulationBody: 'KMPDC' };
 export const WORKSTATION = 'WS-IDHINI-TEST-01';
 
 export const fastTiming = { authorizationPollMs: 50, preauthPollMs: 100, smsResendCooldownMs: 200, reconcileRetryMs: 200, exchangeTimeoutMs: 10_000 };

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
-import { FACILITIES, eventually, openStation, startWorld, type StationHandle, type World } from './harness';
+import { FACILITIES, eventually, openStation, startWorld, SURGEON, type StationHandle, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -16,7 +16,6 @@ afterAll(async () => {
   await world.close();
 });
 
-const SURGEON = { identificationType: 'registration_number', identificationNumber: 'A23456', regulationBody: 'KMPDC' };
 const lookUp = (s: StationHandle, idNumber: string) => s.ok('patient.lookUp', { idType: 'National ID', idNumber, serviceType: 'INPATIENT' });
 
 async function finalisedElective(s: StationHandle, patientRef: string, cr: string): Promise<string> {
