@@ -64,7 +64,11 @@ export interface OperationDefinition<S extends z.ZodType, O> {
   readonly safeToRepeat: boolean;
   readonly auth?: 'bearer' | 'none';
   readonly request: S;
-  readonly encode: (input: z.output<S>) => EncodedRequest;
+  /**
+   * How the validated input goes on the wire. Left out, a GET sends it as the query and any other
+   * method as a JSON body: only operations with path values, headers or multipart say more.
+   */
+  readonly encode?: (input: z.output<S>) => EncodedRequest;
   readonly response: ResponseSpec<O>;
 }
 
@@ -101,6 +105,11 @@ export function refusal(operation: string, error: z.ZodError): ExchangeError {
 export type UnnamedOperation<I, O> = Omit<Operation<I, O>, 'name'>;
 
 export function defineOperation<S extends z.ZodType, O>(definition: OperationDefinition<S, O>): UnnamedOperation<z.input<S>, O> {
+  const encode =
+    definition.encode ??
+    (definition.method === 'GET'
+      ? (v: z.output<S>): EncodedRequest => ({ query: queryOf(v as Record<string, unknown>) })
+      : (v: z.output<S>): EncodedRequest => ({ body: jsonBody(v as Record<string, unknown>) }));
   return {
     method: definition.method,
     path: definition.path,
@@ -111,7 +120,7 @@ export function defineOperation<S extends z.ZodType, O>(definition: OperationDef
       // The caller's input is only typed at compile time: validate what actually arrived.
       const parsed = definition.request.safeParse(input ?? {});
       if (!parsed.success) return { ok: false, issues: parsed.error };
-      return { ok: true, request: definition.encode(parsed.data) };
+      return { ok: true, request: encode(parsed.data) };
     },
   };
 }

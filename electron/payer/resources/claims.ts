@@ -1,7 +1,7 @@
 // Claims: the visit, billing, doctors, preview, discharge and submit, attachments, and the
 // housekeeping the field notes document. Only preview (and the payer's preview) may be repeated:
 // submit is not known to be idempotent, so a lost answer is reconciled with preview, never resent.
-import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
+import { defineOperation, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   addBillingRequest,
@@ -39,7 +39,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/visit',
     safeToRepeat: false,
     request: createVisitRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: createVisitResponse },
   }),
   addLine: defineOperation({
@@ -47,7 +46,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/lines',
     safeToRepeat: false,
     request: addLineRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: billingResponse },
   }),
   addBilling: defineOperation({
@@ -65,7 +63,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/doctors',
     safeToRepeat: false,
     request: addDoctorRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: addDoctorResponse, emptyBody: true, textBody: true },
   }),
   removeDoctor: defineOperation({
@@ -73,7 +70,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/doctors',
     safeToRepeat: false,
     request: removeDoctorRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
   preview: defineOperation({
@@ -82,7 +78,6 @@ export const claimsOperations = nameOperations('claims', {
     // Read-only despite the POST: the station reconciles with it after a crash.
     safeToRepeat: true,
     request: previewRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: previewResponse },
   }),
   payerPreview: defineOperation({
@@ -90,7 +85,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/preview/payer',
     safeToRepeat: true,
     request: payerPreviewQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: payerPreviewResponse },
   }),
   discharge: defineOperation({
@@ -98,7 +92,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/discharge',
     safeToRepeat: false,
     request: dischargeRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: claimStateResponse, emptyBody: true },
   }),
   submit: defineOperation({
@@ -106,7 +99,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/submit',
     safeToRepeat: false,
     request: submitRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: claimStateResponse, emptyBody: true },
   }),
   submitEmergency: defineOperation({
@@ -114,7 +106,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/submit',
     safeToRepeat: false,
     request: submitEmergencyRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: claimStateResponse, emptyBody: true },
   }),
   uploadAttachment: defineOperation({
@@ -130,7 +121,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/lines',
     safeToRepeat: false,
     request: removeLineRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   removeDiagnosis: defineOperation({
@@ -138,7 +128,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/diagnoses',
     safeToRepeat: false,
     request: removeDiagnosisRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   removeAttachment: defineOperation({
@@ -146,7 +135,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/attachments',
     safeToRepeat: false,
     request: removeAttachmentRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   switchIntervention: defineOperation({
@@ -154,7 +142,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/interventions/switch',
     safeToRepeat: false,
     request: switchInterventionRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   close: defineOperation({
@@ -162,7 +149,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/close',
     safeToRepeat: false,
     request: closeClaimRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: claimStateResponse, emptyBody: true },
   }),
   resubmit: defineOperation({
@@ -170,7 +156,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/lines/resubmit',
     safeToRepeat: false,
     request: resubmitRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: claimStateResponse, emptyBody: true },
   }),
   editLine: defineOperation({
@@ -178,7 +163,6 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/lines/edit',
     safeToRepeat: false,
     request: editLineRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
 });

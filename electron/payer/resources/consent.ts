@@ -1,6 +1,6 @@
 // Consent: contacts and OTPs, the patient's authorize shapes (OTP, fingerprint, visit end), the
 // authorization look-up and reject, the doctor's preauth consent, the OTP whitelist.
-import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
+import { defineOperation, jsonBody, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   authorizationLookupResponse,
@@ -31,7 +31,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/patients/contacts',
     safeToRepeat: true,
     request: contactsQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: contactsResponse },
   }),
   sendOtp: defineOperation({
@@ -39,7 +38,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/otp',
     safeToRepeat: false,
     request: sendOtpRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: otpSentResponse, textBody: true },
   }),
   sendDischargeOtp: defineOperation({
@@ -47,7 +45,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/otp/discharge',
     safeToRepeat: false,
     request: dischargeOtpRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: otpSentResponse, textBody: true },
   }),
   authorizeOtp: defineOperation({
@@ -55,7 +52,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/authorize',
     safeToRepeat: false,
     request: authorizeOtpRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: authorizeOtpResponse },
   }),
   authorizeBiometric: defineOperation({
@@ -79,7 +75,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/authorizations',
     safeToRepeat: true,
     request: authorizationQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: authorizationLookupResponse },
   }),
   rejectAuthorization: defineOperation({
@@ -95,7 +90,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/doctor-consent',
     safeToRepeat: false,
     request: doctorConsentResendRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
   requestOtpWhitelist: defineOperation({
@@ -113,7 +107,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/patients/otp-whitelists/callback',
     safeToRepeat: true,
     request: otpWhitelistStatusQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: otpWhitelistResponse },
   }),
 });

@@ -1,5 +1,5 @@
 // Eligibility and benefits: who is covered, for what, how much is left, and which scheme pays.
-import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
+import { defineOperation, nameOperations } from '../operation';
 import {
   eligibilityQuery,
   eligibilityResponse,
@@ -23,7 +23,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/patients/eligibility',
     safeToRepeat: true,
     request: eligibilityQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: eligibilityResponse },
   }),
   subBenefits: defineOperation({
@@ -31,7 +30,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/patients/sub-benefits',
     safeToRepeat: true,
     request: subBenefitsQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: subBenefitsResponse },
   }),
   interventions: defineOperation({
@@ -39,7 +37,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/patients/benefits/interventions',
     safeToRepeat: true,
     request: interventionsQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: interventionsResponse },
   }),
   utilization: defineOperation({
@@ -47,7 +44,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/patients/benefits/utilization',
     safeToRepeat: true,
     request: utilizationQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: utilizationResponse },
   }),
   setCover: defineOperation({
@@ -55,7 +51,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/authorizations/covers',
     safeToRepeat: false,
     request: setCoverRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: setCoverResponse },
   }),
   pomsfBalance: defineOperation({
@@ -63,7 +58,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     path: '/api/v1/patients/pomsf-balances',
     safeToRepeat: true,
     request: pomsfBalanceQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: pomsfBalanceResponse },
   }),
   resolvePmfTariffs: defineOperation({
@@ -72,7 +66,6 @@ export const eligibilityOperations = nameOperations('eligibility', {
     // A POST that only computes: repeating it changes nothing.
     safeToRepeat: true,
     request: pmfTariffsRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: pmfTariffsResponse },
   }),
 });

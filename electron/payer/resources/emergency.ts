@@ -1,6 +1,6 @@
 // Emergency (ECCIF): protocols, the doctor's OTP, the emergency authorize, and the claim created
 // for an unidentified patient and identified later on the same path.
-import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
+import { defineOperation, jsonBody, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   createEmergencyClaimRequest,
@@ -19,7 +19,6 @@ export const emergencyOperations = nameOperations('emergency', {
     path: '/api/v1/claims/emergency/protocols',
     safeToRepeat: true,
     request: protocolsQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: protocolsResponse },
   }),
   sendDoctorOtp: defineOperation({
@@ -43,7 +42,6 @@ export const emergencyOperations = nameOperations('emergency', {
     path: '/api/v1/claims/emergency',
     safeToRepeat: false,
     request: createEmergencyClaimRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: emergencyClaimResponse },
   }),
   identifyClaim: defineOperation({
@@ -51,7 +49,6 @@ export const emergencyOperations = nameOperations('emergency', {
     path: '/api/v1/claims/emergency',
     safeToRepeat: false,
     request: identifyEmergencyClaimRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: emergencyClaimResponse },
   }),
 });

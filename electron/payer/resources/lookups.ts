@@ -39,7 +39,6 @@ export const lookupsOperations = nameOperations('lookups', {
     path: '/api/v1/clinical/concepts',
     safeToRepeat: true,
     request: conceptsQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: conceptsResponse },
   }),
   bedOccupancy: defineOperation({

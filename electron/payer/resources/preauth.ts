@@ -1,5 +1,5 @@
 // Preauthorization of elective care: create, find, cancel, and corrections before approval.
-import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
+import { defineOperation, jsonBody, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   cancelPreauthRequest,
@@ -19,7 +19,6 @@ export const preauthOperations = nameOperations('preauth', {
     path: '/api/v1/preauths',
     safeToRepeat: false,
     request: createPreauthRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: createPreauthResponse },
   }),
   find: defineOperation({
@@ -27,7 +26,6 @@ export const preauthOperations = nameOperations('preauth', {
     path: '/api/v1/preauths',
     safeToRepeat: true,
     request: findPreauthQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: findPreauthResponse },
   }),
   // The singular /api/v1/preauth/cancel is retired (service-interface.md, "Versioning").
@@ -36,7 +34,6 @@ export const preauthOperations = nameOperations('preauth', {
     path: '/api/v1/preauths/cancel',
     safeToRepeat: false,
     request: cancelPreauthRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: cancelPreauthResponse },
   }),
   removeDiagnosis: defineOperation({
@@ -52,7 +49,6 @@ export const preauthOperations = nameOperations('preauth', {
     path: '/api/v1/preauths/doctors',
     safeToRepeat: false,
     request: removePreauthDoctorRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
 });

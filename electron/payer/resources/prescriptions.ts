@@ -1,5 +1,5 @@
 // Prescriptions and dispenses.
-import { defineOperation, jsonBody, nameOperations } from '../operation';
+import { defineOperation, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   createPrescriptionRequest,
@@ -15,7 +15,6 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     path: '/api/v1/prescriptions',
     safeToRepeat: false,
     request: createPrescriptionRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: prescriptionResponse },
   }),
   dispense: defineOperation({
@@ -23,7 +22,6 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     path: '/api/v1/prescriptions/dispenses',
     safeToRepeat: false,
     request: dispenseRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: dispenseResponse },
   }),
   // One live test saw /dispenses answer 404 and /dispense 200 (field notes, [1x]). A 404 cannot be
@@ -34,7 +32,6 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     path: '/api/v1/prescriptions/dispense',
     safeToRepeat: false,
     request: dispenseRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: dispenseResponse },
   }),
   removeDoctor: defineOperation({
@@ -42,7 +39,6 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     path: '/api/v1/prescriptions/doctors',
     safeToRepeat: false,
     request: removePrescriptionDoctorRequest,
-    encode: (v) => ({ body: jsonBody(v) }),
     response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
 });

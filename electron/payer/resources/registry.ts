@@ -1,5 +1,5 @@
 // The client registry: finding the patient whose id every later call carries.
-import { defineOperation, nameOperations, queryOf } from '../operation';
+import { defineOperation, nameOperations } from '../operation';
 import { patientQuery, patientResponse } from '../wire/registry';
 
 export const registryOperations = nameOperations('registry', {
@@ -8,7 +8,6 @@ export const registryOperations = nameOperations('registry', {
     path: '/api/v1/patients',
     safeToRepeat: true,
     request: patientQuery,
-    encode: (v) => ({ query: queryOf(v) }),
     response: { schema: patientResponse },
   }),
 });
