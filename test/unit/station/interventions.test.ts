@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { intervention as interventionSchema } from '../../../electron/contract';
-import type { Intervention } from '../../../electron/payer';
 import { deviceOsOf } from '../../../electron/station/deps';
 import { maskContact, maskIdNumber, maskName } from '../../../electron/station/masking';
 import { suggestIntervention, toContractIntervention } from '../../../electron/station/patients';
-
-function wire(code: string, over: Partial<Intervention>): Intervention {
-  return {
-    code,
-    name: code,
-    paymentMechanism: 'FEE_FOR_SERVICE',
-    needsPreauth: false,
-    needsManualPreauthApproval: false,
-    scenario: 'fee-for-service',
-    accessPoint: 'OP',
-    needsDoctorAuthorization: false,
-    applicableDocumentTypes: [],
-    requiredPreauthDocumentTypes: [],
-    protocolCode: undefined,
-    applicableTariff: undefined,
-    kephLevelTariff: undefined,
-    tariff: 1000,
-    fund: 'SHIF',
-    subBenefitCode: 'SB-1',
-    ...over,
-  };
-}
+import { wireIntervention as wire } from './wire-intervention';
 
 const catalogue = [
   wire('SHA-01-001', { scenario: 'emergency', accessPoint: 'OP_AND_IP', fund: 'ECCIF', protocolCode: 'EP-1', applicableTariff: 6500, tariff: undefined }),

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExchangeClient, Intervention, Page } from '../../../electron/payer';
 import { createStation, memorySecretStore, nativeReaders, type Station } from '../../../electron/station';
+import { wireIntervention } from './wire-intervention';
 
 interface Pending {
   readonly operation: string;
@@ -20,24 +21,15 @@ function page<T>(items: T[], pageNo: number, size: number): Page<T> {
 
 function intervention(i: number): Intervention {
   const capitation = i === 3;
-  return {
-    code: `SHA-02-${String(i).padStart(3, '0')}`,
+  return wireIntervention(`SHA-02-${String(i).padStart(3, '0')}`, {
     name: `Intervention ${i}`,
     paymentMechanism: capitation ? 'CAPITATION' : 'FEE_FOR_SERVICE',
-    needsPreauth: false,
-    needsManualPreauthApproval: false,
     scenario: capitation ? 'capitation' : 'fee-for-service',
-    accessPoint: 'OP',
-    needsDoctorAuthorization: false,
-    applicableDocumentTypes: [],
-    requiredPreauthDocumentTypes: [],
-    protocolCode: undefined,
-    applicableTariff: undefined,
     kephLevelTariff: 900,
     tariff: 900,
     fund: 'PHC',
     subBenefitCode: 'SB-02-01',
-  };
+  });
 }
 
 /** A fake exchange that holds every answer until the test releases a wave. */
