@@ -272,11 +272,12 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
       },
     );
   } catch (error) {
-    if (error instanceof OutcomeUnknown || (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED')) {
-      if (error instanceof OutcomeUnknown) ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleEmergencyReconcile(ctx, wf, error instanceof OutcomeUnknown ? ctx.timing.reconcileRetryMs : 0);
-      if (error instanceof OutcomeUnknown) return;
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.transition(wf, 'outcomeUnknown');
+      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      return;
     }
+    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') scheduleEmergencyReconcile(ctx, wf);
     throw error;
   }
 }
