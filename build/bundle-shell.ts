@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { MAIN_BUNDLE, PRELOAD_BUNDLE } from './paths';
 
 /** Loaded at run time from node_modules: native code, and Electron itself. */
-export const MAIN_EXTERNALS = ['electron', 'better-sqlite3', 'node-hid', 'serialport', '@serialport/*', 'bufferutil', 'utf-8-validate'];
+const MAIN_EXTERNALS = ['electron', 'better-sqlite3', 'node-hid', 'serialport', '@serialport/*', 'bufferutil', 'utf-8-validate'];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -24,7 +24,7 @@ async function newestMtime(dir: string): Promise<number> {
 }
 
 /** Whether dist/renderer is missing or older than anything under renderer/. */
-export async function rendererBuildIsStale(): Promise<boolean> {
+async function rendererBuildIsStale(): Promise<boolean> {
   const index = path.join(RENDERER_OUT, 'index.html');
   if (!existsSync(index)) return true;
   if (!existsSync(RENDERER_SRC)) return false;

@@ -44,7 +44,7 @@ export class IdleLock {
     this.#timer = timers.setInterval(() => void this.check(), this.#every * 1000);
     const onSystemLock = (what: string) => () => {
       this.#deps.log.info({ what }, 'system lock: locking the station');
-      this.#run(() => this.#deps.lock('system'));
+      void this.#safely(() => this.#deps.lock('system'));
     };
     this.#deps.powerMonitor.on('lock-screen', onSystemLock('lock-screen'));
     this.#deps.powerMonitor.on('suspend', onSystemLock('suspend'));
@@ -69,10 +69,6 @@ export class IdleLock {
       this.#deps.log.info({ idleSeconds }, 'idle: locking the station');
       await this.#safely(() => this.#deps.lock('idle'));
     }
-  }
-
-  #run(task: () => Promise<void>): void {
-    void this.#safely(task);
   }
 
   async #safely(task: () => Promise<void>): Promise<void> {

@@ -19,13 +19,13 @@ export interface StationTarget {
   send(channel: string, ...args: unknown[]): void;
 }
 
-export function isStationSender(event: InvokeEvent, station: StationTarget | null): boolean {
+function isStationSender(event: InvokeEvent, station: StationTarget | null): boolean {
   const frame = event.senderFrame;
   if (station === null || station.isDestroyed() || event.sender.id !== station.id) return false;
   return frame !== null && frame.parent === null && isAppUrl(frame.url);
 }
 
-export const refusedSender: AnyOutcome = {
+const refusedSender: AnyOutcome = {
   ok: false,
   error: makeError('VALIDATION', 'Refused: the call did not come from the station window.', { field: 'sender' }),
 };

@@ -5,7 +5,7 @@
 /** The custom scheme the renderer is served from, and its one host. */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'idhini';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);

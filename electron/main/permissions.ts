@@ -23,7 +23,7 @@ export interface PermissionPolicyOptions {
  * and, for a subframe, the frame embedding it; each must be allowlisted (an allowlisted page
  * cannot lend the grant to a foreign frame, nor a foreign page embed an allowlisted one to get it).
  */
-export function decidePermission(permission: string, origins: readonly (string | undefined)[], allowed: ReadonlySet<string>): boolean {
+function decidePermission(permission: string, origins: readonly (string | undefined)[], allowed: ReadonlySet<string>): boolean {
   if (!LOCAL_NETWORK_PERMISSIONS.has(permission)) return false;
   const present = origins.filter((o): o is string => o !== undefined && o !== '');
   if (present.length === 0) return false;
