@@ -171,7 +171,6 @@ function addAttachments(ctx: SandboxContext, claim: ClaimRecord, files: readonly
       file_name: f.filename,
       content_type: f.mimetype,
       size: f.data.length,
-      sha256: '',
       uploaded_at: ctx.now(),
     };
     claim.attachments.push(record);
@@ -304,10 +303,6 @@ function requireDoctor(claim: ClaimRecord): void {
   if (claim.doctor === null) {
     throw fail.rule('NO_DOCTOR_ATTACHED', 'No doctor is attached to the claim: add one with POST /claims/doctors, a line, or at visit start');
   }
-}
-
-function requireSubmittable(claim: ClaimRecord): void {
-  requireEditable(claim);
 }
 
 function submitted(ctx: SandboxContext, claim: ClaimRecord) {
@@ -501,7 +496,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const facility = tenantOf(request);
     const body = parse(dischargeRequest, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
-    requireSubmittable(claim);
+    requireEditable(claim);
     if (claim.kind === 'emergency' || claim.service_type !== 'INPATIENT') {
       throw fail.rule('USE_SUBMIT', 'Discharge is for inpatient claims: submit this claim with POST /claims/submit');
     }
@@ -538,7 +533,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const facility = tenantOf(request);
     const body = parse(submitRequest, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
-    requireSubmittable(claim);
+    requireEditable(claim);
     requireInvoice(claim, body.invoice_number);
     if (body.discharge_status === 'PARTIAL') {
       throw fail.rule('USE_DISCHARGE', 'A partial discharge goes through POST /claims/discharge with discharge_status PARTIAL');

@@ -120,7 +120,6 @@ export interface AttachmentRecord {
   readonly file_name: string;
   readonly content_type: string;
   readonly size: number;
-  readonly sha256: string;
   readonly uploaded_at: number;
 }
 
