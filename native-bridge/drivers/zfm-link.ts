@@ -4,11 +4,10 @@
 import type { CommandContext } from './command-queue';
 import { ProtocolLink } from './protocol-link';
 import { ReaderError } from './reader';
-import { wireMs } from './reader-base';
+import { toReaderError, wireMs } from './reader-base';
 import { hex } from '../protocols/hex';
 import {
   ZfmDataAssembler,
-  ZfmDecodeError,
   ZfmPacketParser,
   ZfmPid,
   decodeAck,
@@ -53,7 +52,7 @@ export class ZfmLink extends ProtocolLink<FrameEvent, ZfmPacket> {
       try {
         ack = decodeAck(packet);
       } catch (error) {
-        throw asProtocolError(error);
+        throw toReaderError(error);
       }
       const stale = implausibleZfmAck(instruction, ack);
       if (stale === undefined) return ack;
@@ -71,7 +70,7 @@ export class ZfmLink extends ProtocolLink<FrameEvent, ZfmPacket> {
       try {
         if (assembler.push(packet)) return assembler.bytes();
       } catch (error) {
-        throw asProtocolError(error);
+        throw toReaderError(error);
       }
     }
   }
@@ -104,10 +103,4 @@ export class ZfmLink extends ProtocolLink<FrameEvent, ZfmPacket> {
   protected override received(event: FrameEvent): ZfmPacket {
     return event.packet;
   }
-}
-
-function asProtocolError(error: unknown): ReaderError {
-  if (error instanceof ZfmDecodeError) return new ReaderError('protocol', error.message);
-  if (error instanceof ReaderError) return error;
-  return new ReaderError('protocol', (error as Error).message);
 }
