@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import type { Metric } from '../run';
+import { median } from '../stats';
 import { createExchangeClient } from '../../electron/payer';
 
 const WARMUP = 400;
@@ -38,12 +39,6 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
   const printed = await Promise.race([first, exited]);
   if (printed.url === undefined) throw new Error(`the sandbox did not start: ${printed.error?.message ?? 'no url'}`);
   return { url: printed.url, child };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export default async function clientOverhead(): Promise<Metric[]> {

@@ -17,6 +17,7 @@ import react from '@vitejs/plugin-react';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import type { Metric } from '../run';
+import { median } from '../stats';
 import { distDir, ensureRendererBuilt, launchChromium, openWithFake, root, serveDirectory } from '../../test/fixtures/renderer/harness';
 
 const SAMPLES = 21;
@@ -105,11 +106,6 @@ async function timeToFirstScreen(browser: Browser, url: string, stub: boolean): 
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
 
 function initialJsKbGz(): number {

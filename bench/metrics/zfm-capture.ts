@@ -6,6 +6,7 @@
 // take; the ratio is the measured time over that floor, the median of several captures.
 
 import type { Metric } from '../run';
+import { median } from '../stats';
 import { ZfmReader } from '../../native-bridge/drivers/zfm-reader';
 import { startEmulatedDevice } from '../../native-bridge/emulators/harness';
 import { SerialTransport } from '../../native-bridge/transports/serial';
@@ -38,11 +39,6 @@ function counting(transport: ByteTransport): { transport: ByteTransport; bytes: 
     close: () => transport.close(),
   };
   return { transport: counted, bytes: () => bytes, reset: () => (bytes = 0) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 export default async function zfmCapture(): Promise<Metric[]> {
