@@ -74,7 +74,7 @@ export class FaultInjector {
     private readonly rng: () => Rng,
     private readonly startup: { latencyMs: number; failRate: number },
   ) {
-    this.global = this.rule({ latency_ms: startup.latencyMs, fail_rate: startup.failRate, status: 503, reset_connection: false }, null);
+    this.global = this.plainRule(startup.latencyMs, startup.failRate);
   }
 
   /** A request without routes replaces every rule; with routes it adds a rule for them. */
@@ -90,13 +90,13 @@ export class FaultInjector {
   }
 
   clear(): void {
-    this.global = this.rule({ latency_ms: 0, fail_rate: 0, status: 503, reset_connection: false }, null);
+    this.global = this.plainRule(0, 0);
     this.routeRules = [];
   }
 
   /** Back to the faults the sandbox was started with. */
   reset(): void {
-    this.global = this.rule({ latency_ms: this.startup.latencyMs, fail_rate: this.startup.failRate, status: 503, reset_connection: false }, null);
+    this.global = this.plainRule(this.startup.latencyMs, this.startup.failRate);
     this.routeRules = [];
   }
 
@@ -124,6 +124,11 @@ export class FaultInjector {
       }
     }
     return { latencyMs: rule.latency_ms, failure };
+  }
+
+  /** A global rule of latency and 503s at a rate, as --latency-ms and --fail-rate give. */
+  private plainRule(latencyMs: number, failRate: number): FaultRule {
+    return this.rule({ latency_ms: latencyMs, fail_rate: failRate, status: 503, reset_connection: false }, null);
   }
 
   private rule(
