@@ -4,8 +4,9 @@
 // `npm run station:web` (scripts/station-web.ts), `npm start` in browser mode, and the tests.
 // The device service is the core's to run (electron/station/device-service.ts): its CORS follows the
 // link allowlist in settings, plus the sandbox. The browser host logs through the core's logger.
-import { createServer } from 'node:net';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
@@ -74,7 +75,6 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
     let destination = options.logDestination;
     if (destination === undefined) {
-      const { createWriteStream } = await import('node:fs');
       const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });
       cleanups.push(() => new Promise((resolve) => stream.end(resolve)));
       destination = stream;
