@@ -135,10 +135,6 @@ export function fromFrameworkError(error: unknown): ExchangeError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return fail.unsupportedMediaType(e.message ?? 'Unsupported content type');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return fail.field('body', 'a JSON body is required');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return fail.field('body', 'the body is not valid JSON');
     default:
       break;
   }
