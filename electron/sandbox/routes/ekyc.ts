@@ -8,7 +8,7 @@ import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { fingerLabel, pageCsp, renderAuthorizationPage, renderErrorPage, type PageSession } from '../page/authorization-page';
-import { presentFingerprint } from '../state/consent';
+import { MAX_MISMATCHES, presentFingerprint } from '../state/consent';
 import type { AuthorizationRecord } from '../state/store';
 import { parse } from '../validation';
 import { facilityByCode } from '../world/facilities';
@@ -50,7 +50,7 @@ export function ekycRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       fingers: (patient?.fingers ?? []).map((finger) => ({ finger, label: fingerLabel(finger) })),
       expires_at: a.expires_at === null ? null : iso(a.expires_at),
       expires_in_ms: a.status === 'PENDING' && a.expires_at !== null ? Math.max(0, a.expires_at - ctx.now()) : 0,
-      attempts_left: Math.max(0, 3 - a.mismatches),
+      attempts_left: Math.max(0, MAX_MISMATCHES - a.mismatches),
       reason: a.reason,
       device_service_url: ctx.config.deviceServiceUrl,
     };
