@@ -6,19 +6,13 @@
 import { origin } from '../contract';
 
 /**
- * A host name (or IP literal) as a CSP source may carry it. The WHATWG URL parser, and so the
- * contract's origin rule, lets `*`, `;`, `,` and quotes through in a host (`https://*` is an
- * origin to it), and each of those means something else in a policy.
- */
-const PLAIN_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9-]+(?:\.[a-z0-9-]+)*)$/;
-
-/**
- * The allowlist entries that may go into frame-src: each a bare origin by the contract's own rule
- * (https, or http on the loopback for the training sandbox) with a plain host, so no entry can
- * smuggle a space, a semicolon or a wildcard into the policy.
+ * The allowlist entries that may go into frame-src: each a bare origin with a plain host by the
+ * contract's own rule (https, or http on the loopback for the training sandbox), so no entry can
+ * smuggle a space, a semicolon or a wildcard into the policy even if settings were written
+ * around the contract.
  */
 function frameSources(entries: readonly string[]): string[] {
-  return [...new Set(entries.filter((entry) => origin.safeParse(entry).success && PLAIN_HOST.test(new URL(entry).hostname)))];
+  return [...new Set(entries.filter((entry) => origin.safeParse(entry).success))];
 }
 
 export function browserCsp(options: { hostOrigin: string; frameOrigins: readonly string[] }): string {

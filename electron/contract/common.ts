@@ -36,14 +36,21 @@ export const masked = z.string().max(200).regex(/\*/, 'must be masked');
 /** http(s) URL; the link shown to the patient and the exchange base URL. */
 export const httpUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
-/** A bare origin (scheme://host[:port]); https, or http on the loopback for the sandbox. */
+/**
+ * A host name or IP literal. The URL parser also lets `*`, `;`, `,` and quotes through in a host
+ * (`https://*` is an origin to it), and each of those means something else where the origins end
+ * up: a wildcard or a new directive in a Content-Security-Policy.
+ */
+const PLAIN_HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9-]+(?:\.[a-z0-9-]+)*)$/;
+
+/** A bare origin (scheme://host[:port]) with a plain host; https, or http on the loopback for the sandbox. */
 export const origin = z
   .string()
   .max(300)
   .refine((value) => {
     if (!URL.canParse(value)) return false;
     const url = new URL(value);
-    if (url.origin !== value) return false;
+    if (url.origin !== value || !PLAIN_HOST.test(url.hostname)) return false;
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
     return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
   }, 'must be an origin such as https://payer.example.com (http only on the loopback)');

@@ -75,7 +75,17 @@ describe('validateInvoke', () => {
 
   it('refuses link origins that are not https, except on the loopback', () => {
     expect(validateInvoke('settings.update', { allowedLinkOrigins: ['https://ekyc.example.com', 'http://127.0.0.1:4100'] }).ok).toBe(true);
-    for (const bad of ['http://ekyc.example.com', 'https://ekyc.example.com/path', 'javascript:alert(1)', 'file:///etc']) {
+    for (const bad of [
+      'http://ekyc.example.com',
+      'https://ekyc.example.com/path',
+      'javascript:alert(1)',
+      'file:///etc',
+      // Origins to the URL parser, but a wildcard or an extra directive in a Content-Security-Policy.
+      'https://*',
+      'https://*.example.com',
+      'https://x;script-src',
+      "https://x'y",
+    ]) {
       expect(refusal('settings.update', { allowedLinkOrigins: [bad] }).details?.field).toBe('allowedLinkOrigins.0');
     }
   });
