@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import {
+  OTP_TTL_MS,
   checkOtp,
   createAuthorization,
   effectiveScheme,
@@ -147,7 +148,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       interventions: interventions.map((i) => i.intervention_code),
       claimToken: null,
     });
-    return { message: `OTP sent to ${sent.contact}`, contact: sent.contact, expires_in: 300 };
+    return { message: `OTP sent to ${sent.contact}`, contact: sent.contact, expires_in: OTP_TTL_MS / 1000 };
   });
 
   app.post('/claims/otp/discharge', async (request) => {
@@ -162,7 +163,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       interventions: claim.interventions,
       claimToken: claim.consent_token,
     });
-    return { message: `Discharge OTP sent to ${sent.contact}`, contact: sent.contact, expires_in: 300 };
+    return { message: `Discharge OTP sent to ${sent.contact}`, contact: sent.contact, expires_in: OTP_TTL_MS / 1000 };
   });
 
   app.post('/claims/authorize', async (request) => {
@@ -283,7 +284,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       const doctor = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
       requireEmergencyIntervention(body.intervention_code);
       const sent = sendDoctorOtp(ctx, facility, doctor, body.intervention_code);
-      return { message: `Emergency consent code sent to the doctor at ${sent.contact}`, contact: sent.contact, expires_in: 300 };
+      return { message: `Emergency consent code sent to the doctor at ${sent.contact}`, contact: sent.contact, expires_in: OTP_TTL_MS / 1000 };
     }
     const body = parse(preauthDoctorConsent, raw);
     const preauth = [...ctx.state.preauths.values()]
