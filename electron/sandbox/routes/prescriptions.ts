@@ -7,7 +7,7 @@ import { fail } from '../errors';
 import type { DispenseRecord, PrescriptionRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { doctorRemoval, money, parse, practitionerIdType, regulator, text } from '../validation';
-import { PROFESSIONALS } from '../world/professionals';
+import { findProfessional } from '../world/professionals';
 import { doctorRecord, requireProfessional } from './shared';
 
 const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}/, 'a date such as 2025-07-01');
@@ -117,12 +117,7 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
     );
     if (!prescribed) throw fail.notFound(`No prescription for ${body.intervention_code} with that consent_token`);
     for (const d of body.doctors) {
-      const known = PROFESSIONALS.some(
-        (p) =>
-          (d.regulation_body === undefined || p.regulator === d.regulation_body) &&
-          (/^registration[_ ]?number$/i.test(d.identification_type) ? p.registrationNumber === d.identification_number : p.nationalId === d.identification_number),
-      );
-      if (!known) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
+      if (findProfessional(d.identification_type, d.identification_number, d.regulation_body) === undefined) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
     }
     return body.actual_products.map((product) => {
       const record: DispenseRecord = {

@@ -83,12 +83,12 @@ export const PROFESSIONALS: readonly Professional[] = [
   },
 ];
 
-/** Finds a professional by registration number or national ID, under the named regulator. */
-export function findProfessional(identificationType: string, identificationNumber: string, regulator: string): Professional | undefined {
+/** Finds a professional by registration number or national ID, under the named regulator (any, when none is named). */
+export function findProfessional(identificationType: string, identificationNumber: string, regulator?: string): Professional | undefined {
   const value = identificationNumber.trim();
   const byRegistration = /^registration[_ ]?number$/i.test(identificationType.trim());
   return PROFESSIONALS.find(
-    (p) => p.regulator === regulator.trim() && (byRegistration ? p.registrationNumber === value : p.nationalId === value),
+    (p) => (regulator === undefined || p.regulator === regulator.trim()) && (byRegistration ? p.registrationNumber === value : p.nationalId === value),
   );
 }
 

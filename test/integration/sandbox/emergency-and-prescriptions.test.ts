@@ -166,6 +166,15 @@ describe('prescriptions', () => {
       expect(d.body[0]).toMatchObject({ status: 'DISPENSED' });
       expect(typeof d.body[0].id).toBe('number');
     }
+    // Dispensing doctors come from the registry: by registration number or national ID, under their regulator if named.
+    expect((await h.hospital.post('/api/v1/prescriptions/dispenses', { ...dispense, doctors: [{ identification_number: '22334455', identification_type: 'National ID', regulation_body: 'KMPDC' }] })).status).toBe(200);
+    for (const unknown of [
+      { identification_number: 'Q1', identification_type: 'registration_number' },
+      { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'NCK' },
+      { identification_number: 'A12345', identification_type: 'National ID' },
+    ]) {
+      expectError(await h.hospital.post('/api/v1/prescriptions/dispenses', { ...dispense, doctors: [unknown] }), 422, 'PROFESSIONAL_NOT_FOUND');
+    }
     const removed = await h.hospital.call('DELETE', '/api/v1/prescriptions/doctors', {
       body: { consent_token: visit.consent_token, intervention_code: codes.capitation, practitioner_registration_number: 'A12345' },
     });
