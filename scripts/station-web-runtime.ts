@@ -5,7 +5,7 @@
 // The device service is the core's to run (electron/station/device-service.ts): its CORS follows the
 // link allowlist in settings, plus the sandbox. The browser host logs through the core's logger.
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,6 +73,8 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     const ownDataDir = options.dataDir === undefined;
     const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'idhini-training-')));
     if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    // A data folder named on the command line may not exist yet, as on a station's first run.
+    else await mkdir(dataDir, { recursive: true });
     let destination = options.logDestination;
     if (destination === undefined) {
       const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });

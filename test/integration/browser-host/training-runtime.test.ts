@@ -1,6 +1,7 @@
 // The training runtime behind `npm run station:web` and `npm start` (scripts/station-web-runtime.ts):
 // the core runs the local device service the sandbox's page captures from, on the port the sandbox
 // was told; its CORS follows the link allowlist in settings, and in training always lets the sandbox in.
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,5 +48,18 @@ describe('training runtime: the local device service', () => {
     expect(await status(PAYER)).toBe(200);
     expect(await status(running.sandbox.url)).toBe(200);
     expect(await status('https://elsewhere.example.com')).toBe(403);
+  });
+});
+
+describe('training runtime: its data folder', () => {
+  it('creates a data folder that does not exist yet, and writes its log and database there', async () => {
+    const dataDir = path.join(dir, 'first-run', 'data');
+    const station = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, dataDir });
+    try {
+      expect(existsSync(path.join(dataDir, 'station.log'))).toBe(true);
+      expect(existsSync(path.join(dataDir, 'station.db'))).toBe(true);
+    } finally {
+      await station.close();
+    }
   });
 });
