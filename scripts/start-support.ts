@@ -1,11 +1,13 @@
 // What the launchers (npm start, npm run station:web) share: building the renderer when its build is
 // missing or older than its sources, finding the Electron binary, finding a Chromium to open the
 // station in app mode. Development tooling: it may look at this machine, the product code may not.
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { RENDERER_DIR } from '../build/paths';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,10 +34,10 @@ async function rendererBuildIsStale(): Promise<boolean> {
 }
 
 /**
- * Builds the renderer with vite when its build is stale. Launchers started side by side (parallel
- * end-to-end tests) take turns through a lock folder, and each looks again once it holds it.
+ * Builds the renderer with vite when its build is stale. Launchers and test files started side by
+ * side take turns through a lock folder, and each looks again once it holds it.
  */
-export async function ensureRendererBuilt(say: (line: string) => void): Promise<void> {
+export async function ensureRendererBuilt(say: (line: string) => void = () => undefined): Promise<void> {
   if (!(await rendererBuildIsStale())) return;
   await mkdir(path.dirname(BUILD_LOCK), { recursive: true });
   const deadline = Date.now() + 180_000;
@@ -55,8 +57,16 @@ export async function ensureRendererBuilt(say: (line: string) => void): Promise<
   try {
     if (!(await rendererBuildIsStale())) return;
     say('building the renderer (vite)…');
-    const { build } = await import('vite');
-    await build({ configFile: path.join(RENDERER_SRC, 'vite.config.ts'), logLevel: 'warn' });
+    // In a child process, so a build started from inside a test runner is the same as a launcher's:
+    // the runner's own vite and module graph stay out of it.
+    const vite = path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js');
+    await promisify(execFile)(process.execPath, [vite, 'build', '--config', path.join(RENDERER_SRC, 'vite.config.ts'), '--logLevel', 'warn'], {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((error: unknown) => {
+      const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+      throw new Error(`renderer build failed:\n${stdout}\n${stderr}`, { cause: error });
+    });
   } finally {
     await rm(BUILD_LOCK, { recursive: true, force: true });
   }
