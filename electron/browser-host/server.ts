@@ -12,8 +12,8 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import type { WebSocket } from 'ws';
-import { checkEvent, checkOutcome, makeError, validateInvoke } from '../contract';
-import type { CommandName, Invocation, Outcome, StationBridge } from '../contract';
+import { checkEvent, invokeChecked, validateInvoke } from '../contract';
+import type { Invocation, Outcome, StationBridge } from '../contract';
 import { browserCsp, securityHeaders } from './csp';
 
 /** pino's call shape. */
@@ -149,15 +149,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   }
 
   async function dispatch(call: Invocation): Promise<Outcome<unknown>> {
-    let answered: unknown;
-    try {
-      answered = await (core.invoke as (name: CommandName, input: unknown) => Promise<unknown>)(call.name, call.input);
-    } catch (error) {
-      log.error({ command: call.name, error: error instanceof Error ? error.name : typeof error }, 'station core threw');
-      return { ok: false, error: makeError('INTERNAL', `The station failed while handling ${call.name}.`) };
-    }
-    const outcome = checkOutcome(call.name, answered);
-    if (!outcome.ok && outcome.error.code === 'INTERNAL') log.error({ command: call.name }, 'station answer refused: outside the contract');
+    const outcome = await invokeChecked(core, call, log);
     if (outcome.ok && (call.name === 'settings.get' || call.name === 'settings.update')) {
       followSettings((outcome.value as { allowedLinkOrigins: string[] }).allowedLinkOrigins);
     }

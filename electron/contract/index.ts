@@ -122,6 +122,30 @@ export function checkOutcome<N extends CommandName>(name: N, outcome: unknown): 
   return { ok: false, error: makeError('INTERNAL', `The station answered ${name} outside the contract.`) };
 }
 
+/** What a shell logs through: pino's calling shape, and the Electron shell's own ShellLog. */
+export interface ErrorLog {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * A validated call, handed to the core and its answer checked (checkOutcome): what both shells do
+ * with every call the renderer makes. A core that throws becomes INTERNAL, logged by the error's
+ * class only, since its message might quote what the exchange sent.
+ */
+export async function invokeChecked(core: StationBridge, call: Invocation, log: ErrorLog): Promise<Outcome<unknown>> {
+  let answered: unknown;
+  try {
+    // The core's invoke is generic in the command name; a validated Invocation is one of them.
+    answered = await (core.invoke as (name: CommandName, input: unknown) => Promise<unknown>)(call.name, call.input);
+  } catch (error) {
+    log.error({ command: call.name, error: error instanceof Error ? error.name : typeof error }, 'station core threw');
+    return { ok: false, error: makeError('INTERNAL', `The station failed while handling ${call.name}.`) };
+  }
+  const outcome = checkOutcome(call.name, answered);
+  if (!outcome.ok && outcome.error.code === 'INTERNAL') log.error({ command: call.name }, 'station answer refused: outside the contract');
+  return outcome;
+}
+
 /** Checks an event before it is pushed to the renderer. */
 export function checkEvent(value: unknown): Outcome<StationEvent> {
   const parsed = stationEvent.safeParse(value);

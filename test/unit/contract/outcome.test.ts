@@ -1,8 +1,9 @@
 // checkOutcome: the check both shells (the Electron shell and the browser host) run on every whole
-// answer of the core before it crosses to the renderer, success and error alike.
+// answer of the core before it crosses to the renderer, success and error alike; and invokeChecked,
+// which hands them each call and runs it.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { checkOutcome, makeError } from '../../../electron/contract';
-import type { CommandOutcome } from '../../../electron/contract';
+import { checkOutcome, invokeChecked, makeError } from '../../../electron/contract';
+import type { CommandOutcome, Invocation, StationBridge } from '../../../electron/contract';
 import { outputExamples } from './examples';
 
 const outsideTheContract = { ok: false, error: makeError('INTERNAL', 'The station answered visit.open outside the contract.') };
@@ -50,5 +51,39 @@ describe('checkOutcome', () => {
     ['ok that is not a boolean', { ok: 'true', value: outputExamples['visit.open'] }],
   ])('turns %s into INTERNAL naming the command', (_what, answered) => {
     expect(checkOutcome('visit.open', answered)).toEqual(outsideTheContract);
+  });
+});
+
+describe('invokeChecked', () => {
+  const logged: { fields: Record<string, unknown>; message: string }[] = [];
+  const log = { error: (fields: Record<string, unknown>, message: string) => void logged.push({ fields, message }) };
+  const core = (invoke: (name: string, input: unknown) => Promise<unknown>): StationBridge =>
+    ({ invoke, subscribe: () => () => undefined }) as unknown as StationBridge;
+  const call = { name: 'visit.open', input: { workflowId: 'wf_consent01' } } as Invocation;
+
+  it('hands the call to the core and passes an answer the contract allows', async () => {
+    logged.length = 0;
+    const seen: unknown[] = [];
+    const answer = { ok: true, value: outputExamples['visit.open'] };
+    const outcome = await invokeChecked(core(async (name, input) => (seen.push([name, input]), answer)), call, log);
+    expect(seen).toEqual([['visit.open', { workflowId: 'wf_consent01' }]]);
+    expect(outcome).toEqual(answer);
+    expect(logged).toEqual([]);
+  });
+
+  it('turns a core that throws into INTERNAL, logging the error’s class but not its message', async () => {
+    logged.length = 0;
+    const outcome = await invokeChecked(core(async () => Promise.reject(new TypeError('exchange said CT-secret-value'))), call, log);
+    expect(outcome).toEqual({ ok: false, error: makeError('INTERNAL', 'The station failed while handling visit.open.') });
+    expect(logged).toEqual([{ fields: { command: 'visit.open', error: 'TypeError' }, message: 'station core threw' }]);
+    expect(JSON.stringify(logged)).not.toContain('CT-secret-value');
+  });
+
+  it('refuses and logs an answer outside the contract, never its value', async () => {
+    logged.length = 0;
+    const outcome = await invokeChecked(core(async () => ({ ok: true, value: { ...outputExamples['visit.open'], consentToken: 'CT-secret-value' } })), call, log);
+    expect(outcome).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(logged).toEqual([{ fields: { command: 'visit.open' }, message: 'station answer refused: outside the contract' }]);
+    expect(JSON.stringify([outcome, logged])).not.toContain('CT-secret-value');
   });
 });
