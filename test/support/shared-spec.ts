@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export type SharedSpec = 'service-interface.md' | 'field-notes.md';
+export type SharedSpec = 'service-interface.md' | 'field-notes.md' | 'wire-evidence.md';
 
 const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const siblingSpecDir = resolve(repositoryRoot, '../shared/spec');

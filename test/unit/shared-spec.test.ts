@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { committedSpecDir, readSharedSpec, siblingSpecDir, type SharedSpec } from '../support/shared-spec';
 
-const names: SharedSpec[] = ['service-interface.md', 'field-notes.md'];
+const names: SharedSpec[] = ['service-interface.md', 'field-notes.md', 'wire-evidence.md'];
 
 describe('contract documents', () => {
   it.each(names)('%s: the committed copy is the one in ../shared/spec when that is present', (name) => {
