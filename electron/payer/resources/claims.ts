@@ -1,15 +1,16 @@
-// Claims: the visit, billing, doctors, preview, discharge and submit, attachments, and the
-// housekeeping the field notes document. Only preview (and the payer's preview) may be repeated:
+// Claims: the visit, billing lines and diagnoses, doctors, preview, discharge and submit,
+// attachments, and the housekeeping calls. Only preview (and the payer's preview) may be repeated:
 // submit is not known to be idempotent, so a lost answer is reconciled with preview, never resent.
-import { defineOperation, nameOperations } from '../operation';
+import { defineOperation, jsonBody, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   addBillingRequest,
+  addDiagnosisRequest,
   addDoctorRequest,
-  addDoctorResponse,
   addLineRequest,
   attachment,
-  billingResponse,
+  claimDiagnosis,
+  claimLine,
   claimStateResponse,
   closeClaimRequest,
   createVisitRequest,
@@ -17,6 +18,7 @@ import {
   dischargeRequest,
   editLineRequest,
   housekeepingResponse,
+  lineFilePart,
   payerPreviewQuery,
   payerPreviewResponse,
   previewRequest,
@@ -26,6 +28,7 @@ import {
   removeDoctorRequest,
   removeLineRequest,
   resubmitRequest,
+  resubmitResponse,
   submitEmergencyRequest,
   submitRequest,
   switchInterventionRequest,
@@ -46,24 +49,41 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/lines',
     safeToRepeat: false,
     request: addLineRequest,
-    response: { schema: billingResponse },
+    // The JSON shape carries amounts as text, as A's types and the exchange's Postman collection write them.
+    encode: (line) => ({ body: jsonBody({ ...line, unit_price: String(line.unit_price), quantity: String(line.quantity) }) }),
+    response: { schema: claimLine },
   }),
   addBilling: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/lines',
     safeToRepeat: false,
     request: addBillingRequest,
-    encode: ({ attachments, ...fields }) => ({
-      body: multipart(fields, (attachments ?? []).map((file) => filePart('attachments', file))),
+    encode: ({ attachments = [], ...fields }) => ({
+      body: multipart(
+        {
+          ...fields,
+          ...(attachments.length === 0
+            ? {}
+            : { attachments: attachments.map((a, n) => ({ document_title: a.document_title, document_type: a.document_type, file_field_name: lineFilePart(n) })) }),
+        },
+        attachments.map((a, n) => filePart(lineFilePart(n), a.file)),
+      ),
     }),
-    response: { schema: billingResponse },
+    response: { schema: claimLine },
+  }),
+  addDiagnosis: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/diagnoses',
+    safeToRepeat: false,
+    request: addDiagnosisRequest,
+    response: { schema: claimDiagnosis },
   }),
   addDoctor: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/doctors',
     safeToRepeat: false,
     request: addDoctorRequest,
-    response: { schema: addDoctorResponse, emptyBody: true, textBody: true },
+    response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   removeDoctor: defineOperation({
     method: 'DELETE',
@@ -92,28 +112,28 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/discharge',
     safeToRepeat: false,
     request: dischargeRequest,
-    response: { schema: claimStateResponse, emptyBody: true },
+    response: { schema: claimStateResponse },
   }),
   submit: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/submit',
     safeToRepeat: false,
     request: submitRequest,
-    response: { schema: claimStateResponse, emptyBody: true },
+    response: { schema: claimStateResponse },
   }),
   submitEmergency: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/submit',
     safeToRepeat: false,
     request: submitEmergencyRequest,
-    response: { schema: claimStateResponse, emptyBody: true },
+    response: { schema: claimStateResponse },
   }),
   uploadAttachment: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/attachments',
     safeToRepeat: false,
     request: uploadAttachmentRequest,
-    encode: ({ file, ...fields }) => ({ body: multipart(fields, [filePart('file', file)]) }),
+    encode: ({ file_blob, ...fields }) => ({ body: multipart(fields, [filePart('file_blob', file_blob)]) }),
     response: { schema: attachment },
   }),
   removeLine: defineOperation({
@@ -149,20 +169,22 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/close',
     safeToRepeat: false,
     request: closeClaimRequest,
-    response: { schema: claimStateResponse, emptyBody: true },
+    response: { schema: claimStateResponse },
   }),
   resubmit: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/lines/resubmit',
     safeToRepeat: false,
     request: resubmitRequest,
-    response: { schema: claimStateResponse, emptyBody: true },
+    response: { schema: resubmitResponse },
   }),
   editLine: defineOperation({
     method: 'PATCH',
     path: '/api/v1/claims/lines/edit',
     safeToRepeat: false,
     request: editLineRequest,
-    response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
+    // The edit carries the price as text (R docs billing types unit_price a string; R sends "9.50").
+    encode: (edit) => ({ body: jsonBody({ ...edit, unit_price: edit.unit_price === undefined ? undefined : String(edit.unit_price) }) }),
+    response: { schema: claimLine },
   }),
 });

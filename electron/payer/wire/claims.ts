@@ -1,18 +1,19 @@
-// Claims: the visit, billing lines (JSON or multipart), doctors, preview, discharge, the submit
-// shapes, attachments and the housekeeping calls of the field notes.
+// Claims: the visit, billing lines (JSON or multipart with diagnoses and files), diagnoses, doctors,
+// the claim object the preview, discharge, submit and close answer, attachments and the
+// housekeeping calls. docs/exchange-wire.md cites the source of every field.
 import { z } from 'zod';
 import {
   amount,
-  diagnosis,
-  diagnosisRef,
   fileInput,
   interventionRef,
   isoDate,
   jsonValue,
   list,
   nonEmpty,
+  number,
   oneOrMany,
   optional,
+  optionalBoolean,
   optionalNumber,
   optionalStatus,
   optionalText,
@@ -23,6 +24,8 @@ import {
   requireAllOrNone,
   requireExactlyOne,
   serviceType,
+  status,
+  text,
   type JsonValue,
 } from './common';
 
@@ -132,79 +135,172 @@ export const createVisitResponse = z
 
 // ---------------------------------------------------------------- lines
 
-const lineFields = {
-  consent_token: nonEmpty,
-  intervention_code: nonEmpty,
-  unit_price: amount,
-  quantity: z.number().finite().positive(),
-  /** ICD-11 diagnoses: the contract lists them with every line, JSON or multipart. */
-  diagnoses: z.array(diagnosis).min(1, 'give at least one ICD-11 diagnosis'),
-  item_code: nonEmpty.optional(),
-  description: z.string().optional(),
-  service_date: isoDate.optional(),
-  ...practitioner,
-};
+/** The document types a claim attachment may carry (R docs billing, `POST /claims/attachments`). */
+export const claimDocumentTypes = [
+  'BIO_DETAILS',
+  'BIRTH_NOTIFICATION',
+  'CARE_PLAN',
+  'CASE_NOTE',
+  'CASE_SUMMARY',
+  'CERTIFIED_BURIAL_PERMIT',
+  'CERTIFIED_COPY_OF_DECEASED_ID',
+  'CLAIM_FORM',
+  'COVER_LETTER_FROM_EMPLOYER',
+  'CRITICAL_CARE_UNIT_CASE',
+  'CT_SCAN',
+  'DEATH_NOTICE',
+  'DIALYSIS_CHART',
+  'DISCHARGE_SUMMARY',
+  'ENTRY_EXIT_VISA_STAMP',
+  'FINAL_BILL',
+  'IMAGING_ORDER',
+  'IMAGING_REPORT',
+  'INVOICE',
+  'LAB_ORDER',
+  'LAB_RESULTS',
+  'MAGNETIC_RESONANCE_IMAGING',
+  'MEDICAL_REPORT',
+  'OTHER',
+  'POST_SERVICE_IMAGING_REPORT',
+  'PRE_SERVICE_IMAGING_REPORT',
+  'PREAUTH_FORM',
+  'PRESCRIPTION',
+  'REQUEST_FORM_BY_RELEVANT_CONSULTANT',
+  'RHESUS_FACTOR',
+  'THEATRE_NOTES',
+] as const;
+export const claimDocumentType = z.enum(claimDocumentTypes);
 
-/** Shape 1: one line item as JSON. */
+/** An ICD code as the multipart `diagnoses` list and the diagnosis calls carry it: the bare code. */
+export const icdCode = nonEmpty.max(20, 'an ICD code is at most 20 characters');
+const quantity = z.number().finite().positive();
+
+/** Shape 1 (JSON): one line, no diagnoses (A `cc/claim-line/types`; the exchange's Postman "Add Virtual Claim Line"). */
 export const addLineRequest = z
-  .strictObject(lineFields)
+  .strictObject({
+    consent_token: nonEmpty,
+    intervention_code: nonEmpty,
+    unit_price: amount,
+    quantity,
+    service_name: nonEmpty.optional(),
+    service_identifier: nonEmpty.optional(),
+    scheme_code: nonEmpty.optional(),
+    ...practitioner,
+  })
   .superRefine((v, ctx) => requireAllOrNone(v, practitionerFields, ctx, 'attending doctor'));
 
-/** Shape 2: combined billing as multipart, with the files as `attachments`. */
+/** A file sent with a line: its metadata goes in the `attachments` JSON part, its bytes in a part of its own. */
+export const lineAttachment = z.strictObject({ document_title: nonEmpty, document_type: claimDocumentType, file: fileInput });
+
+/**
+ * Shape 2 (multipart, "combined billing"): the line with its diagnoses (a JSON list of ICD code
+ * strings) and its files (R docs billing, R `add_line()`, A `cc/combined-billing`).
+ */
 export const addBillingRequest = z
-  .strictObject({ ...lineFields, attachments: z.array(fileInput).optional() })
+  .strictObject({
+    consent_token: nonEmpty,
+    intervention_code: nonEmpty,
+    unit_price: amount,
+    quantity,
+    charge_date: isoDate.optional(),
+    scheme_code: nonEmpty.optional(),
+    service_name: nonEmpty.optional(),
+    service_identifier: nonEmpty.optional(),
+    diagnoses: z.array(icdCode).min(1, 'leave diagnoses out rather than send an empty list').optional(),
+    attachments: z.array(lineAttachment).min(1).max(10).optional(),
+    ...practitioner,
+  })
   .superRefine((v, ctx) => requireAllOrNone(v, practitionerFields, ctx, 'attending doctor'));
 
+/** The name of the multipart part that carries the n-th file of a line (A combined billing; the exchange's Postman collection). */
+export const lineFilePart = (n: number): string => `attachments_${n}_file_blob`;
+
+/** A billing line as the exchange answers it (the answer to adding one, and `invoices[].lines[]` of the preview). */
 export interface ClaimLine {
-  readonly lineGuid: string | undefined;
+  /** `id`: the line's guid, sent back as `line_guid` to remove it and as `line_id` to edit it. */
+  readonly id: string;
   readonly interventionCode: string | undefined;
   readonly itemCode: string | undefined;
-  readonly description: string | undefined;
+  readonly itemName: string | undefined;
   readonly unitPrice: number | undefined;
   readonly quantity: number | undefined;
+  /** `line_total_amount` */
   readonly amount: number | undefined;
-  readonly serviceDate: string | undefined;
-  readonly diagnoses: string[];
+  readonly netAmount: number | undefined;
+  readonly chargeDate: string | undefined;
+  readonly schemeCode: string | undefined;
+  readonly active: boolean | undefined;
+  readonly doctorName: string | undefined;
 }
 
-const claimLine = z
+export const claimLine = z
   .looseObject({
-    line_guid: optionalText,
-    guid: optionalText,
+    id: text.pipe(z.string().trim().min(1, 'a line without its id')),
     intervention_code: optionalText,
     item_code: optionalText,
-    description: optionalText,
+    item_name: optionalText,
     unit_price: optionalNumber,
     quantity: optionalNumber,
-    amount: optionalNumber,
-    total_amount: optionalNumber,
-    service_date: optionalText,
-    diagnoses: list(diagnosisRef),
+    line_total_amount: optionalNumber,
+    line_net_amount: optionalNumber,
+    charge_date: optionalText,
+    scheme_code: optionalText,
+    is_active: optionalBoolean,
+    doctor_name: optionalText,
   })
   .transform(
     (l): ClaimLine => ({
-      lineGuid: l.line_guid ?? l.guid,
+      id: l.id,
       interventionCode: l.intervention_code,
       itemCode: l.item_code,
-      description: l.description,
+      itemName: l.item_name,
       unitPrice: l.unit_price,
       quantity: l.quantity,
-      amount: l.amount ?? l.total_amount ?? (l.unit_price !== undefined && l.quantity !== undefined ? l.unit_price * l.quantity : undefined),
-      serviceDate: l.service_date,
-      diagnoses: l.diagnoses,
+      amount: l.line_total_amount,
+      netAmount: l.line_net_amount,
+      chargeDate: l.charge_date,
+      schemeCode: l.scheme_code,
+      active: l.is_active,
+      doctorName: l.doctor_name,
     }),
   );
 
-export interface BillingSaved {
-  readonly message: string | undefined;
-  readonly lineGuid: string | undefined;
-  readonly lines: ClaimLine[];
-  readonly totalAmount: number | undefined;
+// ---------------------------------------------------------------- diagnoses
+
+/** `POST /claims/diagnoses` (and the PATCH that removes one): the doctor, when given, comes with all three fields. */
+export const addDiagnosisRequest = z
+  .strictObject({ consent_token: nonEmpty, icd_code: icdCode, intervention_code: nonEmpty, ...practitioner })
+  .superRefine((v, ctx) => requireAllOrNone(v, practitionerFields, ctx, 'attending doctor'));
+
+/** A diagnosis on the claim: the answer to adding one, and `claim_diagnoses[]` of the preview. */
+export interface ClaimDiagnosis {
+  readonly code: string;
+  readonly name: string | undefined;
+  readonly interventionCode: string | undefined;
+  readonly id: string | undefined;
+  readonly flagged: boolean | undefined;
+  readonly recordedOn: string | undefined;
 }
 
-export const billingResponse = z
-  .looseObject({ message: optionalText, line_guid: optionalText, lines: list(claimLine), total_amount: optionalNumber })
-  .transform((b): BillingSaved => ({ message: b.message, lineGuid: b.line_guid, lines: b.lines, totalAmount: b.total_amount }));
+export const claimDiagnosis = z
+  .looseObject({
+    diagnosis_code: text.pipe(z.string().trim().min(1, 'a diagnosis without its code')),
+    diagnosis_name: optionalText,
+    intervention_code: optionalText,
+    claim_diagnosis_id: optionalText,
+    is_flagged_diagnosis: optionalBoolean,
+    recorded_on: optionalText,
+  })
+  .transform(
+    (d): ClaimDiagnosis => ({
+      code: d.diagnosis_code,
+      name: d.diagnosis_name,
+      interventionCode: d.intervention_code,
+      id: d.claim_diagnosis_id,
+      flagged: d.is_flagged_diagnosis,
+      recordedOn: d.recorded_on,
+    }),
+  );
 
 // ---------------------------------------------------------------- doctors
 
@@ -217,146 +313,157 @@ export const addDoctorRequest = z.strictObject({
 
 export const removeDoctorRequest = z.strictObject({ consent_token: nonEmpty });
 
-export interface Doctor {
-  readonly identificationNumber: string | undefined;
-  readonly identificationType: string | undefined;
-  readonly regulationBody: string | undefined;
-  readonly name: string | undefined;
-}
-
-const doctor = z
-  .looseObject({
-    identification_number: optionalText,
-    identification_type: optionalText,
-    regulation_body: optionalText,
-    practitioner_identification_number: optionalText,
-    practitioner_identification_type: optionalText,
-    practitioner_regulation_body: optionalText,
-    name: optionalText,
-  })
-  .transform(
-    (d): Doctor => ({
-      identificationNumber: d.identification_number ?? d.practitioner_identification_number,
-      identificationType: d.identification_type ?? d.practitioner_identification_type,
-      regulationBody: d.regulation_body ?? d.practitioner_regulation_body,
-      name: d.name,
-    }),
-  );
-
-export interface DoctorAttached {
-  readonly message: string | undefined;
-  readonly doctor: Doctor | undefined;
-}
-
-export const addDoctorResponse = z
-  .union([
-    z.undefined().transform(() => ({ message: undefined, doctor: undefined })),
-    z.string().transform((message) => ({ message, doctor: undefined })),
-    z.looseObject({ message: optionalText, doctor: optional(doctor) }),
-  ])
-  .transform((d): DoctorAttached => ({ message: d.message, doctor: d.doctor }));
-
 // ---------------------------------------------------------------- attachments
 
+/** One file for the claim, in a part named `file_blob` (R docs billing, A `cc/claim-attachment`, R `add_attachment()`). */
 export const uploadAttachmentRequest = z.strictObject({
   consent_token: nonEmpty,
   intervention_code: nonEmpty,
-  document_type: nonEmpty,
-  file: fileInput,
+  document_type: claimDocumentType,
+  file_blob: fileInput,
 });
 
+/** An attachment on the claim: the upload's answer, and `claim_attachments[]` of the preview. */
 export interface Attachment {
+  /** `id`: sent back as `attachment_id` to remove it. */
   readonly id: string;
-  readonly fileName: string | undefined;
-  readonly contentType: string | undefined;
-  readonly size: number | undefined;
-  readonly documentType: string | undefined;
+  readonly title: string | undefined;
+  readonly attachmentType: string | undefined;
+  readonly interventionCode: string | undefined;
+  readonly description: string | undefined;
 }
 
 export const attachment = z
   .looseObject({
-    attachment_id: optionalText,
-    id: optionalText,
-    file_name: optionalText,
-    content_type: optionalText,
-    size: optionalNumber,
-    document_type: optionalText,
+    id: text.pipe(z.string().trim().min(1, 'an attachment without its id')),
+    title: optionalText,
+    attachment_type: optionalText,
+    intervention_code: optionalText,
+    description: optionalText,
   })
-  .refine((a) => (a.attachment_id ?? a.id) !== undefined, { message: 'attachment without attachment_id', path: ['attachment_id'] })
   .transform(
-    (a): Attachment => ({
-      id: String(a.attachment_id ?? a.id),
-      fileName: a.file_name,
-      contentType: a.content_type,
-      size: a.size,
-      documentType: a.document_type,
-    }),
+    (a): Attachment => ({ id: a.id, title: a.title, attachmentType: a.attachment_type, interventionCode: a.intervention_code, description: a.description }),
   );
 
-// ---------------------------------------------------------------- preview
+// ---------------------------------------------------------------- the claim as the exchange answers it
 
 export const previewRequest = z.strictObject({ consent_token: nonEmpty });
 
+/** One invoice of the claim, with its lines. */
+export interface Invoice {
+  readonly id: string | undefined;
+  readonly invoiceNumber: string;
+  readonly workflowState: string | undefined;
+  readonly totalAmount: number | undefined;
+  readonly lines: ClaimLine[];
+  /** The doctors on the invoice, as the exchange sent them (their fields are not documented). */
+  readonly doctors: Record<string, JsonValue>[] | undefined;
+}
+
+const invoice = z
+  .looseObject({
+    id: optionalText,
+    invoice_number: text.pipe(z.string().trim().min(1, 'an invoice without its number')),
+    workflow_state: optionalStatus,
+    total_inv_amount: optionalNumber,
+    lines: z.array(claimLine),
+    doctors: optional(z.array(record)),
+  })
+  .transform(
+    (i): Invoice => ({ id: i.id, invoiceNumber: i.invoice_number, workflowState: i.workflow_state, totalAmount: i.total_inv_amount, lines: i.lines, doctors: i.doctors }),
+  );
+
 export interface ClaimPreview {
-  readonly consentToken: string;
+  /** `authorization_code`: the claim's consent_token. */
+  readonly consentToken: string | undefined;
+  /** `id`: the claim's guid (the payer preview's `guid`). */
+  readonly claimId: string | undefined;
   readonly workflowState: WorkflowState | undefined;
   readonly claimAuthStatus: string | undefined;
+  /** `patient_number`: whom the claim is for (absent while an emergency patient is unidentified). */
   readonly patientId: string | undefined;
   readonly serviceType: string | undefined;
-  readonly interventions: string[];
+  readonly interventions: string[] | undefined;
+  readonly invoices: Invoice[];
+  /** Every invoice's lines, in order. */
   readonly lines: ClaimLine[];
-  readonly diagnoses: string[];
-  readonly doctor: Doctor | undefined;
+  /** `claim_diagnoses` */
+  readonly diagnoses: ClaimDiagnosis[];
+  /** `claim_attachments` */
   readonly attachments: Attachment[];
-  readonly totalAmount: number | undefined;
+  /** `total_claim_amount` */
+  readonly totalAmount: number;
+  readonly netAmount: number | undefined;
+  /** The first invoice's number: the one submit and discharge name. */
   readonly invoiceNumber: string | undefined;
   readonly visitNumber: string | undefined;
+  readonly visitStart: string | undefined;
+  readonly visitEnd: string | undefined;
+  readonly dischargedOn: string | undefined;
+  /** Whether the exchange shows a doctor on the claim (any invoice's `doctors`, or `claim_doctors`); undefined when it says neither. */
+  readonly hasDoctor: boolean | undefined;
+  /** No public source shows these three; read when sent (the station's own sandbox does). */
   readonly dischargeStatus: string | undefined;
-  readonly partialDischarges: Record<string, JsonValue>[];
+  readonly partialDischarges: Record<string, JsonValue>[] | undefined;
   readonly submittedAt: string | undefined;
 }
 
+/**
+ * The claim object of the preview (R docs billing, A `cc/claim-preview/types`, R `VirtualClaimWire`):
+ * its lines live in `invoices[].lines`, its diagnoses in `claim_diagnoses`. What the station
+ * reconciles against cannot be missing: `invoices`, `claim_diagnoses`, `claim_attachments` and
+ * `total_claim_amount` absent are a malformed answer, never an empty claim.
+ */
 export const previewResponse = z
   .looseObject({
-    consent_token: optionalText,
     authorization_code: optionalText,
+    id: optionalText,
     workflow_state: optionalStatus,
     claim_auth_status: optionalStatus,
-    patient_id: optionalText,
-    service_type: optionalText,
-    interventions: list(interventionRef),
-    lines: list(claimLine),
-    diagnoses: list(diagnosisRef),
-    doctor: optional(doctor),
-    attachments: list(attachment),
-    total_amount: optionalNumber,
-    invoice_number: optionalText,
+    patient_number: optionalText,
+    service_type: optionalStatus,
+    interventions: optional(z.array(interventionRef)),
+    invoices: z.array(invoice),
+    claim_diagnoses: z.array(claimDiagnosis),
+    claim_attachments: z.array(attachment),
+    claim_doctors: optional(z.array(record)),
+    total_claim_amount: number,
+    total_claim_net_amount: optionalNumber,
     visit_number: optionalText,
+    visit_start: optionalText,
+    visit_end: optionalText,
+    discharged_on: optionalText,
     discharge_status: optionalStatus,
-    partial_discharges: list(record),
+    partial_discharges: optional(z.array(record)),
     submitted_at: optionalText,
   })
-  .refine((p) => (p.consent_token ?? p.authorization_code) !== undefined, { message: 'preview without consent_token', path: ['consent_token'] })
-  .transform(
-    (p): ClaimPreview => ({
-      consentToken: String(p.consent_token ?? p.authorization_code),
+  .transform((p): ClaimPreview => {
+    const doctorLists = [p.claim_doctors, ...p.invoices.map((i) => i.doctors)].filter((d) => d !== undefined);
+    return {
+      consentToken: p.authorization_code,
+      claimId: p.id,
       workflowState: p.workflow_state,
       claimAuthStatus: p.claim_auth_status,
-      patientId: p.patient_id,
+      patientId: p.patient_number,
       serviceType: p.service_type,
       interventions: p.interventions,
-      lines: p.lines,
-      diagnoses: p.diagnoses,
-      doctor: p.doctor,
-      attachments: p.attachments,
-      totalAmount: p.total_amount,
-      invoiceNumber: p.invoice_number,
+      invoices: p.invoices,
+      lines: p.invoices.flatMap((i) => i.lines),
+      diagnoses: p.claim_diagnoses,
+      attachments: p.claim_attachments,
+      totalAmount: p.total_claim_amount,
+      netAmount: p.total_claim_net_amount,
+      invoiceNumber: p.invoices[0]?.invoiceNumber,
       visitNumber: p.visit_number,
+      visitStart: p.visit_start,
+      visitEnd: p.visit_end,
+      dischargedOn: p.discharged_on,
+      hasDoctor: doctorLists.length === 0 ? undefined : doctorLists.some((d) => d.length > 0),
       dischargeStatus: p.discharge_status,
       partialDischarges: p.partial_discharges,
       submittedAt: p.submitted_at,
-    }),
-  );
+    };
+  });
 
 export const payerPreviewQuery = z
   .strictObject({ guid: nonEmpty.optional(), provider_claim_no: nonEmpty.optional() })
@@ -366,24 +473,27 @@ export const payerPreviewQuery = z
     }
   });
 
-/** The payer's view of claims: `{pageSize, results[]}`; the records' fields are not documented. */
+/** The payer's view of claims: `{pageSize, results[]}` of camelCase records, passed through as they come. */
 export const payerPreviewResponse = oneOrMany(record);
 
 // ---------------------------------------------------------------- discharge and submit
 
+/** RFC 3339: a day, a time and an offset (`2025-07-01T14:30:00+03:00`); the discharge refuses a bare day (R WORKFLOWS). */
+export const rfc3339DateTime = isoDate.refine((v) => /T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v), 'an RFC 3339 date-time with its offset, such as 2025-07-01T14:30:00+03:00');
+
 export const dischargeRequest = z
   .strictObject({
     consent_token: nonEmpty,
+    discharge_date: rfc3339DateTime,
     discharge_reason: z.enum(dischargeReasons),
     invoice_number: nonEmpty,
-    discharge_date: isoDate.optional(),
     notes: z.string().optional(),
     otp: otpDigits.optional(),
-    auth_guid: nonEmpty.optional(),
     discharge_auth_guid: nonEmpty.optional(),
+    auth_guid: nonEmpty.optional(),
     discharge_status: z.enum(dischargeStatuses).optional(),
   })
-  .superRefine((v, ctx) => requireExactlyOne(v, ['otp', 'auth_guid', 'discharge_auth_guid'], ctx, 'discharge consent'));
+  .superRefine((v, ctx) => requireExactlyOne(v, ['otp', 'discharge_auth_guid', 'auth_guid'], ctx, 'discharge consent'));
 
 /** Standard submit, and finalisation of an earlier partial discharge (discharge_status FULL). */
 export const submitRequest = z
@@ -408,49 +518,62 @@ export const submitEmergencyRequest = z.strictObject({
 });
 
 export interface ClaimState {
-  readonly message: string | undefined;
+  /** `authorization_code`: the claim's consent_token. */
   readonly consentToken: string | undefined;
-  readonly workflowState: WorkflowState | undefined;
+  readonly workflowState: WorkflowState;
   readonly claimAuthStatus: string | undefined;
+  readonly invoiceNumber: string | undefined;
+  readonly dischargedOn: string | undefined;
+  /** Not shown by any public source; read when sent. */
+  readonly dischargeStatus: string | undefined;
   readonly submittedAt: string | undefined;
 }
 
-/** Discharge, submit, close and resubmit all answer the claim's new state. */
+/** Discharge, submit and close answer the claim object (R docs claim-dispatch, A `ClaimsVisitReponse`, R `VirtualClaimWire`). */
 export const claimStateResponse = z
-  .union([
-    z.undefined().transform(() => ({}) as Record<string, never>),
-    z.looseObject({
-      message: optionalText,
-      consent_token: optionalText,
-      workflow_state: optionalStatus,
-      claim_auth_status: optionalStatus,
-      submitted_at: optionalText,
-    }),
-  ])
+  .looseObject({
+    authorization_code: optionalText,
+    workflow_state: status,
+    claim_auth_status: optionalStatus,
+    invoice_number: optionalText,
+    discharged_on: optionalText,
+    discharge_status: optionalStatus,
+    submitted_at: optionalText,
+  })
   .transform(
     (c): ClaimState => ({
-      message: 'message' in c ? c.message : undefined,
-      consentToken: 'consent_token' in c ? c.consent_token : undefined,
-      workflowState: 'workflow_state' in c ? c.workflow_state : undefined,
-      claimAuthStatus: 'claim_auth_status' in c ? c.claim_auth_status : undefined,
-      submittedAt: 'submitted_at' in c ? c.submitted_at : undefined,
+      consentToken: c.authorization_code,
+      workflowState: c.workflow_state,
+      claimAuthStatus: c.claim_auth_status,
+      invoiceNumber: c.invoice_number,
+      dischargedOn: c.discharged_on,
+      dischargeStatus: c.discharge_status,
+      submittedAt: c.submitted_at,
     }),
   );
 
 // ---------------------------------------------------------------- housekeeping
 
 export const removeLineRequest = z.strictObject({ consent_token: nonEmpty, line_guid: nonEmpty });
-export const removeDiagnosisRequest = z.strictObject({ consent_token: nonEmpty, icd_code: nonEmpty, intervention_code: nonEmpty });
+export const removeDiagnosisRequest = z.strictObject({ consent_token: nonEmpty, icd_code: icdCode, intervention_code: nonEmpty });
 export const removeAttachmentRequest = z.strictObject({ attachment_id: nonEmpty, consent_token: nonEmpty, intervention_code: nonEmpty });
 
-export const switchInterventionRequest = z.strictObject({
-  consent_token: nonEmpty,
-  existing_intervention_code: nonEmpty,
-  new_intervention_code: nonEmpty,
-  retain_bill_items: z.boolean(),
-  bill_from: isoDate.optional(),
-  bill_to: isoDate.optional(),
-});
+export const switchInterventionRequest = z
+  .strictObject({
+    consent_token: nonEmpty,
+    existing_intervention_code: nonEmpty,
+    new_intervention_code: nonEmpty,
+    retain_bill_items: z.boolean(),
+    bill_from: isoDate.optional(),
+    bill_to: isoDate.optional(),
+  })
+  .superRefine((v, ctx) => {
+    // Keeping the bill items moves them over a period: A refuses the switch without both ends.
+    if (!v.retain_bill_items) return;
+    for (const field of ['bill_from', 'bill_to'] as const) {
+      if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required when retain_bill_items is true` });
+    }
+  });
 
 export const closeClaimRequest = z.strictObject({
   consent_token: nonEmpty,
@@ -460,22 +583,30 @@ export const closeClaimRequest = z.strictObject({
 
 export const resubmitRequest = z.strictObject({ consent_token: nonEmpty });
 
-/** Editing a line during resubmission: the fields to change (ours: the body is not documented). */
+export interface LineResubmission {
+  readonly lineId: string | undefined;
+  readonly status: string | undefined;
+  readonly message: string | undefined;
+  readonly resubmittedAt: string | undefined;
+}
+
+/** `{line_id, message, resubmitted_at, status}` (R docs billing, R `LineResubmissionWire`). */
+export const resubmitResponse = z
+  .looseObject({ line_id: optionalText, status: optionalStatus, message: optionalText, resubmitted_at: optionalText })
+  .transform((r): LineResubmission => ({ lineId: r.line_id, status: r.status, message: r.message, resubmittedAt: r.resubmitted_at }));
+
+/** Editing a line after the payer's review: its id and the fields to change (R docs billing, R `edit_line()`). */
 export const editLineRequest = z
   .strictObject({
-    consent_token: nonEmpty,
-    line_guid: nonEmpty,
+    line_id: nonEmpty,
+    quantity: z.number().int().positive().optional(),
     unit_price: amount.optional(),
-    quantity: z.number().finite().positive().optional(),
-    /** Replaces the line's diagnoses: a line keeps at least one. */
-    diagnoses: z.array(diagnosis).min(1, 'a line keeps at least one ICD-11 diagnosis').optional(),
-    description: z.string().optional(),
-    service_date: isoDate.optional(),
+    scheme_code: nonEmpty.optional(),
   })
   .superRefine((v, ctx) => {
-    const changes = ['unit_price', 'quantity', 'diagnoses', 'description', 'service_date'] as const;
+    const changes = ['quantity', 'unit_price', 'scheme_code'] as const;
     if (changes.every((f) => v[f] === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['unit_price'], message: `give at least one change: ${changes.join(', ')}` });
+      ctx.addIssue({ code: 'custom', path: ['quantity'], message: `give at least one change: ${changes.join(', ')}` });
     }
   });
 
@@ -492,4 +623,3 @@ export const housekeepingResponse = z.union([z.undefined(), jsonValue]).transfor
   }
   return { message: undefined, data: body };
 });
-

@@ -26,13 +26,13 @@ export type {
 export type { Preauth, PreauthCancelled, PreauthStatus } from './preauth';
 export type {
   Attachment,
-  BillingSaved,
+  ClaimDiagnosis,
   ClaimLine,
   ClaimPreview,
   ClaimState,
-  Doctor,
-  DoctorAttached,
   Housekeeping,
+  Invoice,
+  LineResubmission,
   Visit,
   WorkflowState,
 } from './claims';

@@ -63,7 +63,9 @@ describe('retries', () => {
     const { exchange, client } = await setup({
       routes: {
         'POST /api/v1/claims/preview': (_r, n) =>
-          n === 1 ? exchangeError(504, 'GATEWAY_TIMEOUT', 'slow') : { status: 200, json: { consent_token: 'CT-1', workflow_state: 'draft' } },
+          n === 1
+            ? exchangeError(504, 'GATEWAY_TIMEOUT', 'slow')
+            : { status: 200, json: { authorization_code: 'CT-1', workflow_state: 'draft', invoices: [], claim_diagnoses: [], claim_attachments: [], total_claim_amount: 0 } },
       },
     });
     await expect(client.claims.preview({ consent_token: 'CT-1' })).resolves.toMatchObject({ consentToken: 'CT-1', workflowState: 'DRAFT' });

@@ -9,9 +9,9 @@ let client: ExchangeClient;
 beforeAll(async () => {
   exchange = await startScriptedExchange({
     routes: {
-      'POST /api/v1/claims/discharge': () => ({ status: 200, json: { message: 'discharged', workflow_state: 'SUBMITTED', consent_token: 'CT' } }),
+      'POST /api/v1/claims/discharge': () => ({ status: 200, json: { authorization_code: 'CT', workflow_state: 'SUBMITTED', discharged_on: '2025-07-01T14:30:00+03:00' } }),
       'POST /api/v1/claims/visit': () => ({ status: 200, json: { authorization_code: 'CT-9', workflow_state: 'DRAFT' } }),
-      'POST /api/v1/claims/lines': () => ({ status: 200, json: { message: 'Billing line saved', line_guid: 'L-1', lines: [], total_amount: 500 } }),
+      'POST /api/v1/claims/lines': () => ({ status: 200, json: { id: 'L-1', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, line_total_amount: 500 } }),
       'POST /api/v1/patients/otp-whitelists': () => ({ status: 200, json: { guid: 'W-1', status: 'PENDING' } }),
     },
   });
@@ -36,7 +36,10 @@ const practitioner = {
 } as const;
 const submit = { consent_token: 'CT', invoice_number: 'INV', discharge_reason: 'RECOVERED', otp: '123456' } as const;
 const visit = { patient_id: 'CR1', intervention_code: 'SHA-02-001', service_type: 'OUTPATIENT', otp: '123456' } as const;
-const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, diagnoses: [{ code: 'CA40' }] } as const;
+const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1 } as const;
+const billing = { ...line, diagnoses: ['CA40'] } as const;
+const discharge = { consent_token: 'CT', discharge_date: '2025-07-01T14:30:00+03:00', discharge_reason: 'RECOVERED', invoice_number: 'INV', discharge_auth_guid: 'G-1' } as const;
+const pdf = { file_name: 'lab.pdf', content_type: 'application/pdf', data: new Uint8Array([37, 80, 68, 70, 45]) };
 const emergencyClaim = {
   consent_token: 'ECT',
   intervention_code: 'SHA-01-001',
@@ -78,12 +81,25 @@ const cases: [string, Call, string, RegExp?][] = [
     /together/,
   ],
   ['line with one doctor field', (c) => c.claims.addLine({ ...line, practitioner_identification_number: 'A1' }), 'practitioner_identification_type'],
-  ['line without a diagnosis', (c) => c.claims.addLine({ ...line, diagnoses: [] }), 'diagnoses', /ICD-11/],
+  ['a JSON line with diagnoses (only the multipart line carries them)', (c) => c.claims.addLine({ ...billing } as never), 'diagnoses', /not a field/],
+  ['combined billing with an empty diagnoses list', (c) => c.claims.addBilling({ ...billing, diagnoses: [] }), 'diagnoses'],
+  ['combined billing with diagnoses as objects where ICD code strings are due', (c) => c.claims.addBilling({ ...billing, diagnoses: [{ code: 'CA40' }] } as never), 'diagnoses[0]'],
   [
     'combined billing with two doctor fields',
-    (c) => c.claims.addBilling({ ...line, ...practitioner, practitioner_identification_type: undefined }),
+    (c) => c.claims.addBilling({ ...billing, ...practitioner, practitioner_identification_type: undefined }),
     'practitioner_identification_type',
   ],
+  ['a line file without its title', (c) => c.claims.addBilling({ ...billing, attachments: [{ document_type: 'LAB_RESULTS', file: pdf } as never] }), 'attachments[0].document_title'],
+  ['a line file of a document type the exchange does not list', (c) => c.claims.addBilling({ ...billing, attachments: [{ document_title: 'x', document_type: 'LAB_REPORT' as never, file: pdf }] }), 'attachments[0].document_type'],
+  ['an attachment sent as `file` rather than `file_blob`', (c) => c.claims.uploadAttachment({ consent_token: 'CT', intervention_code: 'X', document_type: 'OTHER', file: pdf } as never), 'file_blob'],
+  ['a diagnosis with one doctor field', (c) => c.claims.addDiagnosis({ consent_token: 'CT', icd_code: 'CA40', intervention_code: 'X', practitioner_regulation_body: 'KMPDC' }), 'practitioner_identification_type'],
+  ['discharge without discharge_date', (c) => c.claims.discharge({ ...discharge, discharge_date: undefined } as never), 'discharge_date'],
+  ['discharge dated with a day and no time', (c) => c.claims.discharge({ ...discharge, discharge_date: '2025-07-01' }), 'discharge_date', /RFC 3339/],
+  ['discharge dated with a time and no offset', (c) => c.claims.discharge({ ...discharge, discharge_date: '2025-07-01T14:30:00' }), 'discharge_date', /RFC 3339/],
+  ['line edit by line_guid (the edit names line_id)', (c) => c.claims.editLine({ consent_token: 'CT', line_guid: 'L', quantity: 2 } as never), 'line_id'],
+  ['line edit changing nothing', (c) => c.claims.editLine({ line_id: 'L' }), 'quantity', /at least one change/],
+  ['line edit to a fractional quantity', (c) => c.claims.editLine({ line_id: 'L', quantity: 1.5 }), 'quantity'],
+  ['switch keeping the bill items without their period', (c) => c.claims.switchIntervention({ consent_token: 'CT', existing_intervention_code: 'A', new_intervention_code: 'B', retain_bill_items: true, bill_from: '2025-07-01' }), 'bill_to', /retain_bill_items/],
   ['doctor on a claim without regulation_body', (c) => c.claims.addDoctor({ consent_token: 'CT', identification_number: 'A1', identification_type: 'x' } as never), 'regulation_body'],
   ['preauth with one doctor field', (c) => c.preauth.create({ ...preauth, practitioner_regulation_body: 'KMPDC' }), 'practitioner_identification_type'],
   ['preauth without the requesting doctor', (c) => c.preauth.create(preauth as never), 'practitioner_identification_type', /names the requesting doctor/],
@@ -119,14 +135,12 @@ const cases: [string, Call, string, RegExp?][] = [
   // refuses first, naming the field, rather than sending a request the exchange will bounce.
   ['OTP whitelist for OTHER without reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER' }), 'reason_text', /required when reason_type is OTHER/],
   ['OTP whitelist for OTHER with a blank reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason_text: '   ' }), 'reason_text', /required/],
-  ['line with a day/month/year service_date', (c) => c.claims.addLine({ ...line, service_date: '01/07/2025' }), 'service_date', /ISO 8601 date/],
-  ['line with a service_date that is no calendar day', (c) => c.claims.addLine({ ...line, service_date: '2025-02-30' }), 'service_date', /ISO 8601 date/],
-  ['line with a service_date at an hour that does not exist', (c) => c.claims.addLine({ ...line, service_date: '2025-07-01T24:00:00Z' }), 'service_date'],
-  ['combined billing with a service_date in words', (c) => c.claims.addBilling({ ...line, service_date: 'yesterday' }), 'service_date'],
-  ['discharge with month 13 as discharge_date', (c) => c.claims.discharge({ consent_token: 'CT', discharge_reason: 'RECOVERED', invoice_number: 'INV', auth_guid: 'G', discharge_date: '2025-13-01' }), 'discharge_date', /ISO 8601 date/],
-  ['line edit with slashes in service_date', (c) => c.claims.editLine({ consent_token: 'CT', line_guid: 'L', service_date: '2025/07/01' }), 'service_date'],
-  ['line edit leaving a line without diagnoses', (c) => c.claims.editLine({ consent_token: 'CT', line_guid: 'L', diagnoses: [] }), 'diagnoses', /at least one/],
-  ['intervention switch billing from a date in words', (c) => c.claims.switchIntervention({ consent_token: 'CT', existing_intervention_code: 'A', new_intervention_code: 'B', retain_bill_items: true, bill_from: '1 July' }), 'bill_from'],
+  ['combined billing with a day/month/year charge_date', (c) => c.claims.addBilling({ ...billing, charge_date: '01/07/2025' }), 'charge_date', /ISO 8601 date/],
+  ['combined billing with a charge_date that is no calendar day', (c) => c.claims.addBilling({ ...billing, charge_date: '2025-02-30' }), 'charge_date', /ISO 8601 date/],
+  ['combined billing charged at an hour that does not exist', (c) => c.claims.addBilling({ ...billing, charge_date: '2025-07-01T24:00:00Z' }), 'charge_date'],
+  ['combined billing with a service_date (not a field of the line)', (c) => c.claims.addBilling({ ...billing, service_date: '2025-07-01' } as never), 'service_date', /not a field/],
+  ['discharge with month 13 as discharge_date', (c) => c.claims.discharge({ ...discharge, discharge_date: '2025-13-01T10:00:00Z' }), 'discharge_date', /ISO 8601 date/],
+  ['intervention switch billing from a date in words', (c) => c.claims.switchIntervention({ consent_token: 'CT', existing_intervention_code: 'A', new_intervention_code: 'B', retain_bill_items: true, bill_from: '1 July', bill_to: '2025-07-03' }), 'bill_from'],
   ['prescription item starting on a US-style date', (c) => c.prescriptions.create({ items: [{ generic_concept_code: 'C1', start_date: '07-01-2025' }] }), 'items[0].start_date'],
   ['POMSF balance for a policy year written 2025-26', (c) => c.eligibility.pomsfBalance({ patient_id: 'CR1', policy_year: '2025-26' }), 'policy_year', /policy year/],
   ['an OTP that is not digits', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '12ab56' }), 'otp'],
@@ -152,21 +166,19 @@ describe('refused before sending', () => {
 
 describe('accepted and sent as the contract says', () => {
   it('lets an inpatient discharge record DECEASED (only submit refuses it)', async () => {
-    await client.claims.discharge({ consent_token: 'CT', discharge_reason: 'DECEASED', invoice_number: 'INV', auth_guid: 'G-1' });
-    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toEqual({
-      consent_token: 'CT',
-      discharge_reason: 'DECEASED',
-      invoice_number: 'INV',
-      auth_guid: 'G-1',
-    });
+    await client.claims.discharge({ ...discharge, discharge_reason: 'DECEASED' });
+    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toEqual({ ...discharge, discharge_reason: 'DECEASED' });
   });
 
-  it('sends ISO 8601 dates as given: a day, or a day with time and offset', async () => {
-    await client.claims.addLine({ ...line, service_date: '2024-02-29' });
-    await client.claims.addLine({ ...line, service_date: '2025-07-01T08:30:00+03:00' });
-    await client.claims.discharge({ consent_token: 'CT', discharge_reason: 'RECOVERED', invoice_number: 'INV', auth_guid: 'G-1', discharge_date: '2025-07-01' });
-    expect(exchange.to('POST /api/v1/claims/lines').map((r) => (r.json as { service_date: string }).service_date)).toEqual(['2024-02-29', '2025-07-01T08:30:00+03:00']);
-    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toMatchObject({ discharge_date: '2025-07-01' });
+  it('sends dates as given: a charge day, a charge date-time, an RFC 3339 discharge date-time', async () => {
+    await client.claims.addBilling({ ...billing, charge_date: '2024-02-29' });
+    await client.claims.addBilling({ ...billing, charge_date: '2025-07-01T08:30:00+03:00' });
+    await client.claims.discharge({ ...discharge, discharge_date: '2025-07-01T11:30:00Z' });
+    const sentDates = await Promise.all(
+      exchange.to('POST /api/v1/claims/lines').map(async (r) => (await new Response(r.body, { headers: { 'content-type': r.headers['content-type'] ?? '' } }).formData()).get('charge_date')),
+    );
+    expect(sentDates).toEqual(['2024-02-29', '2025-07-01T08:30:00+03:00']);
+    expect(exchange.to('POST /api/v1/claims/discharge')[0]?.json).toMatchObject({ discharge_date: '2025-07-01T11:30:00Z' });
   });
 
   it('sends an OTP whitelist request for OTHER once it says why', async () => {

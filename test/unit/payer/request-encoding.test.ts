@@ -15,6 +15,8 @@ function routes() {
   return {
     'POST /api/v1/claims/lines': ok(first('claims.addBilling')),
     'POST /api/v1/claims/attachments': ok(first('claims.uploadAttachment')),
+    'POST /api/v1/claims/diagnoses': ok(first('claims.addDiagnosis')),
+    'PATCH /api/v1/claims/lines/edit': ok(first('claims.editLine')),
     'POST /api/v1/patients/otp-whitelists': ok(first('consent.requestOtpWhitelist')),
     'POST /api/v1/claims/authorize': ok({ ...(first('consent.authorizeDischarge') as object), authorization_code: 'ECT-1' }),
     'POST /api/v1/claims/doctor-consent': ok({ message: 'sent' }),
@@ -57,37 +59,53 @@ async function formOf(request: RecordedRequest): Promise<FormData> {
 const pdfBytes = [37, 80, 68, 70, 45];
 
 describe('multipart', () => {
-  it('sends combined billing as multipart: diagnoses as JSON text, files as attachments', async () => {
-    await client.claims.addBilling(requestExamples['claims.addBilling'] as never);
+  it('sends combined billing as multipart: text parts, diagnoses as a JSON list of codes, each file in the part its metadata names', async () => {
+    await expect(client.claims.addBilling(requestExamples['claims.addBilling'] as never)).resolves.toMatchObject({ id: 'L-2', amount: 1000 });
     const form = await formOf(only());
+    expect([...form.keys()].sort()).toEqual(['attachments', 'attachments_0_file_blob', 'charge_date', 'consent_token', 'diagnoses', 'intervention_code', 'quantity', 'unit_price']);
     expect(form.get('consent_token')).toBe('CT-1');
     expect(form.get('unit_price')).toBe('500');
     expect(form.get('quantity')).toBe('2');
-    expect(JSON.parse(String(form.get('diagnoses')))).toEqual([{ code: 'CA40', name: 'Pneumonia' }]);
-    const file = form.get('attachments') as File;
+    expect(form.get('charge_date')).toBe('2025-07-01T09:30:00+03:00');
+    expect(JSON.parse(String(form.get('diagnoses')))).toEqual(['CA40', 'MG26']);
+    expect(JSON.parse(String(form.get('attachments')))).toEqual([{ document_title: 'Lab results', document_type: 'LAB_RESULTS', file_field_name: 'attachments_0_file_blob' }]);
+    const file = form.get('attachments_0_file_blob') as File;
     expect(file.name).toBe('lab.pdf');
     expect(file.type).toBe('application/pdf');
     expect([...new Uint8Array(await file.arrayBuffer())]).toEqual(pdfBytes);
   });
 
-  it('sends a single line as JSON', async () => {
+  it('names the n-th file of a line attachments_{n}_file_blob, and sends no attachments part without files', async () => {
+    const file = (n: number) => ({ document_title: `Page ${n}`, document_type: 'CLAIM_FORM', file: { file_name: `p${n}.pdf`, content_type: 'application/pdf', data: new Uint8Array(pdfBytes) } });
+    await client.claims.addBilling({ consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 1, quantity: 1, attachments: [file(0), file(1)] });
+    const form = await formOf(only());
+    const names = (JSON.parse(String(form.get('attachments'))) as { file_field_name: string }[]).map((a) => a.file_field_name);
+    expect(names).toEqual(['attachments_0_file_blob', 'attachments_1_file_blob']);
+    expect(names.map((n) => (form.get(n) as File).name)).toEqual(['p0.pdf', 'p1.pdf']);
+    exchange.requests.length = 0;
+    await client.claims.addBilling({ consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 1, quantity: 1, diagnoses: ['CA40'] });
+    expect([...(await formOf(only())).keys()].sort()).toEqual(['consent_token', 'diagnoses', 'intervention_code', 'quantity', 'unit_price']);
+  });
+
+  it('sends a single line as JSON with its amounts as text and no diagnoses', async () => {
     await client.claims.addLine(requestExamples['claims.addLine'] as never);
     const request = only();
     expect(request.headers['content-type']).toBe('application/json');
-    expect(request.json).toEqual(requestExamples['claims.addLine']);
+    expect(request.json).toEqual({ ...(requestExamples['claims.addLine'] as object), unit_price: '500', quantity: '1' });
   });
 
-  it('uploads an attachment as the file part of a multipart form', async () => {
+  it('uploads an attachment as the file part file_blob of a multipart form', async () => {
     await expect(client.claims.uploadAttachment(requestExamples['claims.uploadAttachment'] as never)).resolves.toEqual({
       id: 'ATT-1',
-      fileName: 'lab.pdf',
-      contentType: 'application/pdf',
-      size: 5,
-      documentType: undefined,
+      title: 'Lab results',
+      attachmentType: 'LAB_RESULTS',
+      interventionCode: 'SHA-02-001',
+      description: undefined,
     });
     const form = await formOf(only());
-    expect(form.get('document_type')).toBe('LAB_REPORT');
-    expect((form.get('file') as File).name).toBe('lab.pdf');
+    expect([...form.keys()].sort()).toEqual(['consent_token', 'document_type', 'file_blob', 'intervention_code']);
+    expect(form.get('document_type')).toBe('LAB_RESULTS');
+    expect((form.get('file_blob') as File).name).toBe('lab.pdf');
   });
 
   it('requests an OTP whitelist as multipart with an optional attachment', async () => {
@@ -143,6 +161,14 @@ describe('paths, queries and headers', () => {
     const request = only();
     expect(request.method).toBe('DELETE');
     expect(request.json).toEqual({ consent_token: 'AT-1', icd_code: 'DB10.1', intervention_code: 'SHA-05-010' });
+  });
+
+  it('adds a diagnosis and edits a line as JSON: the code bare, the edited price as text', async () => {
+    await expect(client.claims.addDiagnosis(requestExamples['claims.addDiagnosis'] as never)).resolves.toMatchObject({ code: 'CA40', interventionCode: 'SHA-02-001' });
+    expect(only().json).toEqual({ consent_token: 'CT-1', icd_code: 'CA40', intervention_code: 'SHA-02-001' });
+    exchange.requests.length = 0;
+    await expect(client.claims.editLine({ line_id: 'L-1', unit_price: 9.5, quantity: 2 })).resolves.toMatchObject({ id: 'L-1' });
+    expect(only().json).toEqual({ line_id: 'L-1', unit_price: '9.5', quantity: 2 });
   });
 
   it('reads a 204 on a removal as a confirmation', async () => {

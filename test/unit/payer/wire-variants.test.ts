@@ -272,36 +272,102 @@ describe('preauth, claims, emergency, prescriptions', () => {
     expect(malformed(g.claims.createVisit, { workflow_state: 'DRAFT' })).toMatchObject({ field: 'authorization_code' });
   });
 
-  it('reads the preview the station reconciles against', () => {
-    const preview = read(g.claims.preview, {
-      consent_token: 'CT-1',
-      workflow_state: 'SUBMITTED',
-      lines: [{ line_guid: 'L1', intervention_code: 'SHA-02-001', unit_price: '500.50', quantity: 2, diagnoses: ['DA01'] }],
-      doctor: { identification_number: 'A1', identification_type: 'registration_number', regulation_body: 'KMPDC' },
-      attachments: [{ attachment_id: 'AT1', file_name: 'lab.pdf', content_type: 'application/pdf', size: 10 }],
-      total_amount: 1001,
-      partial_discharges: [],
-      submitted_at: 't',
-    });
-    expect(preview).toMatchObject({
+  const line = { id: 'L1', intervention_code: 'SHA-02-001', item_code: 'C-01', unit_price: '500.50', quantity: 2, line_total_amount: '1001.00', charge_date: '2025-07-01' };
+  const livePreview = {
+    id: 'C-9',
+    authorization_code: 'CT-1',
+    workflow_state: 'DRAFT',
+    claim_auth_status: 'AUTHORIZED',
+    service_type: 'OUTPATIENT',
+    invoices: [
+      { id: 'IV-1', invoice_number: 'INV/13545/75385', workflow_state: 'VALID', total_inv_amount: '1001.00', lines: [line], doctors: [{ name: 'Dr. A' }] },
+      { invoice_number: 'INV/13545/75386', lines: [{ ...line, id: 'L2' }] },
+    ],
+    claim_diagnoses: [{ claim_diagnosis_id: 4, diagnosis_code: 'DA01', diagnosis_name: 'Caries', intervention_code: 'SHA-02-001', is_flagged_diagnosis: 'false' }],
+    claim_attachments: [{ id: 'AT1', title: 'Lab', attachment_type: 'LAB_RESULTS', retry_count: 0 }],
+    total_claim_amount: '2002.00',
+    required_preauth_document_types: null,
+  };
+
+  it('reads the live preview: lines in invoices[].lines, diagnoses in claim_diagnoses, numbers sent as text', () => {
+    expect(read(g.claims.preview, livePreview)).toMatchObject({
       consentToken: 'CT-1',
-      workflowState: 'SUBMITTED',
-      lines: [{ lineGuid: 'L1', unitPrice: 500.5, quantity: 2, amount: 1001 }],
-      doctor: { identificationNumber: 'A1', regulationBody: 'KMPDC' },
-      attachments: [{ id: 'AT1', fileName: 'lab.pdf' }],
-      totalAmount: 1001,
+      claimId: 'C-9',
+      workflowState: 'DRAFT',
+      invoiceNumber: 'INV/13545/75385',
+      lines: [
+        { id: 'L1', interventionCode: 'SHA-02-001', itemCode: 'C-01', unitPrice: 500.5, quantity: 2, amount: 1001, chargeDate: '2025-07-01' },
+        { id: 'L2', unitPrice: 500.5 },
+      ],
+      invoices: [{ invoiceNumber: 'INV/13545/75385', totalAmount: 1001, doctors: [{ name: 'Dr. A' }] }, { invoiceNumber: 'INV/13545/75386', doctors: undefined }],
+      diagnoses: [{ code: 'DA01', name: 'Caries', interventionCode: 'SHA-02-001', id: '4', flagged: false }],
+      attachments: [{ id: 'AT1', title: 'Lab', attachmentType: 'LAB_RESULTS' }],
+      totalAmount: 2002,
+      hasDoctor: true,
     });
   });
 
-  it('reads submit and discharge answers, and an empty 2xx', () => {
-    expect(read(g.claims.submit, { message: 'ok', workflow_state: 'SUBMITTED', consent_token: 'CT', submitted_at: 't' })).toEqual({
-      message: 'ok',
-      consentToken: 'CT',
-      workflowState: 'SUBMITTED',
-      claimAuthStatus: undefined,
-      submittedAt: 't',
+  it('refuses a preview it cannot reconcile against, naming the field, rather than reading an empty claim', () => {
+    const without = (key: string) => Object.fromEntries(Object.entries(livePreview).filter(([k]) => k !== key));
+    for (const field of ['invoices', 'claim_diagnoses', 'claim_attachments', 'total_claim_amount']) {
+      expect(malformed(g.claims.preview, without(field))).toMatchObject({ kind: 'malformed_response', field });
+    }
+    // The station's old reading of the wire: top-level lines and no invoices.
+    expect(malformed(g.claims.preview, { consent_token: 'CT', lines: [{ line_guid: 'L1' }], diagnoses: [], attachments: [], total_amount: 1 })).toMatchObject({ field: 'invoices' });
+    expect(malformed(g.claims.preview, { ...livePreview, invoices: [{ invoice_number: 'I', lines: [{ ...line, id: undefined }] }] })).toMatchObject({ field: 'invoices[0].lines[0].id' });
+    expect(malformed(g.claims.preview, { ...livePreview, invoices: [{ invoice_number: 'I' }] })).toMatchObject({ field: 'invoices[0].lines' });
+    expect(malformed(g.claims.preview, { ...livePreview, claim_diagnoses: [{ diagnosis_name: 'no code' }] })).toMatchObject({ field: 'claim_diagnoses[0].diagnosis_code' });
+  });
+
+  it('reads a billing line answer as the line itself; an answer without the line id is malformed, never an invented one', () => {
+    expect(read(g.claims.addBilling, line)).toEqual({
+      id: 'L1',
+      interventionCode: 'SHA-02-001',
+      itemCode: 'C-01',
+      itemName: undefined,
+      unitPrice: 500.5,
+      quantity: 2,
+      amount: 1001,
+      netAmount: undefined,
+      chargeDate: '2025-07-01',
+      schemeCode: undefined,
+      active: undefined,
+      doctorName: undefined,
     });
-    expect(read(g.claims.discharge, undefined)).toMatchObject({ workflowState: undefined });
+    expect(read(g.claims.addLine, { ...line, id: 42 })).toMatchObject({ id: '42' });
+    expect(malformed(g.claims.addBilling, { message: 'Billing saved', line_guid: 'L-1', lines: [], total_amount: 500 })).toMatchObject({ field: 'id' });
+    expect(malformed(g.claims.addLine, { ...line, id: ' ' })).toMatchObject({ field: 'id' });
+    expect(malformed(g.claims.editLine, { data: {}, message: 'Line updated' })).toMatchObject({ field: 'id' });
+  });
+
+  it('reads an added diagnosis and an uploaded attachment', () => {
+    expect(read(g.claims.addDiagnosis, { claim: 'C', diagnosis: 'x', diagnosis_code: 'CA40', diagnosis_name: 'Pneumonia', intervention_code: 'SHA-02-001', is_flagged_diagnosis: false, recorded_on: 't' })).toEqual({
+      code: 'CA40',
+      name: 'Pneumonia',
+      interventionCode: 'SHA-02-001',
+      id: undefined,
+      flagged: false,
+      recordedOn: 't',
+    });
+    expect(malformed(g.claims.addDiagnosis, { message: 'added' })).toMatchObject({ field: 'diagnosis_code' });
+    expect(read(g.claims.uploadAttachment, { id: 'A-1', title: 't', attachment_type: 'LAB_RESULTS', retry_count: 0 })).toMatchObject({ id: 'A-1', attachmentType: 'LAB_RESULTS' });
+    expect(malformed(g.claims.uploadAttachment, { attachment_id: 'A-1', file_name: 'lab.pdf' })).toMatchObject({ field: 'id' });
+  });
+
+  it('reads submit, discharge and close as the claim object; an empty 2xx is not a claim state', () => {
+    expect(read(g.claims.submit, { ...livePreview, workflow_state: 'SUBMITTED', invoice_number: 'INV/13545/75385' })).toEqual({
+      consentToken: 'CT-1',
+      workflowState: 'SUBMITTED',
+      claimAuthStatus: 'AUTHORIZED',
+      invoiceNumber: 'INV/13545/75385',
+      dischargedOn: undefined,
+      dischargeStatus: undefined,
+      submittedAt: undefined,
+    });
+    expect(read(g.claims.discharge, { workflow_state: 'SUBMITTED', discharged_on: '2025-07-03T14:30:00+03:00' })).toMatchObject({ dischargedOn: '2025-07-03T14:30:00+03:00' });
+    expect(malformed(g.claims.discharge, undefined)).toMatchObject({ field: '', message: /empty body/ });
+    expect(malformed(g.claims.close, { message: 'Claim closed' })).toMatchObject({ field: 'workflow_state' });
+    expect(read(g.claims.resubmit, { line_id: 'L1', status: 'resubmitted', message: 'ok', resubmitted_at: 't' })).toEqual({ lineId: 'L1', status: 'RESUBMITTED', message: 'ok', resubmittedAt: 't' });
   });
 
   it('reads confirmations of removals: 204, a sentence, a JSON string or {message}', () => {
@@ -367,7 +433,10 @@ describe('bodies that are not what was expected', () => {
       exchange = await startScriptedExchange({
         routes: {
           'GET /api/v1/patients': () => ({ status: 200, text: '<html><body>Login</body></html>', headers: { 'content-type': 'text/html' } }),
-          'POST /api/v1/claims/preview': () => ({ status: 200, json: { consent_token: 'CT', lines: [{ unit_price: 'free' }] } }),
+          'POST /api/v1/claims/preview': () => ({
+            status: 200,
+            json: { authorization_code: 'CT', invoices: [{ invoice_number: 'I', lines: [{ id: 'L1', unit_price: 'free' }] }], claim_diagnoses: [], claim_attachments: [], total_claim_amount: 0 },
+          }),
           'GET /api/v1/patients/contacts': () => ({ status: 302, text: '', headers: { location: '/login' } }),
         },
       });
@@ -387,7 +456,7 @@ describe('bodies that are not what was expected', () => {
     });
 
     it('names the offending field of a JSON answer', async () => {
-      await expect(client.claims.preview({ consent_token: 'CT' })).rejects.toMatchObject({ kind: 'malformed_response', field: 'lines[0].unit_price' });
+      await expect(client.claims.preview({ consent_token: 'CT' })).rejects.toMatchObject({ kind: 'malformed_response', field: 'invoices[0].lines[0].unit_price' });
     });
 
     it('treats a redirect as an unexpected answer', async () => {
