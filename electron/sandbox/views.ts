@@ -2,7 +2,8 @@
 // never sent as null, unless the wire doc shows them nullable.
 import { iso } from './clock';
 import type { SandboxContext } from './context';
-import type { AuthorizationRecord, ClaimRecord, DoctorRecord, LineRecord, PreauthRecord } from './state/store';
+import type { AttachmentRecord, AuthorizationRecord, ClaimDiagnosisRecord, ClaimRecord, DoctorRecord, LineRecord, PreauthRecord } from './state/store';
+import { CATALOGUE } from './world/catalogue';
 
 const when = <T>(condition: boolean, value: T): T | Record<string, never> => (condition ? value : {});
 
@@ -59,20 +60,22 @@ export function doctorView(d: DoctorRecord) {
   };
 }
 
-export function lineView(l: LineRecord) {
+/** A billing line as the exchange answers it (R docs billing): the answer to adding or editing one, and `invoices[].lines[]`. */
+export function lineView(c: ClaimRecord, l: LineRecord) {
+  const total = roundMoney(l.unit_price * l.quantity);
   return {
-    line_guid: l.line_guid,
+    id: l.line_guid,
+    invoice: c.invoice_number,
     intervention_code: l.intervention_code,
-    item_code: l.item_code,
-    description: l.description,
+    item_code: l.item_code ?? l.intervention_code,
+    item_name: l.description,
     unit_price: l.unit_price,
     quantity: l.quantity,
-    amount: roundMoney(l.unit_price * l.quantity),
-    diagnoses: l.diagnoses,
-    service_date: l.service_date,
-    ...when(l.practitioner !== null, { practitioner: l.practitioner }),
-    generated: l.generated,
-    created_at: iso(l.created_at),
+    line_total_amount: total,
+    line_net_amount: total,
+    charge_date: l.service_date,
+    ...when(l.scheme_code !== undefined, { scheme_code: l.scheme_code }),
+    is_active: true,
   };
 }
 
@@ -97,45 +100,110 @@ export function visitView(c: ClaimRecord) {
   };
 }
 
-export function claimPreview(c: ClaimRecord) {
+/** A diagnosis on the claim (R docs billing): the answer to adding one, and `claim_diagnoses[]`. */
+export function diagnosisView(c: ClaimRecord, d: ClaimDiagnosisRecord) {
   return {
-    consent_token: c.consent_token,
-    claim_guid: c.guid,
+    claim_diagnosis_id: d.id,
+    claim: c.guid,
+    diagnosis_code: d.code,
+    diagnosis_name: d.name,
+    intervention_code: d.intervention_code,
+    is_flagged_diagnosis: false,
+    is_inpatient: c.service_type === 'INPATIENT',
+    recorded_on: iso(d.recorded_at),
+    ...when(c.patient_id !== null, { patient_number: c.patient_id }),
+    visit_number: c.visit_number,
+  };
+}
+
+/** An attachment on the claim (R docs billing): the answer to uploading one, and `claim_attachments[]`. */
+export function attachmentView(c: ClaimRecord, a: AttachmentRecord) {
+  return {
+    id: a.attachment_id,
+    claim: c.guid,
+    title: a.title,
+    attachment_type: a.document_type,
+    intervention_code: a.intervention_code,
+    retry_count: 0,
+  };
+}
+
+/** The claim's one invoice. Its doctors' fields are not documented: the sandbox echoes what POST /claims/doctors took. */
+function invoiceView(c: ClaimRecord) {
+  const total = totalAmount(c.lines);
+  return {
+    invoice_number: c.invoice_number,
+    invoice_date: iso(c.visit_start),
+    workflow_state: c.workflow_state === 'CLOSED' ? 'INVALID' : 'VALID',
+    service_type: c.service_type,
+    total_inv_amount: total,
+    total_inv_net_amount: total,
+    lines: c.lines.map((l) => lineView(c, l)),
+    doctors:
+      c.doctor === null
+        ? []
+        : [{ identification_number: c.doctor.identification_number, identification_type: c.doctor.identification_type, regulation_body: c.doctor.regulation_body }],
+  };
+}
+
+/** What the preview and the dispatch answers (submit, discharge, close) share of the claim object. */
+function claimObject(c: ClaimRecord) {
+  const total = totalAmount(c.lines);
+  return {
+    id: c.guid,
+    authorization_code: c.consent_token,
     workflow_state: c.workflow_state,
     claim_auth_status: c.claim_auth_status,
-    patient_id: c.patient_id,
+    ...when(c.patient_id !== null, { patient_number: c.patient_id }),
     service_type: c.service_type,
-    interventions: c.interventions,
-    lines: c.lines.map(lineView),
-    diagnoses: c.diagnoses,
-    ...when(c.doctor !== null, { doctor: c.doctor === null ? null : doctorView(c.doctor) }),
-    attachments: c.attachments.map((a) => ({
-      attachment_id: a.attachment_id,
-      intervention_code: a.intervention_code,
-      document_type: a.document_type,
-      file_name: a.file_name,
-      content_type: a.content_type,
-      size: a.size,
-      uploaded_at: iso(a.uploaded_at),
-    })),
-    total_amount: totalAmount(c.lines),
+    interventions: c.interventions.map((code) => {
+      const intervention = CATALOGUE.interventionByCode.get(code);
+      return {
+        intervention_code: code,
+        intervention_name: intervention?.name ?? code,
+        workflow_state: 'ACTIVE',
+        preauth_exist: intervention?.needsPreauth === true && c.preauth_id !== null,
+      };
+    }),
+    invoices: [invoiceView(c)],
+    claim_diagnoses: c.diagnoses.map((d) => diagnosisView(c, d)),
+    total_claim_amount: total,
+    total_claim_net_amount: total,
+    visit_start: iso(c.visit_start),
+    ...when(c.submitted_at !== null, { visit_end: iso(c.submitted_at ?? 0) }),
+  };
+}
+
+/**
+ * The claim as the preview answers it (R docs billing "Preview Claim"; A `cc/claim-preview/types`):
+ * lines in `invoices[].lines`, diagnoses in `claim_diagnoses`. `discharge_status` and
+ * `partial_discharges` are the sandbox's own (no public source shows how the live service marks a
+ * partial discharge).
+ */
+export function claimPreview(c: ClaimRecord) {
+  return {
+    ...claimObject(c),
+    claim_attachments: c.attachments.map((a) => attachmentView(c, a)),
     invoice_number: c.invoice_number,
     visit_number: c.visit_number,
-    visit_start: iso(c.visit_start),
-    authorization_guid: c.authorization_guid,
+    ...when(c.discharge_date !== null, { discharged_on: c.discharge_date }),
     ...when(c.discharge_status !== null, { discharge_status: c.discharge_status }),
-    partial_discharges: c.partial_discharges.map((p) => ({
-      at: iso(p.at),
-      discharge_reason: p.discharge_reason,
-      amount: p.amount,
-      line_guids: p.line_guids,
-      notes: p.notes,
-    })),
-    ...when(c.submitted_at !== null, { submitted_at: c.submitted_at === null ? null : iso(c.submitted_at) }),
+    partial_discharges: c.partial_discharges.map((p) => ({ at: iso(p.at), amount: p.amount })),
+  };
+}
+
+/** The claim as submit, discharge and close answer it (R docs claim-dispatch). */
+export function claimDispatchView(c: ClaimRecord) {
+  return {
+    ...claimObject(c),
+    invoice_number: c.invoice_number,
+    visit_number: c.visit_number,
+    ...when(c.discharge_date !== null, { discharged_on: c.discharge_date }),
     ...when(c.discharge_reason !== null, { discharge_reason: c.discharge_reason }),
-    ...when(c.preauth_id !== null, { preauth_id: c.preauth_id }),
-    ...when(c.emergency !== null, { emergency: c.emergency === null ? null : emergencyView(c) }),
-    ...when(c.closed !== null, { closed: c.closed === null ? null : { ...c.closed, at: iso(c.closed.at) } }),
+    ...when(c.discharge_status !== null, { discharge_status: c.discharge_status }),
+    ...when(c.reason_for_unknown_patient !== null, { reason_for_unknown_patient: c.reason_for_unknown_patient }),
+    ...when(c.notes !== null, { notes: c.notes }),
+    ...when(c.closed !== null, { cancel_reason_type: c.closed?.reason_type, cancel_reason_text: c.closed?.reason_text }),
   };
 }
 

@@ -1,6 +1,6 @@
 // Claims: visit creation, billing lines, doctor, preview, discharge, submit, attachments and the
 // housekeeping operations of the field notes.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
@@ -16,7 +16,7 @@ import {
   requireOtpConsentAllowed,
   requirePatient,
 } from '../state/consent';
-import type { AuthorizationRecord, ClaimRecord, LineRecord, OtpRecord, PreauthRecord } from '../state/store';
+import type { AttachmentRecord, AuthorizationRecord, ClaimDiagnosisRecord, ClaimRecord, LineRecord, OtpRecord, PreauthRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { MAX_ATTACHMENTS_PER_CLAIM, checkAttachment, readMultipart, type UploadedFile } from '../uploads';
 import {
@@ -24,7 +24,6 @@ import {
   SUBMIT_DISCHARGE_REASONS,
   UNKNOWN_PATIENT_REASONS,
   byConsentToken,
-  diagnosis,
   interventionList,
   jsonField,
   money,
@@ -37,7 +36,10 @@ import {
   serviceType,
   text,
 } from '../validation';
-import { EMERGENCY_WINDOW_MS, authorizationView, claimPreview, doctorView, lineView, totalAmount, visitView } from '../views';
+import { EMERGENCY_WINDOW_MS, attachmentView, claimDispatchView, claimPreview, diagnosisView, lineView, totalAmount, visitView } from '../views';
+import { ICD11_CONCEPTS } from '../world/concepts';
+// The portal's list of claim document types, as the client spells it (one list, from R docs billing).
+import { claimDocumentTypes } from '../../payer/wire';
 import { CATALOGUE, isPerDiem, type Intervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
 import { doctorRecord, requireClaim, requireEditable, requireProfessional } from './shared';
@@ -69,17 +71,46 @@ const visitRequest = z
     message: 'exactly one consent strategy: otp or auth_guid',
   });
 
-const lineRequest = z.object({
+/** An ICD code as the live wire carries it: a bare string in `diagnoses` and `icd_code`. */
+const icdCode = z
+  .string({ error: 'an ICD code string such as "CA40.Z" (not an object)' })
+  .trim()
+  .regex(/^[A-Za-z0-9.&/-]{2,20}$/, 'an ICD code such as "CA40.Z"');
+
+/** The fields both line shapes share (R docs billing; A `cc/claim-line`, `cc/combined-billing`). */
+const lineFields = {
   consent_token: text,
   intervention_code: text,
   unit_price: money,
   quantity: z.coerce.number().finite().positive('must be greater than 0').max(10_000),
-  diagnoses: jsonField(z.array(diagnosis).min(1, 'at least one diagnosis')),
-  item_code: z.string().trim().max(100).optional(),
-  description: z.string().trim().max(500).optional(),
-  service_date: isoDate.optional(),
-  document_type: z.string().trim().max(100).optional(),
+  scheme_code: text.optional(),
+  // A's combined billing names it scheme_name; R and the portal scheme_code: either is taken.
+  scheme_name: text.optional(),
+  service_name: z.string().trim().max(500).optional(),
+  service_identifier: z.string().trim().max(100).optional(),
   ...practitionerFields,
+};
+
+/** Shape 1 (JSON): one line; it carries no diagnoses. */
+const jsonLine = z.object(lineFields);
+
+/** Shape 2 (multipart): `diagnoses` a JSON list of ICD code strings, `attachments` JSON metadata naming a file part each. */
+const multipartLine = z.object({
+  ...lineFields,
+  charge_date: isoDate.optional(),
+  diagnoses: jsonField(z.array(icdCode, { error: 'a JSON list of ICD code strings, e.g. ["CA40.Z"]' }).max(20)).optional(),
+  attachments: jsonField(
+    z
+      .array(
+        z.object({
+          document_title: z.string().trim().max(200).optional(),
+          document_type: z.enum(claimDocumentTypes),
+          file_field_name: text,
+        }),
+        { error: 'JSON metadata: [{document_title, document_type, file_field_name}]' },
+      )
+      .max(MAX_ATTACHMENTS_PER_CLAIM),
+  ).optional(),
 });
 
 const consentChoice = {
@@ -88,11 +119,18 @@ const consentChoice = {
   discharge_auth_guid: text.optional(),
 };
 
+/** RFC 3339: the live discharge refuses a bare date (R WORKFLOWS, UAT). */
+const rfc3339 = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/, 'an RFC 3339 date-time such as 2025-07-01T14:30:00+03:00, not a bare date')
+  .refine((v) => !Number.isNaN(Date.parse(v)), 'not a real date-time');
+
 const dischargeRequest = z.object({
   consent_token: text,
   discharge_reason: z.enum(DISCHARGE_REASONS),
   invoice_number: text,
-  discharge_date: isoDate.optional(),
+  discharge_date: rfc3339,
   notes: z.string().trim().max(2000).optional(),
   discharge_status: z.enum(['PARTIAL', 'FULL']).optional(),
   ...consentChoice,
@@ -100,7 +138,8 @@ const dischargeRequest = z.object({
 
 const submitRequest = z.object({
   consent_token: text,
-  invoice_number: text,
+  // Optional on the portal; the sandbox checks it when sent.
+  invoice_number: text.optional(),
   discharge_reason: z.enum(SUBMIT_DISCHARGE_REASONS, {
     error: 'must be RECOVERED, REFERRED, ABSCONDED or OTHER (DECEASED is not valid on submit; it is a reason_for_unknown_patient)',
   }),
@@ -113,35 +152,44 @@ const submitRequest = z.object({
 const CANCEL_REASONS = ['WRONG_PATIENT', 'NO_SERVICE_GIVEN', 'WRONG_BENEFIT', 'EXPIRED_VISIT', 'EXHAUSTED_BENEFIT', 'TIME_BARRED', 'OTHER_REASONS'] as const;
 
 const doctorRequest = z.object({ consent_token: text, identification_number: text, identification_type: practitionerIdType, regulation_body: regulator });
-const attachmentFields = z.object({ consent_token: text, intervention_code: text, document_type: text });
+const attachmentFields = z.object({ consent_token: text, intervention_code: text, document_type: z.enum(claimDocumentTypes) });
 const payerPreviewQuery = z
   .object({ guid: text.optional(), provider_claim_no: text.optional() })
   .refine((v) => v.guid !== undefined || v.provider_claim_no !== undefined, { path: ['provider_claim_no'], message: 'provider_claim_no (or guid) is required' });
 const lineRemoval = z.object({ consent_token: text, line_guid: text });
-const diagnosisRemoval = z.object({ consent_token: text, icd_code: text, intervention_code: text });
+const diagnosisRequest = z.object({ consent_token: text, icd_code: icdCode, intervention_code: text, ...practitionerFields });
+const diagnosisRemoval = z.object({ consent_token: text, icd_code: icdCode, intervention_code: text });
 const attachmentRemoval = z.object({ attachment_id: text, consent_token: text, intervention_code: text });
-const interventionSwitch = z.object({
-  consent_token: text,
-  existing_intervention_code: text,
-  new_intervention_code: text,
-  retain_bill_items: z.boolean().default(true),
-  bill_from: isoDate.optional(),
-  bill_to: isoDate.optional(),
-});
-const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text });
-const lineEdit = z
+const interventionSwitch = z
   .object({
     consent_token: text,
-    line_guid: text,
-    unit_price: money.optional(),
-    quantity: z.coerce.number().finite().positive().max(10_000).optional(),
-    diagnoses: z.array(diagnosis).min(1, 'at least one diagnosis').optional(),
-    description: z.string().trim().max(500).optional(),
-    service_date: isoDate.optional(),
+    existing_intervention_code: text,
+    new_intervention_code: text,
+    retain_bill_items: z.boolean(),
+    bill_from: isoDate.optional(),
+    bill_to: isoDate.optional(),
   })
-  .refine((v) => [v.unit_price, v.quantity, v.diagnoses, v.description, v.service_date].some((x) => x !== undefined), {
-    path: ['unit_price'],
-    message: 'send at least one of unit_price, quantity, diagnoses, description, service_date',
+  .superRefine((v, ctx) => {
+    // Kept bill items move over a period; without one retained the switch needs no dates (R WORKFLOWS; A refuses the first).
+    if (!v.retain_bill_items) return;
+    for (const field of ['bill_from', 'bill_to'] as const) {
+      if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `required when retain_bill_items is true` });
+    }
+  });
+const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text });
+/** The portal and R name the line `line_id`; the exchange's Postman collection `claim_line_id`: either is taken. */
+const lineEdit = z
+  .object({
+    line_id: text.optional(),
+    claim_line_id: text.optional(),
+    quantity: z.coerce.number().int('a whole number').positive().max(10_000).optional(),
+    unit_price: money.optional(),
+    scheme_code: text.optional(),
+  })
+  .refine((v) => v.line_id !== undefined || v.claim_line_id !== undefined, { path: ['line_id'], message: 'line_id is required' })
+  .refine((v) => [v.quantity, v.unit_price, v.scheme_code].some((x) => x !== undefined), {
+    path: ['quantity'],
+    message: 'send at least one of quantity, unit_price, scheme_code',
   });
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -154,27 +202,67 @@ function attachDoctor(claim: ClaimRecord, practitioner: ReturnType<typeof practi
   claim.doctor = doctorRecord(p, practitioner.identification_type, practitioner.identification_number);
 }
 
-function addDiagnoses(claim: ClaimRecord, diagnoses: readonly { code: string; name?: string | undefined }[]): void {
-  for (const d of diagnoses) if (!claim.diagnoses.some((x) => x.code === d.code)) claim.diagnoses.push(d);
+/** Records a diagnosis of one intervention of the claim once; answers the claim's record of it. */
+function recordDiagnosis(ctx: SandboxContext, claim: ClaimRecord, code: string, interventionCode: string): ClaimDiagnosisRecord {
+  const known = claim.diagnoses.find((d) => d.code === code && d.intervention_code === interventionCode);
+  if (known !== undefined) return known;
+  const record: ClaimDiagnosisRecord = {
+    id: claim.diagnoses.reduce((max, d) => Math.max(max, d.id), 0) + 1,
+    code,
+    name: ICD11_CONCEPTS.find((c) => c.code === code)?.display ?? code,
+    intervention_code: interventionCode,
+    recorded_at: ctx.now(),
+  };
+  claim.diagnoses.push(record);
+  return record;
 }
 
-function addAttachments(ctx: SandboxContext, claim: ClaimRecord, files: readonly UploadedFile[], interventionCode: string, documentType: string) {
-  for (const f of files) checkAttachment(f);
+function requireClaimIntervention(claim: ClaimRecord, code: string): void {
+  if (!claim.interventions.includes(code)) {
+    throw fail.rule('INTERVENTION_NOT_ALLOWED', `${code} is not an intervention of this claim (${claim.interventions.join(', ')})`);
+  }
+}
+
+interface NewAttachment {
+  readonly file: UploadedFile;
+  readonly documentType: string;
+  readonly title: string;
+}
+
+function addAttachments(ctx: SandboxContext, claim: ClaimRecord, files: readonly NewAttachment[], interventionCode: string): AttachmentRecord[] {
+  for (const f of files) checkAttachment(f.file);
   if (claim.attachments.length + files.length > MAX_ATTACHMENTS_PER_CLAIM) {
     throw fail.rule('TOO_MANY_ATTACHMENTS', `A claim holds at most ${MAX_ATTACHMENTS_PER_CLAIM} attachments; it has ${claim.attachments.length}`);
   }
-  return files.map((f) => {
-    const record = {
+  return files.map(({ file, documentType, title }) => {
+    const record: AttachmentRecord = {
       attachment_id: ctx.rng.uuid(),
       intervention_code: interventionCode,
       document_type: documentType,
-      file_name: f.filename,
-      content_type: f.mimetype,
-      size: f.data.length,
+      title,
+      file_name: file.filename,
+      content_type: file.mimetype,
+      size: file.data.length,
       uploaded_at: ctx.now(),
     };
     claim.attachments.push(record);
     return record;
+  });
+}
+
+/**
+ * Pairs the `attachments` metadata of a multipart line with its file parts. The live service drops
+ * a file it cannot find by `file_field_name` without a word (R `create_preauth()`); the sandbox
+ * refuses the mismatch instead, so a lost file shows (ours).
+ */
+function lineAttachments(meta: readonly { document_title?: string | undefined; document_type: string; file_field_name: string }[], files: readonly UploadedFile[]): NewAttachment[] {
+  const named = new Set(meta.map((m) => m.file_field_name));
+  const stray = files.find((f) => !named.has(f.fieldname));
+  if (stray !== undefined) throw fail.field(stray.fieldname, 'a file part that no attachments entry names in its file_field_name');
+  return meta.map((m, i) => {
+    const file = files.find((f) => f.fieldname === m.file_field_name);
+    if (file === undefined) throw fail.field(`attachments.${i}.file_field_name`, `no file part named ${m.file_field_name}`);
+    return { file, documentType: m.document_type, title: m.document_title ?? file.filename };
   });
 }
 
@@ -293,8 +381,8 @@ function dischargeConsent(
   };
 }
 
-function requireInvoice(claim: ClaimRecord, invoiceNumber: string): void {
-  if (invoiceNumber !== claim.invoice_number) {
+function requireInvoice(claim: ClaimRecord, invoiceNumber: string | undefined): void {
+  if (invoiceNumber !== undefined && invoiceNumber !== claim.invoice_number) {
     throw fail.rule('INVOICE_MISMATCH', `invoice_number ${invoiceNumber} is not this claim's (${claim.invoice_number})`);
   }
 }
@@ -303,23 +391,6 @@ function requireDoctor(claim: ClaimRecord): void {
   if (claim.doctor === null) {
     throw fail.rule('NO_DOCTOR_ATTACHED', 'No doctor is attached to the claim: add one with POST /claims/doctors, a line, or at visit start');
   }
-}
-
-function submitted(ctx: SandboxContext, claim: ClaimRecord) {
-  return {
-    message: 'Claim submitted to the payer',
-    workflow_state: claim.workflow_state,
-    consent_token: claim.consent_token,
-    submitted_at: iso(claim.submitted_at ?? ctx.now()),
-  };
-}
-
-async function lineInput(request: FastifyRequest): Promise<{ body: unknown; files: UploadedFile[] }> {
-  if (request.isMultipart()) {
-    const { fields, files } = await readMultipart(request);
-    return { body: fields, files };
-  }
-  return { body: request.body, files: [] };
 }
 
 export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -434,33 +505,45 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
   app.post('/claims/lines', async (request) => {
     const facility = tenantOf(request);
-    const input = await lineInput(request);
-    const body = parse(lineRequest, input.body);
+    const multipart = request.isMultipart();
+    const { fields, files } = multipart ? await readMultipart(request) : { fields: request.body, files: [] };
+    const body = multipart ? parse(multipartLine, fields) : { ...parse(jsonLine, fields), charge_date: undefined, diagnoses: undefined, attachments: undefined };
     const practitioner = practitionerFrom(body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
-    if (!claim.interventions.includes(body.intervention_code)) {
-      throw fail.rule('INTERVENTION_NOT_ALLOWED', `${body.intervention_code} is not an intervention of this claim (${claim.interventions.join(', ')})`);
-    }
-    const intervention = CATALOGUE.interventionByCode.get(body.intervention_code);
+    requireClaimIntervention(claim, body.intervention_code);
+    const attachments = lineAttachments(body.attachments ?? [], files);
     attachDoctor(claim, practitioner);
-    addAttachments(ctx, claim, input.files, body.intervention_code, body.document_type ?? 'SUPPORTING_DOCUMENT');
+    addAttachments(ctx, claim, attachments, body.intervention_code);
+    const diagnoses = body.diagnoses ?? [];
     const line: LineRecord = {
       line_guid: ctx.rng.uuid(),
       intervention_code: body.intervention_code,
-      item_code: body.item_code ?? null,
-      description: body.description ?? intervention?.name ?? body.intervention_code,
+      item_code: body.service_identifier ?? null,
+      description: body.service_name ?? CATALOGUE.interventionByCode.get(body.intervention_code)?.name ?? body.intervention_code,
       unit_price: body.unit_price,
       quantity: body.quantity,
-      diagnoses: body.diagnoses,
-      service_date: body.service_date ?? iso(ctx.now()).slice(0, 10),
+      diagnoses: diagnoses.map((code) => ({ code })),
+      service_date: body.charge_date ?? iso(ctx.now()),
+      scheme_code: body.scheme_code ?? body.scheme_name,
       practitioner,
       generated: null,
       created_at: ctx.now(),
     };
     claim.lines.push(line);
-    addDiagnoses(claim, body.diagnoses);
-    return { message: 'Billing line saved', line_guid: line.line_guid, lines: claim.lines.map(lineView), total_amount: totalAmount(claim.lines) };
+    for (const code of diagnoses) recordDiagnosis(ctx, claim, code, body.intervention_code);
+    return lineView(claim, line);
+  });
+
+  app.post('/claims/diagnoses', async (request) => {
+    const facility = tenantOf(request);
+    const body = parse(diagnosisRequest, request.body);
+    const practitioner = practitionerFrom(body);
+    const claim = requireClaim(ctx, facility, body.consent_token);
+    requireEditable(claim);
+    requireClaimIntervention(claim, body.intervention_code);
+    attachDoctor(claim, practitioner);
+    return diagnosisView(claim, recordDiagnosis(ctx, claim, body.icd_code, body.intervention_code));
   });
 
   app.post('/claims/doctors', async (request) => {
@@ -473,7 +556,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       throw fail.conflict('DOCTOR_ALREADY_ATTACHED', `${claim.doctor.name} is already attached: remove them first (one doctor per claim)`);
     }
     claim.doctor = doctorRecord(p, body.identification_type, body.identification_number);
-    return { message: 'Doctor attached', doctor: doctorView(claim.doctor) };
+    return { data: {}, message: 'Doctor attached' };
   });
 
   app.delete('/claims/doctors', async (request, reply) => {
@@ -516,17 +599,17 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         notes: body.notes ?? null,
       });
       claim.discharge_status = 'PARTIAL';
-      return { message: 'Partial discharge recorded; finalise with a FULL discharge or submit', workflow_state: claim.workflow_state, consent_token: claim.consent_token, discharge_status: 'PARTIAL' };
+      return claimDispatchView(claim);
     }
     updatePerDiemDays(ctx, claim);
     claim.discharge_status = 'FULL';
     claim.discharge_reason = body.discharge_reason;
-    claim.discharge_date = body.discharge_date ?? iso(ctx.now()).slice(0, 10);
+    claim.discharge_date = body.discharge_date;
     claim.notes = body.notes ?? claim.notes;
     claim.submitted_at = ctx.now();
     claim.claim_auth_status = 'SUBMITTED_CLAIM';
     ctx.state.fireClaim(claim, claim.workflow_state === 'DRAFT' ? 'discharge_full' : 'submit', 'CLAIM_ALREADY_SUBMITTED', `discharged: ${body.discharge_reason}`);
-    return { ...submitted(ctx, claim), message: 'Patient discharged; claim submitted to the payer', discharge_status: 'FULL' };
+    return claimDispatchView(claim);
   });
 
   app.post('/claims/submit', async (request) => {
@@ -574,7 +657,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     claim.submitted_at = ctx.now();
     claim.claim_auth_status = 'SUBMITTED_CLAIM';
     ctx.state.fireClaim(claim, 'submit', 'CLAIM_ALREADY_SUBMITTED', `submitted: ${body.discharge_reason}`);
-    return submitted(ctx, claim);
+    return claimDispatchView(claim);
   });
 
   app.post('/claims/attachments', async (request) => {
@@ -583,14 +666,14 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(attachmentFields, fields);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
-    if (!claim.interventions.includes(body.intervention_code)) {
-      throw fail.rule('INTERVENTION_NOT_ALLOWED', `${body.intervention_code} is not an intervention of this claim`);
-    }
-    const file = files.find((f) => f.fieldname === 'file') ?? files[0];
-    if (file === undefined) throw fail.field('file', 'a file is required');
-    if (files.length > 1) throw fail.field('file', 'one file per request');
-    const [record] = addAttachments(ctx, claim, [file], body.intervention_code, body.document_type);
-    return { attachment_id: record?.attachment_id, file_name: record?.file_name, content_type: record?.content_type, size: record?.size };
+    requireClaimIntervention(claim, body.intervention_code);
+    // The file goes in a part named file_blob (R docs billing, A, R): any other part is not read.
+    const file = files.find((f) => f.fieldname === 'file_blob');
+    if (file === undefined) throw fail.field('file_blob', `the file is required, in a part named file_blob${files[0] === undefined ? '' : ` (not ${files[0].fieldname})`}`);
+    if (files.length > 1) throw fail.field('file_blob', 'one file per request');
+    const [record] = addAttachments(ctx, claim, [{ file, documentType: body.document_type, title: file.filename }], body.intervention_code);
+    if (record === undefined) throw new Error('the attachment was not recorded');
+    return attachmentView(claim, record);
   });
 
   app.get('/claims/preview/payer', async (request) => {
@@ -601,15 +684,16 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       .filter((c) => c.facility === facility.code && (query.provider_claim_no !== undefined ? c.invoice_number === query.provider_claim_no : c.guid === query.guid))
       .map((c) => ({
         guid: c.guid,
-        provider_claim_no: c.invoice_number,
-        consent_token: c.consent_token,
-        patient_id: c.patient_id,
-        status: c.workflow_state,
-        claim_auth_status: c.claim_auth_status,
-        total_amount: totalAmount(c.lines),
-        approved_amount: c.workflow_state === 'CLOSED' && c.closed === null ? totalAmount(c.lines) : null,
-        submitted_at: c.submitted_at === null ? null : iso(c.submitted_at),
-        interventions: c.interventions,
+        providerClaimNo: c.invoice_number,
+        authToken: c.consent_token,
+        workflowState: c.workflow_state,
+        claimType: c.service_type,
+        isInpatient: c.service_type === 'INPATIENT',
+        proposedValue: totalAmount(c.lines),
+        ...(c.patient_id === null ? {} : { memberNumber: c.patient_id }),
+        created: iso(c.created_at),
+        authorization: { guid: c.authorization_guid, status: c.claim_auth_status },
+        claimLines: c.lines.map((l) => ({ guid: l.line_guid, interventionCode: l.intervention_code, quantity: l.quantity, unitPrice: l.unit_price })),
       }));
     return { pageSize: results.length, results };
   });
@@ -622,7 +706,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const index = claim.lines.findIndex((l) => l.line_guid === body.line_guid);
     if (index < 0) throw fail.notFound(`No line ${body.line_guid} on the claim`);
     claim.lines.splice(index, 1);
-    return { data: claimPreview(claim), message: 'Line removed' };
+    return { data: {}, message: 'Line removed' };
   });
 
   app.patch('/claims/diagnoses', async (request) => {
@@ -630,15 +714,13 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(diagnosisRemoval, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
-    if (!claim.diagnoses.some((d) => d.code === body.icd_code)) throw fail.notFound(`Diagnosis ${body.icd_code} is not on the claim`);
+    const index = claim.diagnoses.findIndex((d) => d.code === body.icd_code && d.intervention_code === body.intervention_code);
+    if (index < 0) throw fail.notFound(`Diagnosis ${body.icd_code} is not on the claim for ${body.intervention_code}`);
+    claim.diagnoses.splice(index, 1);
     for (const line of claim.lines) {
-      if (line.intervention_code !== body.intervention_code) continue;
-      const i = line.diagnoses.findIndex((d) => d.code === body.icd_code);
-      if (i >= 0) line.diagnoses.splice(i, 1);
+      if (line.intervention_code === body.intervention_code) line.diagnoses = line.diagnoses.filter((d) => d.code !== body.icd_code);
     }
-    const stillUsed = claim.lines.some((l) => l.diagnoses.some((d) => d.code === body.icd_code));
-    if (!stillUsed) claim.diagnoses = claim.diagnoses.filter((d) => d.code !== body.icd_code);
-    return { data: claimPreview(claim), message: 'Diagnosis removed' };
+    return { data: {}, message: 'Diagnosis removed' };
   });
 
   app.patch('/claims/attachments', async (request) => {
@@ -649,7 +731,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const index = claim.attachments.findIndex((a) => a.attachment_id === body.attachment_id && a.intervention_code === body.intervention_code);
     if (index < 0) throw fail.notFound(`No attachment ${body.attachment_id} for ${body.intervention_code} on the claim`);
     claim.attachments.splice(index, 1);
-    return { data: claimPreview(claim), message: 'Attachment removed' };
+    return { data: {}, message: 'Attachment removed' };
   });
 
   app.post('/claims/interventions/switch', async (request) => {
@@ -668,7 +750,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       );
       if (hasPreauth) throw fail.conflict('PREAUTH_NOT_EDITABLE', 'Cancel the preauthorization of the intervention before switching it');
       a.interventions = a.interventions.map((c) => (c === body.existing_intervention_code ? next.intervention_code : c));
-      return { data: authorizationView(a), message: 'Intervention switched' };
+      return { data: {}, message: 'Intervention switched' };
     }
     requireEditable(claim);
     if (!claim.interventions.includes(body.existing_intervention_code)) throw fail.notFound(`${body.existing_intervention_code} is not on the claim`);
@@ -680,7 +762,8 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     claim.lines = body.retain_bill_items
       ? claim.lines.map((l) => (l.intervention_code === body.existing_intervention_code ? { ...l, intervention_code: next.intervention_code } : l))
       : claim.lines.filter((l) => l.intervention_code !== body.existing_intervention_code);
-    return { data: claimPreview(claim), message: 'Intervention switched' };
+    claim.diagnoses = claim.diagnoses.map((d) => (d.intervention_code === body.existing_intervention_code ? { ...d, intervention_code: next.intervention_code } : d));
+    return { data: {}, message: 'Intervention switched' };
   });
 
   app.post('/claims/close', async (request) => {
@@ -690,33 +773,38 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     ctx.state.fireClaim(claim, 'close', 'CLAIM_ALREADY_SUBMITTED', `${body.cancel_reason_type}: ${body.cancel_reason_text}`);
     claim.claim_auth_status = 'CLOSED';
     claim.closed = { reason_type: body.cancel_reason_type, reason_text: body.cancel_reason_text, at: ctx.now() };
-    return { message: 'Claim closed', ...claimPreview(claim) };
+    return claimDispatchView(claim);
   });
 
-  app.post('/claims/lines/resubmit', async (request) => {
-    const facility = tenantOf(request);
-    const body = parse(byConsentToken, request.body);
-    const claim = requireClaim(ctx, facility, body.consent_token);
-    ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', 'reopened for resubmission');
-    return { message: 'Claim reopened for resubmission', workflow_state: claim.workflow_state, consent_token: claim.consent_token };
-  });
+  // The portal's path; the exchange's Postman collection posts /claims/resubmit: both are answered.
+  for (const path of ['/claims/lines/resubmit', '/claims/resubmit']) {
+    app.post(path, async (request) => {
+      const facility = tenantOf(request);
+      const body = parse(byConsentToken, request.body);
+      const claim = requireClaim(ctx, facility, body.consent_token);
+      ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', 'reopened for resubmission');
+      const [first] = claim.lines;
+      return {
+        ...(first === undefined ? {} : { line_id: first.line_guid }),
+        status: claim.workflow_state,
+        message: 'Claim reopened for resubmission',
+        resubmitted_at: iso(ctx.now()),
+      };
+    });
+  }
 
   app.patch('/claims/lines/edit', async (request) => {
     const facility = tenantOf(request);
     const body = parse(lineEdit, request.body);
-    const claim = requireClaim(ctx, facility, body.consent_token);
+    const lineId = body.line_id ?? body.claim_line_id ?? '';
+    const claim = [...ctx.state.claims.values()].find((c) => c.facility === facility.code && c.lines.some((l) => l.line_guid === lineId));
+    if (claim === undefined) throw fail.notFound(`No line ${lineId} on a claim of ${facility.code}`);
     requireEditable(claim);
-    const line = claim.lines.find((l) => l.line_guid === body.line_guid);
-    if (line === undefined) throw fail.notFound(`No line ${body.line_guid} on the claim`);
+    const line = claim.lines.find((l) => l.line_guid === lineId);
+    if (line === undefined) throw fail.notFound(`No line ${lineId}`);
     if (body.unit_price !== undefined) line.unit_price = body.unit_price;
     if (body.quantity !== undefined) line.quantity = body.quantity;
-    if (body.description !== undefined) line.description = body.description;
-    if (body.service_date !== undefined) line.service_date = body.service_date;
-    if (body.diagnoses !== undefined) {
-      line.diagnoses = body.diagnoses;
-      addDiagnoses(claim, body.diagnoses);
-    }
-    return { data: claimPreview(claim), message: 'Line updated' };
+    if (body.scheme_code !== undefined) line.scheme_code = body.scheme_code;
+    return lineView(claim, line);
   });
-
 }

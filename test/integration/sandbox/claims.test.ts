@@ -27,63 +27,139 @@ beforeAll(async () => {
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
-function attachment(consentToken: string, code: string, data: Buffer, type: string, name = 'file.pdf') {
+function attachment(consentToken: string, code: string, data: Buffer, type: string, name = 'file.pdf', part = 'file_blob', documentType = 'INVOICE') {
   const form = new FormData();
   form.set('consent_token', consentToken);
   form.set('intervention_code', code);
-  form.set('document_type', 'INVOICE');
-  form.set('file', new Blob([data], { type }), name);
+  form.set('document_type', documentType);
+  form.set(part, new Blob([data], { type }), name);
   return h.hospital.call('POST', '/api/v1/claims/attachments', { multipart: form });
 }
 
 const preview = (token: string) => h.hospital.post('/api/v1/claims/preview', { consent_token: token }).then((r) => r.body);
+const previewLines = (p: any): any[] => p.invoices.flatMap((i: any) => i.lines);
+
+/** A multipart line from its text parts and files ([part name, bytes, type, file name]). */
+function multipartLine(fields: Record<string, string>, files: [string, Buffer, string, string][] = []) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  for (const [part, data, type, name] of files) form.set(part, new Blob([data], { type }), name);
+  return h.hospital.call('POST', '/api/v1/claims/lines', { multipart: form });
+}
 
 describe('billing lines and the doctor', () => {
-  it('adds a JSON line and a multipart line with an attachment; the total follows', async () => {
+  it('adds a JSON line and a multipart line with its diagnoses and a named file; the line object comes back and the preview holds them', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
-    const first = await addLine(h.hospital, visit.consent_token, codes.capitation, 850);
-    expect(first).toMatchObject({ total_amount: 850 });
-    expect(first.lines).toHaveLength(1);
-    const form = new FormData();
-    form.set('consent_token', visit.consent_token);
-    form.set('intervention_code', codes.capitation);
-    form.set('unit_price', '120.5');
-    form.set('quantity', '2');
-    form.set('diagnoses', JSON.stringify([{ code: 'MD12', name: 'Cough' }]));
-    form.set('attachments', new Blob([PDF], { type: 'application/pdf' }), 'lab.pdf');
-    const multipart = await h.hospital.call('POST', '/api/v1/claims/lines', { multipart: form });
+    const json = await h.hospital.post('/api/v1/claims/lines', { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '850', quantity: '1' });
+    expect(json.status).toBe(200);
+    expect(json.body).toMatchObject({ intervention_code: codes.capitation, unit_price: 850, quantity: 1, line_total_amount: 850 });
+    expect(typeof json.body.id).toBe('string');
+    expect(json.body).not.toHaveProperty('line_guid');
+    const meta = [{ document_title: 'Lab results', document_type: 'LAB_RESULTS', file_field_name: 'attachments_0_file_blob' }];
+    const multipart = await multipartLine(
+      {
+        consent_token: visit.consent_token,
+        intervention_code: codes.capitation,
+        unit_price: '120.5',
+        quantity: '2',
+        charge_date: '2030-01-01T09:30:00+03:00',
+        diagnoses: JSON.stringify(['MD12', 'CA00']),
+        attachments: JSON.stringify(meta),
+      },
+      [['attachments_0_file_blob', PDF, 'application/pdf', 'lab.pdf']],
+    );
     expect(multipart.status).toBe(200);
-    expect(multipart.body.total_amount).toBe(1091);
+    expect(multipart.body).toMatchObject({ line_total_amount: 241, charge_date: '2030-01-01T09:30:00+03:00' });
     const p = await preview(visit.consent_token);
-    expect(p.attachments).toHaveLength(1);
-    expect(p.diagnoses.map((d: any) => d.code).sort()).toEqual(['CA00', 'MD12']);
+    expect(p.authorization_code).toBe(visit.consent_token);
+    expect(previewLines(p).map((l) => l.id)).toEqual([json.body.id, multipart.body.id]);
+    expect(p.total_claim_amount).toBe(1091);
+    expect(p.invoices[0]).toMatchObject({ invoice_number: visit.invoice_number, total_inv_amount: 1091 });
+    expect(p.claim_attachments).toEqual([expect.objectContaining({ title: 'Lab results', attachment_type: 'LAB_RESULTS', intervention_code: codes.capitation })]);
+    expect(p.claim_diagnoses.map((d: any) => [d.diagnosis_code, d.intervention_code])).toEqual([
+      ['MD12', codes.capitation],
+      ['CA00', codes.capitation],
+    ]);
+    expect(p).not.toHaveProperty('lines');
   });
 
-  it('validates a line: positive price and quantity, at least one diagnosis, an intervention of the claim', async () => {
+  it('takes the file part R names attachment_{n} as long as the metadata names it too', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
-    const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: 100, quantity: 1, diagnoses: [{ code: 'CA00' }] };
+    const meta = [{ document_title: 'Bill', document_type: 'FINAL_BILL', file_field_name: 'attachment_0' }];
+    const r = await multipartLine(
+      { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '10', quantity: '1', attachments: JSON.stringify(meta) },
+      [['attachment_0', PDF, 'application/pdf', 'bill.pdf']],
+    );
+    expect(r.status).toBe(200);
+    expect((await preview(visit.consent_token)).claim_attachments).toHaveLength(1);
+  });
+
+  it('refuses what the live service refuses, and a file the metadata does not pair, naming the field', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '100', quantity: '1' };
+    const field = (r: any) => r.body.details[0].field;
+    const objects = await multipartLine({ ...base, diagnoses: JSON.stringify([{ code: 'CA00' }]) });
+    expectError(objects, 400, 'VALIDATION_ERROR');
+    expect(field(objects)).toBe('diagnoses.0');
+    expect(objects.body.details[0].message).toMatch(/ICD code string/);
+    const words = await multipartLine({ ...base, diagnoses: 'CA00, MD12' });
+    expectError(words, 400, 'VALIDATION_ERROR');
+    expect(field(words)).toBe('diagnoses');
+    const missingPart = await multipartLine({ ...base, attachments: JSON.stringify([{ document_title: 'x', document_type: 'OTHER', file_field_name: 'attachments_0_file_blob' }]) });
+    expectError(missingPart, 400, 'VALIDATION_ERROR');
+    expect(field(missingPart)).toBe('attachments.0.file_field_name');
+    const stray = await multipartLine(base, [['attachments', PDF, 'application/pdf', 'lab.pdf']]);
+    expectError(stray, 400, 'VALIDATION_ERROR');
+    expect(field(stray)).toBe('attachments');
+    const badType = await multipartLine({ ...base, attachments: JSON.stringify([{ document_type: 'LAB_REPORT', file_field_name: 'f' }]) }, [['f', PDF, 'application/pdf', 'x.pdf']]);
+    expect(field(badType)).toBe('attachments.0.document_type');
+    expect(field(await multipartLine({ ...base, charge_date: '01/01/2030' }))).toBe('charge_date');
+    expect((await preview(visit.consent_token)).invoices[0].lines).toEqual([]);
+  });
+
+  it('validates a line: positive price and quantity, an intervention of the claim; diagnoses are not required', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: 100, quantity: 1 };
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: -1 }), 400, 'VALIDATION_ERROR');
     // A zero price is a valid line (capitation services are paid per head, not per line).
     expect((await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: 0 })).status).toBe(200);
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, quantity: -1 }), 400, 'VALIDATION_ERROR');
-    expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, diagnoses: [] }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, intervention_code: 'SHA-03-001' }), 422, 'INTERVENTION_NOT_ALLOWED');
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, practitioner_identification_number: 'A12345' }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, consent_token: 'NOPE' }), 404, 'NOT_FOUND');
   });
 
+  it('adds a diagnosis to an intervention of the claim with POST /claims/diagnoses, once, and removes it with PATCH', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const body = { consent_token: visit.consent_token, icd_code: 'MG26', intervention_code: codes.capitation };
+    const added = await h.hospital.post('/api/v1/claims/diagnoses', { ...body, ...DOCTOR });
+    expect(added.status).toBe(200);
+    expect(added.body).toMatchObject({ diagnosis_code: 'MG26', diagnosis_name: 'Fever of other or unknown origin', intervention_code: codes.capitation });
+    expect((await h.hospital.post('/api/v1/claims/diagnoses', body)).body.claim_diagnosis_id).toBe(added.body.claim_diagnosis_id);
+    const p = await preview(visit.consent_token);
+    expect(p.claim_diagnoses).toHaveLength(1);
+    // The doctor sent with the diagnosis is attached (rule 2).
+    expect(p.invoices[0].doctors).toEqual([{ identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' }]);
+    expectError(await h.hospital.post('/api/v1/claims/diagnoses', { ...body, icd_code: { code: 'MG26' } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.post('/api/v1/claims/diagnoses', { ...body, intervention_code: 'SHA-03-001' }), 422, 'INTERVENTION_NOT_ALLOWED');
+    const removed = await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body });
+    expect(removed.body).toEqual({ data: {}, message: 'Diagnosis removed' });
+    expect((await preview(visit.consent_token)).claim_diagnoses).toEqual([]);
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body }), 404, 'NOT_FOUND');
+  });
+
   it('attaches one doctor per claim: by a line, by POST /claims/doctors, removed by DELETE', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
-    expect((await preview(visit.consent_token)).doctor).toBeUndefined();
+    expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([]);
     await addLine(h.hospital, visit.consent_token, codes.capitation, 850, DOCTOR);
-    expect((await preview(visit.consent_token)).doctor).toMatchObject({ registration_number: 'A12345', regulation_body: 'KMPDC' });
+    expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([expect.objectContaining({ identification_number: 'A12345', regulation_body: 'KMPDC' })]);
     const other = { consent_token: visit.consent_token, identification_number: 'RCO-04512', identification_type: 'registration_number', regulation_body: 'COC' };
     expectError(await h.hospital.post('/api/v1/claims/doctors', other), 409, 'DOCTOR_ALREADY_ATTACHED');
     expect((await h.hospital.call('DELETE', '/api/v1/claims/doctors', { body: { consent_token: visit.consent_token } })).status).toBe(204);
     expectError(await h.hospital.call('DELETE', '/api/v1/claims/doctors', { body: { consent_token: visit.consent_token } }), 404, 'NOT_FOUND');
     expectError(await h.hospital.post('/api/v1/claims/doctors', { ...other, identification_number: 'RCO-00000' }), 422, 'PROFESSIONAL_NOT_FOUND');
-    expect((await h.hospital.post('/api/v1/claims/doctors', other)).status).toBe(200);
-    expect((await preview(visit.consent_token)).doctor.registration_number).toBe('RCO-04512');
+    expect((await h.hospital.post('/api/v1/claims/doctors', other)).body).toEqual({ data: {}, message: 'Doctor attached' });
+    expect((await preview(visit.consent_token)).invoices[0].doctors[0].identification_number).toBe('RCO-04512');
   });
 });
 
@@ -107,8 +183,9 @@ describe('submit (outpatient)', () => {
     const body = { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', notes: 'well', otp };
     const submitted = await h.dispensary.post('/api/v1/claims/submit', body);
     expect(submitted.status).toBe(200);
-    expect(submitted.body).toMatchObject({ workflow_state: 'SUBMITTED', consent_token: visit.consent_token });
-    expect(typeof submitted.body.submitted_at).toBe('string');
+    // The answer is the claim object.
+    expect(submitted.body).toMatchObject({ workflow_state: 'SUBMITTED', authorization_code: visit.consent_token, invoice_number: visit.invoice_number, notes: 'well' });
+    expect(submitted.body.invoices[0].lines).toHaveLength(1);
     expectError(await h.dispensary.post('/api/v1/claims/submit', body), 409, 'CLAIM_ALREADY_SUBMITTED');
     expectError(await addLineRaw(h.dispensary, visit.consent_token), 409, 'CLAIM_ALREADY_SUBMITTED');
   });
@@ -152,7 +229,7 @@ describe('submit (outpatient)', () => {
       'AUTHORIZATION_MISMATCH',
     );
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'RECOVERED', otp: '123456', discharge_status: 'FULL' }), 422, 'NO_PARTIAL_DISCHARGE');
-    expectError(await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_reason: 'RECOVERED', otp: '123456' }), 422, 'USE_SUBMIT');
+    expectError(await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_reason: 'RECOVERED', discharge_date: '2030-01-01T10:00:00Z', otp: '123456' }), 422, 'USE_SUBMIT');
   });
 
   it('refuses a visit-end authorization that is still PENDING', async () => {
@@ -170,7 +247,7 @@ describe('submit (outpatient)', () => {
 });
 
 async function addLineRaw(client: typeof h.hospital, token: string) {
-  return client.post('/api/v1/claims/lines', { consent_token: token, intervention_code: codes.capitation, unit_price: 1, quantity: 1, diagnoses: [{ code: 'CA00' }] });
+  return client.post('/api/v1/claims/lines', { consent_token: token, intervention_code: codes.capitation, unit_price: 1, quantity: 1 });
 }
 
 describe('discharge (inpatient)', () => {
@@ -182,11 +259,18 @@ describe('discharge (inpatient)', () => {
     const base = { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED' };
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, otp: '123456' }), 422, 'USE_DISCHARGE');
     await h.hospital.post('/api/v1/claims/otp/discharge', { consent_token: visit.consent_token });
-    const r = await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_date: '2030-01-03', otp: await lastOtp(h.control, { patient_id: id }) });
+    const otp = await lastOtp(h.control, { patient_id: id });
+    // The live discharge wants an RFC 3339 date-time: a bare date (or none) is a 400 naming the field, and spends nothing.
+    for (const discharge_date of [undefined, '2030-01-03', '2030-01-03T10:00:00']) {
+      const refused = await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_date, otp });
+      expectError(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.details[0].field).toBe('discharge_date');
+    }
+    const r = await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_date: '2030-01-03T14:30:00+03:00', otp });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ workflow_state: 'SUBMITTED', consent_token: visit.consent_token });
+    expect(r.body).toMatchObject({ workflow_state: 'SUBMITTED', authorization_code: visit.consent_token, discharged_on: '2030-01-03T14:30:00+03:00', discharge_reason: 'RECOVERED' });
     const p = await preview(visit.consent_token);
-    expect(p.lines[0]).toMatchObject({ generated: 'per_diem', quantity: 3 });
+    expect(previewLines(p)[0]).toMatchObject({ intervention_code: codes.perDiem, quantity: 3 });
     expect(p.discharge_status).toBe('FULL');
   });
 
@@ -197,6 +281,7 @@ describe('discharge (inpatient)', () => {
       consent_token: visit.consent_token,
       invoice_number: visit.invoice_number,
       discharge_reason: 'DECEASED',
+      discharge_date: '2030-01-01T08:00:00Z',
       auth_guid: guid,
     });
     expect(r.body.workflow_state).toBe('SUBMITTED');
@@ -209,11 +294,11 @@ describe('discharge (inpatient)', () => {
     const base = { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED' };
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_auth_guid: first, discharge_status: 'FULL' }), 422, 'NO_PARTIAL_DISCHARGE');
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_auth_guid: first, discharge_status: 'PARTIAL' }), 422, 'USE_DISCHARGE');
-    const partial = await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_auth_guid: first, discharge_status: 'PARTIAL' });
+    const partial = await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_date: '2030-01-02T10:00:00+03:00', discharge_auth_guid: first, discharge_status: 'PARTIAL' });
     expect(partial.body).toMatchObject({ workflow_state: 'DRAFT', discharge_status: 'PARTIAL' });
     let p = await preview(visit.consent_token);
     expect(p.partial_discharges).toHaveLength(1);
-    expect(p.partial_discharges[0].amount).toBe(p.total_amount);
+    expect(p.partial_discharges[0].amount).toBe(p.total_claim_amount);
     // The visit-end consent is spent; more billing follows, then finalisation with a new consent.
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_auth_guid: first, discharge_status: 'FULL' }), 422, 'AUTHORIZATION_NOT_AUTHORIZED');
     await addLine(h.hospital, visit.consent_token, codes.perDiem, 500);
@@ -231,8 +316,13 @@ describe('attachments', () => {
     const token = visit.consent_token;
     const ok = await attachment(token, codes.capitation, PDF, 'application/pdf', 'invoice.pdf');
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ file_name: 'invoice.pdf', content_type: 'application/pdf', size: PDF.length });
-    expect(typeof ok.body.attachment_id).toBe('string');
+    expect(ok.body).toMatchObject({ title: 'invoice.pdf', attachment_type: 'INVOICE', intervention_code: codes.capitation, retry_count: 0 });
+    expect(typeof ok.body.id).toBe('string');
+    // The file goes in the part named file_blob, of a document type the portal lists.
+    const asFile = await attachment(token, codes.capitation, PDF, 'application/pdf', 'x.pdf', 'file');
+    expectError(asFile, 400, 'VALIDATION_ERROR');
+    expect(asFile.body.details[0].field).toBe('file_blob');
+    expectError(await attachment(token, codes.capitation, PDF, 'application/pdf', 'x.pdf', 'file_blob', 'LAB_REPORT'), 400, 'VALIDATION_ERROR');
     expect((await attachment(token, codes.capitation, PNG, 'image/png', 'x.png')).status).toBe(200);
     expectError(await attachment(token, codes.capitation, Buffer.from('hello'), 'text/plain', 'x.txt'), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectError(await attachment(token, codes.capitation, Buffer.from('MZ not a pdf'), 'application/pdf', 'x.pdf'), 415, 'UNSUPPORTED_MEDIA_TYPE');
@@ -241,40 +331,46 @@ describe('attachments', () => {
     expectError(await h.hospital.post('/api/v1/claims/attachments', { consent_token: token }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     for (let i = 0; i < 8; i++) expect((await attachment(token, codes.capitation, PDF, 'application/pdf')).status).toBe(200);
     expectError(await attachment(token, codes.capitation, PDF, 'application/pdf'), 422, 'TOO_MANY_ATTACHMENTS');
-    const listed = (await preview(token)).attachments as any[];
+    const listed = (await preview(token)).claim_attachments as any[];
     expect(listed).toHaveLength(10);
     const removed = await h.hospital.call('PATCH', '/api/v1/claims/attachments', {
-      body: { attachment_id: listed[0].attachment_id, consent_token: token, intervention_code: codes.capitation },
+      body: { attachment_id: listed[0].id, consent_token: token, intervention_code: codes.capitation },
     });
-    expect(removed.body.data.attachments).toHaveLength(9);
-    expect(typeof removed.body.message).toBe('string');
+    expect(removed.body).toEqual({ data: {}, message: 'Attachment removed' });
+    expect((await preview(token)).claim_attachments).toHaveLength(9);
   });
 });
 
 describe('housekeeping', () => {
-  it('removes a line and a diagnosis, switches an intervention, edits after resubmission', async () => {
+  it('removes a line and a diagnosis, switches an intervention (keeping the bill items over a period)', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
     const token = visit.consent_token;
-    const added = await addLine(h.hospital, token, codes.capitation, 500, { diagnoses: [{ code: 'CA00' }, { code: 'MG26' }] });
+    const added = await addLine(h.hospital, token, codes.capitation, 500, { diagnoses: JSON.stringify(['CA00', 'MG26']) });
     const diag = await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body: { consent_token: token, icd_code: 'MG26', intervention_code: codes.capitation } });
-    expect(diag.body.data.diagnoses).toEqual([{ code: 'CA00' }]);
-    const switched = await h.hospital.post('/api/v1/claims/interventions/switch', {
-      consent_token: token,
-      existing_intervention_code: codes.capitation,
-      new_intervention_code: 'SHA-03-001',
-      retain_bill_items: true,
-    });
-    expect(switched.body.data.interventions).toEqual(['SHA-03-001']);
-    expect(switched.body.data.lines[0].intervention_code).toBe('SHA-03-001');
-    const removed = await h.hospital.call('PATCH', '/api/v1/claims/lines', { body: { consent_token: token, line_guid: added.line_guid } });
-    expect(removed.body.data.lines).toEqual([]);
-    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines', { body: { consent_token: token, line_guid: added.line_guid } }), 404, 'NOT_FOUND');
+    expect(diag.status).toBe(200);
+    expect((await preview(token)).claim_diagnoses.map((d: any) => d.diagnosis_code)).toEqual(['CA00']);
+    const switchBody = { consent_token: token, existing_intervention_code: codes.capitation, new_intervention_code: 'SHA-03-001', retain_bill_items: true };
+    const undated = await h.hospital.post('/api/v1/claims/interventions/switch', switchBody);
+    expectError(undated, 400, 'VALIDATION_ERROR');
+    expect(undated.body.details.map((d: any) => d.field)).toEqual(['bill_from', 'bill_to']);
+    const { retain_bill_items: _kept, ...withoutRetain } = switchBody;
+    expect((await h.hospital.post('/api/v1/claims/interventions/switch', withoutRetain)).body.details[0].field).toBe('retain_bill_items');
+    const switched = await h.hospital.post('/api/v1/claims/interventions/switch', { ...switchBody, bill_from: '2030-01-01T08:00:00Z', bill_to: '2030-01-01T18:00:00Z' });
+    expect(switched.body).toEqual({ data: {}, message: 'Intervention switched' });
+    const p = await preview(token);
+    expect(p.interventions.map((i: any) => i.intervention_code)).toEqual(['SHA-03-001']);
+    expect(previewLines(p)[0].intervention_code).toBe('SHA-03-001');
+    expect(p.claim_diagnoses[0].intervention_code).toBe('SHA-03-001');
+    const removed = await h.hospital.call('PATCH', '/api/v1/claims/lines', { body: { consent_token: token, line_guid: added.id } });
+    expect(removed.body).toEqual({ data: {}, message: 'Line removed' });
+    expect(previewLines(await preview(token))).toEqual([]);
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines', { body: { consent_token: token, line_guid: added.id } }), 404, 'NOT_FOUND');
   });
 
   it('closes a draft claim for good', async () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
     const closed = await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'mixed up' });
-    expect(closed.body).toMatchObject({ claim_auth_status: 'CLOSED', workflow_state: 'CLOSED' });
+    expect(closed.body).toMatchObject({ claim_auth_status: 'CLOSED', workflow_state: 'CLOSED', authorization_code: visit.consent_token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'mixed up' });
     expectError(await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'OTHER_REASONS', cancel_reason_text: 'x' }), 409, 'CLAIM_ALREADY_SUBMITTED');
     expectError(await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'BORED', cancel_reason_text: 'x' }), 400, 'VALIDATION_ERROR');
   });
@@ -290,17 +386,19 @@ describe('housekeeping', () => {
       expect((await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to })).body.workflow_state).toBe(to);
     }
     const payer = await h.hospital.get('/api/v1/claims/preview/payer', { provider_claim_no: visit.invoice_number });
-    expect(payer.body).toMatchObject({ pageSize: 1, results: [{ provider_claim_no: visit.invoice_number, status: 'AUTOMATIC_CHECKS_DONE', total_amount: 900 }] });
-    expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body.workflow_state).toBe('DRAFT_RESUBMIT');
-    const edited = await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { consent_token: token, line_guid: line.line_guid, unit_price: 800 } });
-    expect(edited.body.data.total_amount).toBe(800);
-    const rediagnosed = await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', {
-      body: { consent_token: token, line_guid: line.line_guid, diagnoses: [{ code: 'MG26' }], service_date: '2030-01-02' },
-    });
-    expect(rediagnosed.body.data.lines[0]).toMatchObject({ diagnoses: [{ code: 'MG26' }], service_date: '2030-01-02' });
-    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { consent_token: token, line_guid: line.line_guid } }), 400, 'VALIDATION_ERROR');
+    expect(payer.body).toMatchObject({ pageSize: 1, results: [{ providerClaimNo: visit.invoice_number, workflowState: 'AUTOMATIC_CHECKS_DONE', proposedValue: 900 }] });
+    const resubmitted = await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token });
+    expect(resubmitted.body).toMatchObject({ line_id: line.id, status: 'DRAFT_RESUBMIT' });
+    expect(typeof resubmitted.body.resubmitted_at).toBe('string');
+    // The edit names the line by line_id (the portal, R) or claim_line_id (the exchange's Postman collection), and answers the line.
+    const edited = await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { line_id: line.id, unit_price: '800' } });
+    expect(edited.body).toMatchObject({ id: line.id, unit_price: 800, line_total_amount: 800 });
+    expect((await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { claim_line_id: line.id, quantity: 2 } })).body.line_total_amount).toBe(1600);
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { line_id: line.id } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { line_id: line.id, quantity: 1.5 } }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.call('PATCH', '/api/v1/claims/lines/edit', { body: { line_id: 'NOPE', quantity: 1 } }), 404, 'NOT_FOUND');
     const again = await dischargeByFingerprint(h, h.hospital, token, patient);
-    const resubmitted = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: again });
-    expect(resubmitted.body.workflow_state).toBe('SUBMITTED');
+    const submittedAgain = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: again });
+    expect(submittedAgain.body.workflow_state).toBe('SUBMITTED');
   });
 });

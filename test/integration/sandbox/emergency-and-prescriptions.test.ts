@@ -76,8 +76,8 @@ describe('emergency claims', () => {
     expect(identified.body.protocols.map((p: any) => p.protocol_code)).toEqual([p1.protocolCode, p2.protocolCode]);
 
     const preview = (await h.hospital.post('/api/v1/claims/preview', { consent_token: a.token })).body;
-    expect(preview.patient_id).toBe(id);
-    expect(preview.lines).toHaveLength(2);
+    expect(preview.patient_number).toBe(id);
+    expect(preview.invoices[0].lines).toHaveLength(2);
 
     const base = { consent_token: a.token, invoice_number: preview.invoice_number, discharge_reason: 'RECOVERED' };
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, reason_for_unknown_patient: 'SHA_UNREGISTERED' }), 400, 'VALIDATION_ERROR');
@@ -132,7 +132,11 @@ describe('emergency claims', () => {
     await h.hospital.post('/api/v1/claims/emergency', emergencyBody(a.token, await protocolOf(codes.emergency)));
     expectError(await h.hospital.post('/api/v1/claims/otp/discharge', { consent_token: a.token }), 422, 'NOT_APPLICABLE_TO_EMERGENCY');
     expectError(await h.hospital.post('/api/v1/claims/authorize', { consent_token: a.token, is_biometrics_discharge_authorization: true }), 422, 'NOT_APPLICABLE_TO_EMERGENCY');
-    expectError(await h.hospital.post('/api/v1/claims/discharge', { consent_token: a.token, invoice_number: 'x', discharge_reason: 'RECOVERED', otp: '111111' }), 422, 'USE_SUBMIT');
+    expectError(
+      await h.hospital.post('/api/v1/claims/discharge', { consent_token: a.token, invoice_number: 'x', discharge_reason: 'RECOVERED', discharge_date: '2030-01-01T10:00:00Z', otp: '111111' }),
+      422,
+      'USE_SUBMIT',
+    );
   });
 
   it('lists protocols as a page, filtered by intervention and activity', async () => {

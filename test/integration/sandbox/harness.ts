@@ -242,15 +242,12 @@ export async function openVisit(h: Harness, client: Client, patientId: string, c
   return r.body;
 }
 
-export async function addLine(client: Client, consentToken: string, code: string, unitPrice = 1000, extra: Record<string, unknown> = {}) {
-  const r = await client.post('/api/v1/claims/lines', {
-    consent_token: consentToken,
-    intervention_code: code,
-    unit_price: unitPrice,
-    quantity: 1,
-    diagnoses: [{ code: 'CA00', name: 'Acute nasopharyngitis' }],
-    ...extra,
-  });
+/** A multipart billing line with one diagnosis (the live shape); returns the line object. */
+export async function addLine(client: Client, consentToken: string, code: string, unitPrice = 1000, extra: Record<string, string> = {}) {
+  const form = new FormData();
+  const fields = { consent_token: consentToken, intervention_code: code, unit_price: String(unitPrice), quantity: '1', diagnoses: JSON.stringify(['CA00']), ...extra };
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  const r = await client.call('POST', '/api/v1/claims/lines', { multipart: form });
   if (r.status !== 200) throw new Error(`line: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
 }

@@ -59,7 +59,8 @@ describe('elective preauthorization', () => {
     expect(visit.status).toBe(200);
     expect(visit.body).toMatchObject({ consent_token: a.token, authorization_code: a.token, authorization_guid: a.guid, workflow_state: 'DRAFT' });
     const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.body.consent_token });
-    expect(preview.body.preauth_id).toBe(created.body.id);
+    // The live preview marks the intervention whose preauth the claim carries.
+    expect(preview.body.interventions).toEqual([expect.objectContaining({ preauth_exist: true })]);
     // Re-posting the visit with the same authorization returns the same claim.
     expect((await visitByGuid()).body.invoice_number).toBe(visit.body.invoice_number);
   });
@@ -210,9 +211,9 @@ describe('visit creation', () => {
     const id = await crId(h.hospital, NID.covered);
     const visit = await openVisit(h, h.hospital, id, codes.perDiem, 'INPATIENT');
     const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.consent_token });
-    expect(preview.body.lines).toHaveLength(1);
-    expect(preview.body.lines[0]).toMatchObject({ intervention_code: codes.perDiem, quantity: 1, generated: 'per_diem' });
-    expect(preview.body.total_amount).toBeGreaterThan(0);
+    expect(preview.body.invoices[0].lines).toHaveLength(1);
+    expect(preview.body.invoices[0].lines[0]).toMatchObject({ intervention_code: codes.perDiem, quantity: 1 });
+    expect(preview.body.total_claim_amount).toBeGreaterThan(0);
   });
 
   it("keeps claims to the facility that made them", async () => {
