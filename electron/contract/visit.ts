@@ -21,13 +21,66 @@ export const claimPreview = z.strictObject({
   previewedAt: timestamp,
 });
 
+/** The document types the exchange files a claim's papers under (held equal to the client's in test/unit/station/enumerations.test.ts). */
+export const claimDocumentType = z.enum([
+  'BIO_DETAILS',
+  'BIRTH_NOTIFICATION',
+  'CARE_PLAN',
+  'CASE_NOTE',
+  'CASE_SUMMARY',
+  'CERTIFIED_BURIAL_PERMIT',
+  'CERTIFIED_COPY_OF_DECEASED_ID',
+  'CLAIM_FORM',
+  'COVER_LETTER_FROM_EMPLOYER',
+  'CRITICAL_CARE_UNIT_CASE',
+  'CT_SCAN',
+  'DEATH_NOTICE',
+  'DIALYSIS_CHART',
+  'DISCHARGE_SUMMARY',
+  'ENTRY_EXIT_VISA_STAMP',
+  'FINAL_BILL',
+  'IMAGING_ORDER',
+  'IMAGING_REPORT',
+  'INVOICE',
+  'LAB_ORDER',
+  'LAB_RESULTS',
+  'MAGNETIC_RESONANCE_IMAGING',
+  'MEDICAL_REPORT',
+  'OTHER',
+  'POST_SERVICE_IMAGING_REPORT',
+  'PRE_SERVICE_IMAGING_REPORT',
+  'PREAUTH_FORM',
+  'PRESCRIPTION',
+  'REQUEST_FORM_BY_RELEVANT_CONSULTANT',
+  'RHESUS_FACTOR',
+  'THEATRE_NOTES',
+]);
+
+/**
+ * The files of one line travel inside the command, base64-encoded: together at most 700 000
+ * characters (about 510 KiB), so the command fits the browser host's 1 MiB message.
+ */
+const MAX_LINE_FILES_BASE64 = 700_000;
+
+/** A paper sent with a billing line (a lab result, the final bill): PDF, JPEG or PNG. */
+export const lineAttachment = z.strictObject({
+  documentType: claimDocumentType,
+  title: shortText,
+  fileName: z.string().min(1).max(200).regex(/^[^\\/]+$/, 'a file name, without folders'),
+  contentType: z.enum(['application/pdf', 'image/jpeg', 'image/png']),
+  dataBase64: z.base64().min(1).max(MAX_LINE_FILES_BASE64),
+});
+
 export const visitCommands = {
   /**
    * Opens the visit from a verified consent workflow, or from an elective workflow whose preauth is
    * FINALISED (no new authorization). The doctor, if given, is attached at the start of the visit.
    */
   'visit.open': { input: z.strictObject({ workflowId, doctor: attendingDoctor.optional() }), output: visitView },
-  /** A billing line in its minimal form; the intervention defaults to the visit's. */
+  /**
+   * A billing line: its diagnoses (ICD-11) and any papers go to the exchange with it. The
+   * intervention defaults to the visit's.
+   */
   'visit.addLine': {
     input: z.strictObject({
       workflowId,
@@ -39,6 +92,12 @@ export const visitCommands = {
       description: shortText.optional(),
       serviceDate: calendarDate.optional(),
       doctor: attendingDoctor.optional(),
+      attachments: z
+        .array(lineAttachment)
+        .min(1)
+        .max(5)
+        .refine((files) => files.reduce((n, f) => n + f.dataBase64.length, 0) <= MAX_LINE_FILES_BASE64, 'the files of one line are at most about 510 KiB together')
+        .optional(),
     }),
     output: visitView,
   },

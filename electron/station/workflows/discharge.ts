@@ -4,9 +4,9 @@
 // answer is reconciled against the claim preview, and a claim the preview shows unsent goes back
 // to the nurse rather than being sent again behind her back.
 import type { z } from 'zod';
-import type { dischargeView as dischargeViewSchema } from '../../contract';
+import type { dischargeView as dischargeViewSchema, StationError } from '../../contract';
 import { dischargeReason, makeError, submitReason } from '../../contract';
-import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
+import { isExchangeError, type ClaimPreview as WireClaimPreview, type ClaimState } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import { canTransition } from '../machines';
 import type { Ctx } from './context';
@@ -125,13 +125,15 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
   if (!(dischargeReasons as readonly string[]).includes(input.reason)) fail('VALIDATION', 'Unknown discharge reason.', { field: 'reason' });
   const invoiceNumber = input.invoiceNumber ?? wf.data.invoiceNumber;
   if (invoiceNumber === null) fail('VALIDATION', 'Give the invoice number.', { field: 'invoiceNumber' });
+  // The discharge names its moment (RFC 3339): the nurse's, else now by the station clock.
+  const dischargeDate = input.dischargedAt ?? ctx.nowIso();
   const intent: DischargeIntent = {
     action,
     reason: input.reason,
     invoiceNumber,
     notes: input.notes ?? null,
     partial: action === 'discharge' && input.partial === true,
-    dischargedAt: input.dischargedAt ?? null,
+    dischargedAt: action === 'discharge' ? dischargeDate : (input.dischargedAt ?? null),
     finalisesPartial,
   };
   const v = wf.data.verification;
@@ -141,17 +143,24 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
     wf.data.intent = intent;
     ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}`);
   });
+  // A 2xx the client could not read: the claim may well have gone. Like a lost answer, the preview
+  // decides before anything is sent again.
+  let unreadable = false;
+  const refused = (error: StationError, cause: unknown): void => {
+    unreadable = isExchangeError(cause) && cause.kind === 'malformed_response';
+    closeRefused(ctx, wf, error, unreadable);
+  };
   try {
     if (action === 'discharge') {
       const request = {
         ...common,
-        ...(intent.dischargedAt === null ? {} : { discharge_date: intent.dischargedAt.slice(0, 10) }),
+        discharge_date: dischargeDate,
         ...(intent.partial ? { discharge_status: 'PARTIAL' as const } : {}),
       };
-      await ctx.engine.call(wf, 'claims.discharge', request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), (error) => closeRefused(ctx, wf, error));
+      await ctx.engine.call(wf, 'claims.discharge', request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), refused);
     } else {
       const request = { ...common, discharge_reason: intent.reason as (typeof submitReasons)[number], ...(finalisesPartial ? { discharge_status: 'FULL' as const } : {}) };
-      await ctx.engine.call(wf, 'claims.submit', request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), (error) => closeRefused(ctx, wf, error));
+      await ctx.engine.call(wf, 'claims.submit', request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), refused);
     }
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
@@ -160,7 +169,7 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
       scheduleDischargeReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
       return;
     }
-    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') scheduleDischargeReconcile(ctx, wf);
+    if (unreadable || (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED')) scheduleDischargeReconcile(ctx, wf);
     throw error;
   }
 }
@@ -177,7 +186,7 @@ function settleClosed(ctx: Ctx, wf: DischargeWorkflow, intent: DischargeIntent, 
     ctx.engine.transition(wf, 'partiallyDischarged');
     return;
   }
-  wf.data.closedAt = dateTimeOf(state?.submittedAt) ?? ctx.nowIso();
+  wf.data.closedAt = dateTimeOf(state?.submittedAt ?? state?.dischargedOn) ?? ctx.nowIso();
   wf.data.verification.code = null;
   ctx.engine.transition(wf, intent.action === 'discharge' ? 'discharged' : 'submitted');
   if (visit !== undefined) {
@@ -186,9 +195,13 @@ function settleClosed(ctx: Ctx, wf: DischargeWorkflow, intent: DischargeIntent, 
   }
 }
 
-function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: ReturnType<typeof makeError>): void {
+function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: StationError, unreadable: boolean): void {
   wf.lastError = error;
   const v = wf.data.verification;
+  if (unreadable) {
+    ctx.engine.transition(wf, 'outcomeUnknown', 'the exchange answered, but not in a form the station can read');
+    return;
+  }
   if (error.code === 'CLAIM_ALREADY_SUBMITTED') {
     // Submitted already (by an earlier attempt whose answer was lost): the preview will say so.
     ctx.engine.transition(wf, 'outcomeUnknown', 'the exchange says it was already submitted');
@@ -208,11 +221,18 @@ function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: ReturnType<typeof 
   ctx.engine.transition(wf, wf.data.partialDischarges.length > 0 ? 'backToPartial' : 'refused', error.code);
 }
 
+/** Claim states past the facility's hands: the claim was submitted (or dispatched by a full discharge). */
+const sentStates = new Set(['SUBMITTED', 'DISPATCHED', 'FAILED_TO_SUBMIT', 'SUBMITTED_PAYER', 'AUTOMATIC_CHECKS_DONE', 'ON_HOLD', 'TIME_BARRED']);
+
 /** What the claim preview says of a discharge or submit whose answer was lost. */
 function outcomeFromPreview(wf: DischargeWorkflow, preview: WireClaimPreview): 'closed' | 'partial' | 'not-sent' {
-  const submitted = preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED' || preview.claimAuthStatus === 'SUBMITTED_CLAIM' || preview.dischargeStatus === 'FULL';
+  const submitted =
+    preview.submittedAt !== undefined ||
+    (preview.workflowState !== undefined && sentStates.has(preview.workflowState)) ||
+    preview.claimAuthStatus === 'SUBMITTED_CLAIM' ||
+    preview.dischargeStatus === 'FULL';
   if (submitted) return 'closed';
-  if (wf.data.intent?.partial === true && preview.partialDischarges.length > wf.data.partialDischarges.length) return 'partial';
+  if (wf.data.intent?.partial === true && (preview.partialDischarges?.length ?? 0) > wf.data.partialDischarges.length) return 'partial';
   return 'not-sent';
 }
 
@@ -227,7 +247,15 @@ export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls:
     const visit = ctx.engine.get(wf.data.visitWorkflowId) as VisitWorkflow | undefined;
     if (visit !== undefined) applyPreview(visit, preview);
     if (outcome === 'closed' && intent !== null) {
-      settleClosed(ctx, wf, { ...intent, partial: false }, { message: undefined, consentToken: undefined, workflowState: preview.workflowState, claimAuthStatus: preview.claimAuthStatus, submittedAt: preview.submittedAt });
+      settleClosed(ctx, wf, { ...intent, partial: false }, {
+        consentToken: preview.consentToken,
+        workflowState: preview.workflowState ?? 'SUBMITTED',
+        claimAuthStatus: preview.claimAuthStatus,
+        invoiceNumber: preview.invoiceNumber,
+        dischargedOn: preview.dischargedOn,
+        dischargeStatus: preview.dischargeStatus,
+        submittedAt: preview.submittedAt,
+      });
     } else if (outcome === 'partial' && intent !== null) {
       settleClosed(ctx, wf, intent, null);
     } else {

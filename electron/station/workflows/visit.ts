@@ -3,9 +3,9 @@
 // number and status. An unanswered visit call is reconciled by posting it again with the same
 // consent, which the exchange answers with the visit already open rather than a second one.
 import type { z } from 'zod';
-import { claimStatus as claimStatusSchema, type claimPreview as claimPreviewSchema, type visitView as visitViewSchema } from '../../contract';
-import { isExchangeError, type ClaimLine, type ClaimPreview as WireClaimPreview, type Doctor, type ExchangeClient, type Visit } from '../../payer';
-import { fail } from '../errors';
+import { claimStatus as claimStatusSchema, type claimPreview as claimPreviewSchema, type lineAttachment, type visitView as visitViewSchema } from '../../contract';
+import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type ExchangeClient, type Visit } from '../../payer';
+import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
@@ -26,31 +26,40 @@ export function claimStatusOf(value: string | null | undefined): ClaimStatus | n
 }
 
 const kes = (n: number | undefined): number => Math.min(Math.max(0, Math.round((n ?? 0) * 100) / 100), 1_000_000_000);
+const ICD_CODE = /^[A-Za-z0-9.&/-]{2,20}$/;
 
-function lineOf(line: ClaimLine, index: number, added: readonly string[], fallbackIntervention: string): BillingLine {
-  const lineId = (line.lineGuid ?? `line-${index + 1}`).slice(0, 100);
-  const serviceDate = /^\d{4}-\d{2}-\d{2}$/.test(line.serviceDate ?? '') ? line.serviceDate! : (/^(\d{4}-\d{2}-\d{2})/.exec(line.serviceDate ?? '')?.[1] ?? null);
-  return {
-    lineId,
-    interventionCode: line.interventionCode ?? fallbackIntervention,
-    itemCode: line.itemCode?.slice(0, 60) ?? null,
-    description: line.description?.trim() ? line.description.trim().slice(0, 200) : null,
-    unitPriceKes: kes(line.unitPrice),
-    quantity: Math.max(1, Math.round(line.quantity ?? 1)),
-    amountKes: kes(line.amount),
-    diagnoses: line.diagnoses
-      .filter((code) => /^[A-Za-z0-9.&/-]{2,20}$/.test(code))
-      .slice(0, 20)
-      .map((code) => ({ code })),
-    serviceDate,
-    automatic: !added.includes(lineId),
-  };
+type DiagnosisOfClaim = Pick<ClaimDiagnosis, 'code' | 'name' | 'interventionCode'>;
+
+/** The diagnoses the claim holds (for one intervention, or all), once each, as the contract shows them. */
+function diagnosesOf(diagnoses: readonly DiagnosisOfClaim[], interventionCode: string | null, max: number): BillingLine['diagnoses'] {
+  const codes = new Map<string, string | undefined>();
+  for (const d of diagnoses) {
+    if (interventionCode !== null && d.interventionCode !== undefined && d.interventionCode !== interventionCode) continue;
+    if (ICD_CODE.test(d.code) && !codes.has(d.code)) codes.set(d.code, d.name?.trim() ? d.name.trim().slice(0, 200) : undefined);
+  }
+  return [...codes].slice(0, max).map(([code, name]) => (name === undefined ? { code } : { code, name }));
 }
 
-function doctorOf(d: Doctor | undefined): AttendingDoctor | null {
-  if (d?.identificationNumber === undefined || d.identificationType === undefined || d.regulationBody === undefined) return null;
-  if (!/^[A-Za-z0-9/-]{2,30}$/.test(d.identificationNumber) || !/^[A-Za-z]{2,20}$/.test(d.regulationBody)) return null;
-  return { identificationType: d.identificationType.slice(0, 40), identificationNumber: d.identificationNumber, regulationBody: d.regulationBody };
+/**
+ * A line of the claim as the station shows it. The exchange keeps diagnoses per intervention, not
+ * per line: a line shows those of its intervention.
+ */
+function lineOf(line: ClaimLine, diagnoses: readonly DiagnosisOfClaim[], added: readonly string[], fallbackIntervention: string): BillingLine {
+  const lineId = line.id.slice(0, 100);
+  const interventionCode = line.interventionCode ?? fallbackIntervention;
+  const day = /^(\d{4}-\d{2}-\d{2})/.exec(line.chargeDate ?? '')?.[1];
+  return {
+    lineId,
+    interventionCode,
+    itemCode: line.itemCode?.slice(0, 60) ?? null,
+    description: line.itemName?.trim() ? line.itemName.trim().slice(0, 200) : null,
+    unitPriceKes: kes(line.unitPrice),
+    quantity: Math.max(1, Math.round(line.quantity ?? 1)),
+    amountKes: kes(line.amount ?? (line.unitPrice ?? 0) * (line.quantity ?? 1)),
+    diagnoses: diagnosesOf(diagnoses, interventionCode, 20),
+    serviceDate: day !== undefined && !Number.isNaN(Date.parse(day)) ? day : null,
+    automatic: !added.includes(lineId),
+  };
 }
 
 const practitioner = (d: AttendingDoctor | null | undefined) =>
@@ -212,19 +221,39 @@ export interface LineInput {
   description?: string | undefined;
   serviceDate?: string | undefined;
   doctor?: AttendingDoctor | undefined;
+  attachments?: z.infer<typeof lineAttachment>[] | undefined;
 }
 
-function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput) {
-  return {
+type BillingInput = Parameters<ExchangeClient['claims']['addBilling']>[0];
+
+/**
+ * The multipart line (combined billing): its diagnoses as ICD codes, its papers as files. Answers
+ * the request to send and the one to journal, which names the files but does not hold their bytes.
+ */
+function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput): { send: BillingInput; journal: Record<string, unknown> } {
+  const fields = {
     consent_token: consentToken,
     intervention_code: input.interventionCode ?? wf.data.intervention.code,
     unit_price: input.unitPriceKes,
     quantity: input.quantity,
-    diagnoses: input.diagnoses.map((d) => (d.name === undefined ? { code: d.code } : { code: d.code, name: d.name })),
-    ...(input.itemCode === undefined ? {} : { item_code: input.itemCode }),
-    ...(input.description === undefined ? {} : { description: input.description }),
-    ...(input.serviceDate === undefined ? {} : { service_date: input.serviceDate }),
+    diagnoses: [...new Set(input.diagnoses.map((d) => d.code))],
+    ...(input.serviceDate === undefined ? {} : { charge_date: input.serviceDate }),
+    ...(input.itemCode === undefined ? {} : { service_identifier: input.itemCode }),
+    ...(input.description === undefined ? {} : { service_name: input.description }),
     ...practitioner(input.doctor),
+  };
+  const files = input.attachments ?? [];
+  if (files.length === 0) return { send: fields, journal: fields };
+  return {
+    send: {
+      ...fields,
+      attachments: files.map((f) => ({
+        document_title: f.title,
+        document_type: f.documentType,
+        file: { file_name: f.fileName, content_type: f.contentType, data: Buffer.from(f.dataBase64, 'base64') },
+      })),
+    },
+    journal: { ...fields, attachments: files.map((f) => ({ document_title: f.title, document_type: f.documentType, file_name: f.fileName, bytes: Math.floor((f.dataBase64.length * 3) / 4) })) },
   };
 }
 
@@ -233,7 +262,15 @@ function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput
  * the visit to be reconciled against the claim preview after a grace period. Answers whether the
  * outcome is known (false: it is not, and nothing more should be done now).
  */
-async function billingCall<T>(ctx: Ctx, wf: VisitWorkflow, operation: string, request: Record<string, unknown>, send: () => Promise<T>, settle: (result: T) => void): Promise<boolean> {
+async function billingCall<T>(
+  ctx: Ctx,
+  wf: VisitWorkflow,
+  operation: string,
+  request: Record<string, unknown>,
+  send: () => Promise<T>,
+  settle: (result: T) => void,
+  refused?: (cause: unknown) => void,
+): Promise<boolean> {
   try {
     await ctx.engine.call(
       wf,
@@ -245,7 +282,10 @@ async function billingCall<T>(ctx: Ctx, wf: VisitWorkflow, operation: string, re
         wf.lastError = null;
         ctx.engine.save(wf);
       },
-      (error) => ctx.engine.setError(wf, error),
+      (error, cause) => {
+        ctx.engine.setError(wf, error);
+        refused?.(cause);
+      },
     );
     return true;
   } catch (error) {
@@ -257,15 +297,69 @@ async function billingCall<T>(ctx: Ctx, wf: VisitWorkflow, operation: string, re
   }
 }
 
+/**
+ * The line of the claim a billing request made: of the same intervention, price and quantity, and
+ * not already the station's. The newest such line: the exchange's own lines (a per-diem day) are
+ * made when the visit opens, before any the nurse adds.
+ */
+function landedLine(preview: WireClaimPreview, request: Record<string, unknown>, owned: ReadonlySet<string>): ClaimLine | undefined {
+  return preview.lines.findLast(
+    (l) => !owned.has(l.id) && l.interventionCode === request.intervention_code && l.unitPrice === Number(request.unit_price) && l.quantity === Number(request.quantity),
+  );
+}
+
+/** Operations that add a billing line (addLine: journals written before the station billed by multipart). */
+const lineAdds = new Set(['claims.addBilling', 'claims.addLine']);
+
 export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
   const consentToken = requireOpen(wf);
-  const request = lineRequestOf(wf, consentToken, input);
-  const known = await billingCall(ctx, wf, 'claims.addLine', request, () => ctx.session.client().claims.addLine(request), (saved) => {
-    if (saved.lineGuid !== undefined) wf.data.addedLineIds.push(saved.lineGuid.slice(0, 100));
-    if (saved.lines.length > 0) applyLines(wf, saved.lines, saved.totalAmount);
-    if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+  const { send, journal } = lineRequestOf(wf, consentToken, input);
+  let unreadable = false;
+  try {
+    const outcomeKnown = await billingCall(
+      ctx,
+      wf,
+      'claims.addBilling',
+      journal,
+      () => ctx.session.client().claims.addBilling(send),
+      (line) => {
+        const named = new Map(input.diagnoses.map((d) => [d.code, d.name]));
+        const sent = (send.diagnoses ?? []).map((code) => ({ code, name: named.get(code), interventionCode: send.intervention_code }));
+        settleLine(wf, lineOf(line, sent, [...wf.data.addedLineIds, line.id], wf.data.intervention.code));
+        if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+      },
+      (cause) => {
+        unreadable = isExchangeError(cause) && cause.kind === 'malformed_response';
+      },
+    );
+    // The claim as the exchange holds it now: totals, and the diagnoses it keeps per intervention.
+    if (outcomeKnown) await refreshFromPreview(ctx, wf).catch(() => undefined);
+  } catch (error) {
+    // A 2xx the client could not read: the line may well be on the claim. The preview says; the
+    // nurse is asked to add it again only when it is not there.
+    if (!(unreadable && error instanceof StationFailure) || !(await adoptUnreadLine(ctx, wf, journal))) throw error;
+  }
+}
+
+/** Adds a line the exchange confirmed to the visit (once), and the total with it. */
+function settleLine(wf: VisitWorkflow, line: BillingLine): void {
+  wf.data.addedLineIds.push(line.lineId);
+  if (!wf.data.lines.some((l) => l.lineId === line.lineId)) wf.data.lines.push(line);
+  wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
+}
+
+async function adoptUnreadLine(ctx: Ctx, wf: VisitWorkflow, request: Record<string, unknown>): Promise<boolean> {
+  const preview = await ctx.session.client().claims.preview({ consent_token: requireOpen(wf) }).catch(() => undefined);
+  const landed = preview === undefined ? undefined : landedLine(preview, request, new Set(wf.data.addedLineIds));
+  if (preview === undefined || landed === undefined) return false;
+  ctx.engine.commit(() => {
+    wf.data.addedLineIds.push(landed.id);
+    wf.lastError = null;
+    applyPreview(wf, preview);
+    ctx.engine.audit({ action: 'reconcile.claims.addBilling', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: 'the line the exchange answered unreadably is on the claim' });
+    ctx.engine.save(wf);
   });
-  if (known && wf.data.lines.length === 0) await refreshFromPreview(ctx, wf).catch(() => undefined);
+  return true;
 }
 
 export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): Promise<void> {
@@ -281,6 +375,12 @@ export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): P
   if (known) await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
+/** The doctor a claims.addDoctor request named. */
+function attachedDoctorOf(r: Record<string, unknown>): AttendingDoctor | null {
+  const { identification_type: t, identification_number: n, regulation_body: b } = r;
+  return typeof t === 'string' && typeof n === 'string' && typeof b === 'string' ? { identificationType: t, identificationNumber: n, regulationBody: b } : null;
+}
+
 export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
   const consentToken = requireOpen(wf);
   const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
@@ -289,12 +389,7 @@ export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: Attendin
   });
 }
 
-function applyLines(wf: VisitWorkflow, lines: ClaimLine[], total: number | undefined): void {
-  wf.data.lines = lines.slice(0, 500).map((l, i) => lineOf(l, i, wf.data.addedLineIds, wf.data.intervention.code));
-  wf.data.totalKes = kes(total ?? wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
-}
-
-/** Reads the claim back (lines generated by the exchange, the doctor, the status) into the visit. */
+/** Reads the claim back (the lines, generated ones too, the diagnoses, the status) into the visit. */
 export async function refreshFromPreview(ctx: Ctx, wf: VisitWorkflow): Promise<WireClaimPreview> {
   if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
   const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken });
@@ -303,10 +398,15 @@ export async function refreshFromPreview(ctx: Ctx, wf: VisitWorkflow): Promise<W
   return preview;
 }
 
+/**
+ * The claim as the preview shows it becomes the visit's: its lines are every invoice's lines. An
+ * answer without invoices never gets here (the client refuses it as malformed), so a preview
+ * cannot empty the visit by being read wrongly.
+ */
 export function applyPreview(wf: VisitWorkflow, preview: WireClaimPreview): void {
-  applyLines(wf, preview.lines, preview.totalAmount);
+  wf.data.lines = preview.lines.slice(0, 500).map((l) => lineOf(l, preview.diagnoses, wf.data.addedLineIds, wf.data.intervention.code));
+  wf.data.totalKes = kes(preview.totalAmount);
   wf.data.claimStatus = preview.workflowState ?? wf.data.claimStatus;
-  wf.data.doctor = doctorOf(preview.doctor) ?? wf.data.doctor;
   wf.data.invoiceNumber = preview.invoiceNumber?.slice(0, 60) ?? wf.data.invoiceNumber;
   wf.data.visitNumber = preview.visitNumber?.slice(0, 60) ?? wf.data.visitNumber;
 }
@@ -321,12 +421,12 @@ export async function previewVisit(ctx: Ctx, wf: VisitWorkflow): Promise<ClaimPr
     serviceType,
     interventions: [wf.data.intervention],
     lines: wf.data.lines,
-    diagnoses: p.diagnoses.filter((code) => /^[A-Za-z0-9.&/-]{2,20}$/.test(code)).slice(0, 50).map((code) => ({ code })),
+    diagnoses: diagnosesOf(p.diagnoses, null, 50),
     doctor: wf.data.doctor,
     attachmentCount: p.attachments.length,
     totalKes: wf.data.totalKes,
     dischargeStatus: p.dischargeStatus === 'PARTIAL' || p.dischargeStatus === 'FULL' ? p.dischargeStatus : null,
-    partialDischarges: p.partialDischarges.map((d) => dateTimeOf(typeof d.at === 'string' ? d.at : undefined)).filter((d): d is string => d !== null),
+    partialDischarges: (p.partialDischarges ?? []).map((d) => dateTimeOf(typeof d.at === 'string' ? d.at : undefined)).filter((d): d is string => d !== null),
     submittedAt: dateTimeOf(p.submittedAt),
     previewedAt: ctx.nowIso(),
   };
@@ -334,25 +434,29 @@ export async function previewVisit(ctx: Ctx, wf: VisitWorkflow): Promise<ClaimPr
 
 // ---------------------------------------------------------------- reconciling billing calls
 
-/** Billing calls whose answer was lost: the preview says what the claim holds; nothing is re-sent. */
+/**
+ * Billing calls whose answer was lost: the preview says what the claim holds; nothing is re-sent.
+ * A lost line found on the claim is the station's (removable); one not there is left for the nurse.
+ */
 export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRecord[]): Promise<void> {
-  const known = new Set(wf.data.lines.map((l) => l.lineId));
   const preview = await refreshFromPreview(ctx, wf);
   ctx.engine.commit(() => {
+    // A line seen in an earlier preview but never claimed (its answer lost) is still to be found.
+    const owned = new Set(wf.data.addedLineIds);
     for (const call of calls) {
-      if (call.operation === 'claims.addLine') {
-        const r = call.request;
-        const landed = preview.lines.find(
-          (l) => l.lineGuid !== undefined && !known.has(l.lineGuid) && l.interventionCode === r.intervention_code && l.unitPrice === r.unit_price && l.quantity === r.quantity,
-        );
-        if (landed?.lineGuid !== undefined) {
-          wf.data.addedLineIds.push(landed.lineGuid);
-          known.add(landed.lineGuid);
+      if (lineAdds.has(call.operation)) {
+        const landed = landedLine(preview, call.request, owned);
+        if (landed !== undefined) {
+          wf.data.addedLineIds.push(landed.id);
+          owned.add(landed.id);
           ctx.engine.reconciled(call, 'the billing line reached the exchange', wf);
         } else {
           wf.lastError = { code: 'EXCHANGE_TIMEOUT', message: 'A billing line did not reach the exchange: add it again.', retryable: true };
           ctx.engine.reconciled(call, 'the billing line did not reach the exchange', wf);
         }
+      } else if (call.operation === 'claims.addDoctor' && preview.hasDoctor === true) {
+        wf.data.doctor = attachedDoctorOf(call.request) ?? wf.data.doctor;
+        ctx.engine.reconciled(call, 'the claim has its doctor', wf);
       } else {
         ctx.engine.reconciled(call, `${call.operation}: the claim as the exchange holds it now`, wf);
       }

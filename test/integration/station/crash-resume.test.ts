@@ -172,8 +172,8 @@ async function runScenario(s: Scenario): Promise<{ crashed: boolean; sandbox: Ru
   }
 }
 
-const fingerprintSteps = ['consent.authorizeBiometric', 'claims.createVisit', 'claims.addLine', 'consent.authorizeDischarge', 'claims.submit'];
-const smsSteps = ['consent.sendOtp', 'consent.authorizeOtp', 'claims.createVisit', 'claims.addLine', 'consent.sendDischargeOtp', 'claims.submit'];
+const fingerprintSteps = ['consent.authorizeBiometric', 'claims.createVisit', 'claims.addBilling', 'consent.authorizeDischarge', 'claims.submit'];
+const smsSteps = ['consent.sendOtp', 'consent.authorizeOtp', 'claims.createVisit', 'claims.addBilling', 'consent.sendDischargeOtp', 'claims.submit'];
 const scenarios: Scenario[] = [
   ...fingerprintSteps.flatMap((op) => (['before-send', 'after-answer', 'after-outcome'] as const).map((phase) => ({ route: 'fingerprint' as const, crashAt: `${op}:${phase}` }))),
   ...smsSteps.map((op) => ({ route: 'sms' as const, crashAt: `${op}:after-answer` })),

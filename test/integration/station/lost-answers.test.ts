@@ -1,7 +1,9 @@
 // The exchange failing mid-flow: a submit the exchange did but whose answer was lost on the way
 // back (the connection cut after the sandbox answered), a submit that never arrived (too slow:
-// the station gave up first), a submit refused by a 503, and a visit that never arrived. The
-// station reconciles instead of re-sending blindly; the sandbox holds one visit and one submission.
+// the station gave up first), a submit refused by a 503, a visit that never arrived, and billing
+// lines whose answer was lost or unreadable. The station reconciles against the claim preview (its
+// lines in invoices[].lines) instead of re-sending blindly; the sandbox holds one visit, one
+// submission and each line once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, ExchangeError, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import { DOCTOR, eventually, startWorld, type StationHandle, type World } from './harness';
@@ -10,6 +12,8 @@ let world: World;
 let s: StationHandle;
 /** Set to make the next submit's answer vanish after the sandbox has done it. */
 let loseNextSubmitAnswer = false;
+/** Set to make the next billing line's answer vanish, or come back unreadable, after the sandbox has added the line. */
+let spoilNextLineAnswer: 'lost' | 'unreadable' | null = null;
 
 function answerLosingClient(options: ExchangeClientOptions): ExchangeClient {
   const client = createExchangeClient(options);
@@ -19,7 +23,15 @@ function answerLosingClient(options: ExchangeClientOptions): ExchangeClient {
     loseNextSubmitAnswer = false;
     throw new ExchangeError({ kind: 'network', operation: 'claims.submit', message: 'connection reset after the request was sent', outcomeUnknown: true });
   };
-  return { ...client, claims: { ...client.claims, submit } };
+  const addBilling: ExchangeClient['claims']['addBilling'] = async (input, callOptions) => {
+    const answer = await client.claims.addBilling(input, callOptions);
+    const spoil = spoilNextLineAnswer;
+    spoilNextLineAnswer = null;
+    if (spoil === 'lost') throw new ExchangeError({ kind: 'network', operation: 'claims.addBilling', message: 'connection reset after the request was sent', outcomeUnknown: true });
+    if (spoil === 'unreadable') throw new ExchangeError({ kind: 'malformed_response', operation: 'claims.addBilling', status: 200, field: 'id', message: 'unexpected answer at id: expected text' });
+    return answer;
+  };
+  return { ...client, claims: { ...client.claims, submit, addBilling } };
 }
 
 beforeAll(async () => {
@@ -53,6 +65,20 @@ async function readyToSubmit(visitId: string, cr: string): Promise<string> {
   await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'discharge') });
   return discharge.workflowId;
 }
+
+/** Closes the patient's open claim at the exchange, as a facility abandoning it would: the next consent opens a new one. */
+async function closeAtExchange(cr: string): Promise<void> {
+  const claim = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr).at(-1);
+  const client = createExchangeClient({ baseUrl: world.sandbox.url, credentials: { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secret' } });
+  try {
+    await client.claims.close({ consent_token: claim!.consent_token, cancel_reason_type: 'NO_SERVICE_GIVEN', cancel_reason_text: 'test over' });
+  } finally {
+    await client.close();
+  }
+}
+
+/** The lines of the patient's newest claim at the exchange. */
+const exchangeLines = (cr: string) => [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr).at(-1)?.lines ?? [];
 
 /** Submissions of the patient's newest claim. */
 const submissions = (cr: string) => {
@@ -112,5 +138,61 @@ describe('lost answers', () => {
     const opened = await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'the visit found open', 8000);
     expect(opened.kind === 'consent' && opened.visitWorkflowId).toMatch(/^wf_/);
     expect([...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr).length).toBe(before + 1);
+  });
+
+  it('a line whose answer was lost is found in the preview’s invoices[].lines: kept once, the station’s own, never sent again', async () => {
+    const { visitId, cr } = await openVisitBySms('30000002');
+    spoilNextLineAnswer = 'lost';
+    const answered = await s.ok('visit.addLine', { workflowId: visitId, unitPriceKes: 450, quantity: 2, diagnoses: [{ code: 'MD12' }] });
+    expect(answered.kind === 'visit' && answered.lines.map((l) => l.unitPriceKes)).toEqual([900]);
+    // The nurse's next command waits for the lost line to be settled: the preview shows it as hers.
+    expect((await s.ok('visit.preview', { workflowId: visitId })).lines.map((l) => [l.unitPriceKes, l.automatic])).toEqual([
+      [900, false],
+      [450, false],
+    ]);
+    const settled = await eventually(
+      () => s.ok('workflow.get', { workflowId: visitId }),
+      (v) => v.kind === 'visit' && v.lines.length === 2 && v.lines.every((l) => !l.automatic),
+      'the lost line reconciled from the preview',
+      8000,
+    );
+    expect(settled.kind === 'visit' && settled.lines.map((l) => [l.unitPriceKes, l.quantity, l.automatic])).toEqual([
+      [900, 1, false],
+      [450, 2, false],
+    ]);
+    expect(settled.kind === 'visit' && settled.totalKes).toBe(1800);
+    expect(settled.lastError).toBeNull();
+    expect(exchangeLines(cr).map((l) => l.unit_price)).toEqual([900, 450]);
+    expect((await s.ok('audit.read', { workflowId: visitId, action: 'reconcile.claims.addBilling' })).total).toBe(1);
+    // A later preview keeps both lines: it reads them from the invoices, and the lost one stays removable.
+    const preview = await s.ok('visit.preview', { workflowId: visitId });
+    expect(preview.lines).toHaveLength(2);
+    expect((await s.ok('workflow.get', { workflowId: visitId })).next).toContain('visit.removeLine');
+    await closeAtExchange(cr);
+  });
+
+  it('a line that never reached the exchange goes back to the nurse; nothing is sent again behind her back', async () => {
+    const { visitId, cr } = await openVisitBySms('30000002');
+    await world.control.post('/faults', { routes: ['POST /api/v1/claims/lines'], status: 504, count: 1 });
+    await s.ok('visit.addLine', { workflowId: visitId, unitPriceKes: 450, quantity: 1, diagnoses: [{ code: 'MD12' }] });
+    const back = await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.lastError !== null, 'reconciliation', 8000);
+    expect(back.lastError).toMatchObject({ code: 'EXCHANGE_TIMEOUT', message: 'A billing line did not reach the exchange: add it again.' });
+    expect(back.kind === 'visit' && back.lines).toHaveLength(1);
+    expect(exchangeLines(cr)).toHaveLength(1);
+    await closeAtExchange(cr);
+  });
+
+  it('a line answered in a form the client cannot read is looked up in the preview, not added twice', async () => {
+    const { visitId, cr } = await openVisitBySms('30000002');
+    spoilNextLineAnswer = 'unreadable';
+    const view = await s.ok('visit.addLine', { workflowId: visitId, unitPriceKes: 300, quantity: 1, diagnoses: [{ code: 'MD12' }] });
+    expect(view.kind === 'visit' && view.lines.map((l) => [l.unitPriceKes, l.automatic])).toEqual([
+      [900, false],
+      [300, false],
+    ]);
+    expect(view.lastError).toBeNull();
+    expect(exchangeLines(cr)).toHaveLength(2);
+    expect((await s.ok('audit.read', { workflowId: visitId, action: 'reconcile.claims.addBilling' })).total).toBe(1);
+    await closeAtExchange(cr);
   });
 });

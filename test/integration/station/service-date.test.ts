@@ -1,6 +1,7 @@
-// A billing line's service date reaches the exchange client as an ISO calendar day, or not at all:
-// the exchange client refuses anything else (such as "01/07/2025") before sending, so the station's
-// contract refuses it first, with the field named, and nothing is journaled or sent.
+// A billing line's service date reaches the exchange client as its charge_date, an ISO calendar
+// day, or not at all: the exchange client refuses anything else (such as "01/07/2025") before
+// sending, so the station's contract refuses it first, with the field named, and nothing is
+// journaled or sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import { DOCTOR, startWorld, type StationHandle, type World } from './harness';
@@ -10,14 +11,14 @@ let s: StationHandle;
 let visitId: string;
 const sentLines: Record<string, unknown>[] = [];
 
-/** The real client (frozen), wrapped so that every claims.addLine request is recorded as the station hands it over. */
+/** The real client (frozen), wrapped so that every claims.addBilling request is recorded as the station hands it over. */
 function recordingClient(options: ExchangeClientOptions): ExchangeClient {
   const client = createExchangeClient(options);
-  const addLine: ExchangeClient['claims']['addLine'] = (request, callOptions) => {
+  const addBilling: ExchangeClient['claims']['addBilling'] = (request, callOptions) => {
     sentLines.push(request as Record<string, unknown>);
-    return client.claims.addLine(request, callOptions);
+    return client.claims.addBilling(request, callOptions);
   };
-  return { ...client, claims: { ...client.claims, addLine } };
+  return { ...client, claims: { ...client.claims, addBilling } };
 }
 
 beforeAll(async () => {
@@ -46,15 +47,15 @@ describe('the service date of a billing line', () => {
     expect((await s.ok('workflow.get', { workflowId: visitId })).state).toBe('open');
   });
 
-  it('an ISO day reaches the client as service_date, unchanged, and shows on the line', async () => {
+  it('an ISO day reaches the client as charge_date, unchanged, and shows on the line', async () => {
     const today = new Date(world.sandbox.context.clock.now()).toISOString().slice(0, 10);
     const view = await s.ok('visit.addLine', { workflowId: visitId, ...line, serviceDate: today });
-    expect(sentLines.at(-1)).toMatchObject({ service_date: today });
+    expect(sentLines.at(-1)).toMatchObject({ charge_date: today });
     expect(view.kind === 'visit' && view.lines.at(-1)?.serviceDate).toBe(today);
   });
 
   it('a line without a date sends none (the exchange takes the visit day)', async () => {
     await s.ok('visit.addLine', { workflowId: visitId, ...line });
-    expect(sentLines.at(-1)).not.toHaveProperty('service_date');
+    expect(sentLines.at(-1)).not.toHaveProperty('charge_date');
   });
 });

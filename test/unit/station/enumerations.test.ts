@@ -6,6 +6,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import {
   broughtBy as contractBroughtBy,
+  claimDocumentType as contractDocumentType,
   claimPreview,
   claimStatus,
   dischargeReason,
@@ -22,6 +23,7 @@ import {
 } from '../../../electron/contract';
 import {
   broughtBy as clientBroughtBy,
+  claimDocumentTypes,
   deviceOperatingSystems,
   dischargeReasons,
   dischargeStatuses,
@@ -54,6 +56,7 @@ describe('enumerations the station carries between the contract and the exchange
     ['who brought the patient', contractBroughtBy.options, clientBroughtBy],
     ['preauth types', preauthType.options, preauthTypes],
     ['discharge statuses', claimPreview.shape.dischargeStatus.unwrap().options, dischargeStatuses],
+    ['claim document types', contractDocumentType.options, claimDocumentTypes],
   ] as const)('%s are the same', (_name, contract, client) => {
     expect(sorted(contract)).toEqual(sorted(client));
   });
