@@ -49,7 +49,7 @@ async function openVisit(client: ExchangeClient, patient: string, withDoctor: bo
     auth_guid: a.guid ?? '',
     ...(withDoctor ? PRACTITIONER : {}),
   });
-  await client.claims.addLine({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [...DIAGNOSIS] });
+  await client.claims.addBilling({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [DIAGNOSIS[0].code] });
   const d = await client.consent.authorizeDischarge({ consent_token: visit.consentToken, ...BIOMETRIC });
   await presentFinger(w.raw, d.dischargeAuthGuid ?? '', patient);
   return { visit, dischargeAuthGuid: d.dischargeAuthGuid ?? '' };

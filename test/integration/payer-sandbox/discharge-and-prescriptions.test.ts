@@ -33,6 +33,7 @@ describe('partial discharge, then finalisation', () => {
       consent_token: visit.consentToken,
       discharge_reason: 'RECOVERED',
       invoice_number: invoice,
+      discharge_date: new Date(Date.now() + 36 * 3600 * 1000).toISOString(),
       discharge_auth_guid: discharge.dischargeAuthGuid ?? '',
       discharge_status: 'PARTIAL',
     });
@@ -40,10 +41,10 @@ describe('partial discharge, then finalisation', () => {
     const afterPartial = await w.hospital.claims.preview({ consent_token: visit.consentToken });
     expect(afterPartial).toMatchObject({ workflowState: 'DRAFT', dischargeStatus: 'PARTIAL' });
     expect(afterPartial.lines[0]?.quantity).toBe(2);
-    expect(afterPartial.partialDischarges).toMatchObject([{ discharge_reason: 'RECOVERED', amount: afterPartial.totalAmount }]);
+    expect(afterPartial.partialDischarges).toMatchObject([{ amount: afterPartial.totalAmount }]);
 
     // The stay goes on: a line after the partial, then the finalisation by discharge OTP.
-    await w.hospital.claims.addLine({ consent_token: visit.consentToken, intervention_code: codes.perDiem.code, unit_price: 1_200, quantity: 3, diagnoses: [...DIAGNOSIS], description: 'IV fluids' });
+    await w.hospital.claims.addBilling({ consent_token: visit.consentToken, intervention_code: codes.perDiem.code, unit_price: 1_200, quantity: 3, diagnoses: [DIAGNOSIS[0].code], service_name: 'IV fluids' });
     await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken });
     const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
     // Without discharge_status FULL an inpatient claim is told to use discharge; the OTP survives.

@@ -10,6 +10,7 @@ import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, presentFinger, readOtp, refusa
 const { w, codes } = useWorld();
 
 const today = () => new Date().toISOString().slice(0, 10);
+const now = () => new Date().toISOString();
 const pdf = { file_name: 'theatre-notes.pdf', content_type: 'application/pdf', data: new TextEncoder().encode('%PDF-1.4\n% theatre notes\n') };
 
 /** Steps 2–5: the patient, eligibility, sub-benefits and the elective intervention's flags. */
@@ -60,33 +61,38 @@ async function pollUntilFinalised(client: ExchangeClient, consentToken: string, 
   throw new Error(`the preauth never reached FINALISED: ${seen.join(' → ')}`);
 }
 
-/** Step 10: billing (JSON and multipart with a file), then the preview the station reconciles with. */
+/**
+ * Step 10: billing (a JSON line, a diagnosis, a multipart line with its diagnoses and a file), then
+ * the preview the station reconciles with: the claim object, its lines in invoices[].lines.
+ */
 async function bill(client: ExchangeClient, consentToken: string) {
-  await client.claims.addLine({
+  const line = await client.claims.addLine({
     consent_token: consentToken,
     intervention_code: codes.elective.code,
     unit_price: 60_000,
     quantity: 1,
-    diagnoses: [{ code: 'DD51', name: 'Inguinal hernia' }],
-    service_date: today(),
+    service_name: 'Herniorrhaphy',
     ...PRACTITIONER,
   });
+  expect(line).toMatchObject({ interventionCode: codes.elective.code, unitPrice: 60_000, quantity: 1, amount: 60_000, itemName: 'Herniorrhaphy' });
+  const diagnosis = await client.claims.addDiagnosis({ consent_token: consentToken, icd_code: 'DD51', intervention_code: codes.elective.code });
+  expect(diagnosis).toMatchObject({ code: 'DD51', name: 'Inguinal hernia', interventionCode: codes.elective.code });
   const billed = await client.claims.addBilling({
     consent_token: consentToken,
     intervention_code: codes.elective.code,
     unit_price: 7_500,
     quantity: 2,
-    diagnoses: [...DIAGNOSIS],
-    description: 'Theatre consumables',
-    attachments: [pdf],
+    charge_date: today(),
+    diagnoses: [DIAGNOSIS[0].code],
+    service_name: 'Theatre consumables',
+    attachments: [{ document_title: 'Theatre notes', document_type: 'THEATRE_NOTES', file: pdf }],
   });
-  expect(billed.lines).toHaveLength(2);
-  expect(billed.totalAmount).toBe(75_000);
+  expect(billed).toMatchObject({ amount: 15_000, chargeDate: today() });
   const preview = await client.claims.preview({ consent_token: consentToken });
-  expect(preview).toMatchObject({ consentToken, workflowState: 'DRAFT', serviceType: 'INPATIENT', totalAmount: 75_000, interventions: [codes.elective.code] });
-  expect(preview.diagnoses).toEqual(expect.arrayContaining(['DD51', 'CA00']));
-  expect(preview.doctor?.identificationNumber).toBe(PRACTITIONER.practitioner_identification_number);
-  expect(preview.attachments).toMatchObject([{ fileName: pdf.file_name, contentType: 'application/pdf', size: pdf.data.length }]);
+  expect(preview).toMatchObject({ consentToken, workflowState: 'DRAFT', serviceType: 'INPATIENT', totalAmount: 75_000, interventions: [codes.elective.code], hasDoctor: true });
+  expect(preview.lines.map((l) => l.id)).toEqual([line.id, billed.id]);
+  expect(preview.diagnoses.map((d) => d.code)).toEqual(['DD51', 'CA00']);
+  expect(preview.attachments).toMatchObject([{ title: 'Theatre notes', attachmentType: 'THEATRE_NOTES', interventionCode: codes.elective.code }]);
   return preview;
 }
 
@@ -136,11 +142,11 @@ describe('flow A: elective inpatient preauth', () => {
       consent_token: visit.consentToken,
       discharge_reason: 'RECOVERED',
       invoice_number: preview.invoiceNumber ?? '',
-      discharge_date: today(),
+      discharge_date: now(),
       notes: 'Wound clean, review in two weeks',
       otp: dischargeOtp,
     });
-    expect(discharged).toMatchObject({ workflowState: 'SUBMITTED', consentToken: visit.consentToken });
+    expect(discharged).toMatchObject({ workflowState: 'SUBMITTED', consentToken: visit.consentToken, invoiceNumber: preview.invoiceNumber });
     expect(await w.hospital.claims.preview({ consent_token: visit.consentToken })).toMatchObject({ workflowState: 'SUBMITTED', claimAuthStatus: 'SUBMITTED_CLAIM', dischargeStatus: 'FULL' });
   });
 
@@ -181,8 +187,10 @@ describe('flow A: elective inpatient preauth', () => {
       consent_token: visit.consentToken,
       discharge_reason: 'REFERRED',
       invoice_number: preview.invoiceNumber ?? '',
-      auth_guid: discharge.dischargeAuthGuid ?? '',
+      discharge_date: '2030-01-03T14:30:00+03:00',
+      discharge_auth_guid: discharge.dischargeAuthGuid ?? '',
     });
+    expect(discharged.dischargedOn).toBe('2030-01-03T14:30:00+03:00');
     expect(discharged).toMatchObject({ workflowState: 'SUBMITTED', consentToken: visit.consentToken });
     expect(await w.hospital.claims.preview({ consent_token: visit.consentToken })).toMatchObject({ workflowState: 'SUBMITTED', dischargeStatus: 'FULL' });
   });

@@ -33,10 +33,11 @@ const today = new Date().toISOString().slice(0, 10);
 /** Examples plus the optional fields the examples leave out, where the two sides once disagreed. */
 const variants: [OperationName, unknown][] = [
   ...(Object.entries(requestExamples) as [OperationName, unknown][]).filter(([name]) => name !== 'auth.token'),
-  ['claims.addLine', { ...(requestExamples['claims.addLine'] as object), service_date: '2025-07-01T08:30:00+03:00' }],
-  ['claims.addBilling', { ...(requestExamples['claims.addBilling'] as object), service_date: today }],
-  ['claims.discharge', { ...(requestExamples['claims.discharge'] as object), discharge_date: today }],
-  ['claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', service_date: today, diagnoses: [{ code: 'CA40' }] }],
+  ['claims.addLine', { ...(requestExamples['claims.addLine'] as object), scheme_code: 'UHC' }],
+  ['claims.addBilling', { ...(requestExamples['claims.addBilling'] as object), charge_date: today, scheme_code: 'UHC', ...PRACTITIONER }],
+  ['claims.addDiagnosis', { ...(requestExamples['claims.addDiagnosis'] as object), ...PRACTITIONER }],
+  ['claims.discharge', { ...(requestExamples['claims.discharge'] as object), discharge_date: '2025-07-03T11:30:00Z', discharge_status: undefined, notes: 'Wound clean' }],
+  ['claims.editLine', { line_id: 'L-1', unit_price: 800, scheme_code: 'UHC' }],
   ['claims.switchIntervention', { ...(requestExamples['claims.switchIntervention'] as object), bill_from: '2025-07-01', bill_to: '2025-07-03T23:59:59Z' }],
   ['consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR0000001', reason_type: 'OTHER', reason_text: 'burns to both hands' }],
   ['eligibility.pomsfBalance', { patient_id: 'CR0000001', policy_year: '2025/2026' }],
@@ -69,7 +70,14 @@ async function rawRefusal(method: string, path: string, body: unknown): Promise<
   return (answer.details ?? []).map((d) => d.field.replace(/\.(\d+)(?=\.|$)/g, '[$1]'));
 }
 
-const line = { consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, diagnoses: [{ code: 'CA40' }] };
+const billing = { consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1, diagnoses: ['CA40'] };
+/** The multipart line as the client encodes it: text parts, diagnoses as JSON text. */
+const billingForm = (extra: Record<string, string>) => () => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ ...billing, diagnoses: JSON.stringify(billing.diagnoses), ...extra })) form.append(name, String(value));
+  return form;
+};
+const discharge = { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456' };
 const whitelistForm = () => {
   const form = new FormData();
   form.append('beneficiary_cr_id', 'CR5284739102216-4');
@@ -79,18 +87,30 @@ const whitelistForm = () => {
 
 const stricter: [string, OperationName, unknown, string, string, string, unknown][] = [
   ['OTP whitelist for OTHER without reason_text', 'consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR5284739102216-4', reason_type: 'OTHER' }, 'reason_text', 'POST', '/api/v1/patients/otp-whitelists', whitelistForm],
-  ['a line dated 01/07/2025', 'claims.addLine', { ...line, service_date: '01/07/2025' }, 'service_date', 'POST', '/api/v1/claims/lines', { ...line, service_date: '01/07/2025' }],
-  ['a discharge dated "today"', 'claims.discharge', { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456', discharge_date: 'today' }, 'discharge_date', 'POST', '/api/v1/claims/discharge', { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456', discharge_date: 'today' }],
-  ['a line edit dated 2025/07/01', 'claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', service_date: '2025/07/01' }, 'service_date', 'PATCH', '/api/v1/claims/lines/edit', { consent_token: 'CT-1', line_guid: 'L-1', service_date: '2025/07/01' }],
-  ['a line edit leaving no diagnosis', 'claims.editLine', { consent_token: 'CT-1', line_guid: 'L-1', diagnoses: [] }, 'diagnoses', 'PATCH', '/api/v1/claims/lines/edit', { consent_token: 'CT-1', line_guid: 'L-1', diagnoses: [] }],
+  ['a line charged 01/07/2025', 'claims.addBilling', { ...billing, charge_date: '01/07/2025' }, 'charge_date', 'POST', '/api/v1/claims/lines', billingForm({ charge_date: '01/07/2025' })],
+  ['a line whose diagnoses are objects, not ICD code strings', 'claims.addBilling', { ...billing, diagnoses: [{ code: 'CA40' }] }, 'diagnoses[0]', 'POST', '/api/v1/claims/lines', billingForm({ diagnoses: JSON.stringify([{ code: 'CA40' }]) })],
+  ['a discharge with no discharge_date', 'claims.discharge', discharge, 'discharge_date', 'POST', '/api/v1/claims/discharge', discharge],
+  ['a discharge dated "today"', 'claims.discharge', { ...discharge, discharge_date: 'today' }, 'discharge_date', 'POST', '/api/v1/claims/discharge', { ...discharge, discharge_date: 'today' }],
+  ['a discharge dated with a bare day', 'claims.discharge', { ...discharge, discharge_date: '2025-07-01' }, 'discharge_date', 'POST', '/api/v1/claims/discharge', { ...discharge, discharge_date: '2025-07-01' }],
+  ['a line edit to 1.5 units', 'claims.editLine', { line_id: 'L-1', quantity: 1.5 }, 'quantity', 'PATCH', '/api/v1/claims/lines/edit', { line_id: 'L-1', quantity: 1.5 }],
+  ['a line edit that changes nothing', 'claims.editLine', { line_id: 'L-1' }, 'quantity', 'PATCH', '/api/v1/claims/lines/edit', { line_id: 'L-1' }],
+  [
+    'a switch keeping the bill items without their period',
+    'claims.switchIntervention',
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '2025-07-01' },
+    'bill_to',
+    'POST',
+    '/api/v1/claims/interventions/switch',
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '2025-07-01' },
+  ],
   [
     'an intervention switch billed from "1 July"',
     'claims.switchIntervention',
-    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July' },
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July', bill_to: '2025-07-03' },
     'bill_from',
     'POST',
     '/api/v1/claims/interventions/switch',
-    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July' },
+    { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July', bill_to: '2025-07-03' },
   ],
   ['a prescription starting 07-01-2025', 'prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }, 'items[0].start_date', 'POST', '/api/v1/prescriptions', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }],
   [

@@ -76,7 +76,7 @@ describe('multipart', () => {
   });
 
   it('names the n-th file of a line attachments_{n}_file_blob, and sends no attachments part without files', async () => {
-    const file = (n: number) => ({ document_title: `Page ${n}`, document_type: 'CLAIM_FORM', file: { file_name: `p${n}.pdf`, content_type: 'application/pdf', data: new Uint8Array(pdfBytes) } });
+    const file = (n: number) => ({ document_title: `Page ${n}`, document_type: 'CLAIM_FORM' as const, file: { file_name: `p${n}.pdf`, content_type: 'application/pdf', data: new Uint8Array(pdfBytes) } });
     await client.claims.addBilling({ consent_token: 'CT-1', intervention_code: 'SHA-02-001', unit_price: 1, quantity: 1, attachments: [file(0), file(1)] });
     const form = await formOf(only());
     const names = (JSON.parse(String(form.get('attachments'))) as { file_field_name: string }[]).map((a) => a.file_field_name);
