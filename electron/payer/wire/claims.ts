@@ -394,7 +394,7 @@ export interface ClaimPreview {
   /** `total_claim_amount` */
   readonly totalAmount: number;
   readonly netAmount: number | undefined;
-  /** The first invoice's number: the one submit and discharge name. */
+  /** The first invoice's number (A reads it there; R reads `invoice_number`): the one submit and discharge name. */
   readonly invoiceNumber: string | undefined;
   readonly visitNumber: string | undefined;
   readonly visitStart: string | undefined;
@@ -429,6 +429,7 @@ export const previewResponse = z
     claim_doctors: optional(z.array(record)),
     total_claim_amount: number,
     total_claim_net_amount: optionalNumber,
+    invoice_number: optionalText,
     visit_number: optionalText,
     visit_start: optionalText,
     visit_end: optionalText,
@@ -453,7 +454,7 @@ export const previewResponse = z
       attachments: p.claim_attachments,
       totalAmount: p.total_claim_amount,
       netAmount: p.total_claim_net_amount,
-      invoiceNumber: p.invoices[0]?.invoiceNumber,
+      invoiceNumber: p.invoices[0]?.invoiceNumber ?? p.invoice_number,
       visitNumber: p.visit_number,
       visitStart: p.visit_start,
       visitEnd: p.visit_end,

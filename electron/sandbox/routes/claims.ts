@@ -693,7 +693,8 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         ...(c.patient_id === null ? {} : { memberNumber: c.patient_id }),
         created: iso(c.created_at),
         authorization: { guid: c.authorization_guid, status: c.claim_auth_status },
-        claimLines: c.lines.map((l) => ({ guid: l.line_guid, interventionCode: l.intervention_code, quantity: l.quantity, unitPrice: l.unit_price })),
+        // The entries' fields as A types them: amounts as text.
+        claimLines: c.lines.map((l) => ({ guid: l.line_guid, interventionCode: l.intervention_code, quantity: String(l.quantity), unitPrice: l.unit_price.toFixed(2) })),
       }));
     return { pageSize: results.length, results };
   });

@@ -1,5 +1,7 @@
 // The lenient side of the wire: every attested variant is read into one domain shape, and what
 // cannot be read is malformed_response naming the path of the offending field.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, ExchangeError, operationGroups, type ExchangeClient } from '../../../electron/payer';
 import { decodeResponse } from '../../../electron/payer/executor';
@@ -417,6 +419,34 @@ describe('preauth, claims, emergency, prescriptions', () => {
       { system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted' },
       { system: undefined, code: 'N', display: undefined },
     ]);
+  });
+});
+
+describe('the documented billing answers (test/fixtures/wire)', () => {
+  const dir = join(__dirname, '../../fixtures/wire');
+  const fixtures = readdirSync(dir)
+    .filter((f) => f.startsWith('claims.') && f.endsWith('.json'))
+    .map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(dir, f), 'utf8')) as { operation: string; status: number; body: unknown }) }));
+
+  it('covers the line, the preview and the claim object', () => {
+    expect(fixtures.map((f) => f.operation)).toEqual(expect.arrayContaining(['claims.addBilling', 'claims.addLine', 'claims.preview', 'claims.submit', 'claims.discharge']));
+  });
+
+  it.each(fixtures.map((f) => [f.file, f] as const))('%s is read by the client', (_file, fixture) => {
+    const [group, key] = fixture.operation.split('.') as [keyof typeof g, string];
+    const op = (g[group] as unknown as Record<string, Operation<never, unknown>>)[key];
+    expect(op, fixture.operation).toBeDefined();
+    expect(() => read(op!, fixture.body)).not.toThrow();
+  });
+
+  it('reads the portal preview into lines with their ids, and the A variant’s amounts written as text', () => {
+    const byFile = (file: string) => fixtures.find((f) => f.file === file)!.body;
+    const portal = read(g.claims.preview, byFile('claims.preview.portal-example.json'));
+    const a = read(g.claims.preview, byFile('claims.preview.a-types.json'));
+    for (const preview of [portal, a]) {
+      expect(preview).toMatchObject({ totalAmount: 900, invoiceNumber: 'INV/10001/20001', lines: [{ id: '6f1c2a9e-3b4d-4e5f-8a7b-1c2d3e4f5a6b', amount: 900 }], diagnoses: [{ code: 'CA40.Z' }] });
+    }
+    expect(a.invoices[0]?.totalAmount).toBe(900);
   });
 });
 
