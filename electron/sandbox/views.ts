@@ -128,7 +128,7 @@ export function attachmentView(c: ClaimRecord, a: AttachmentRecord) {
   };
 }
 
-/** The claim's one invoice. Its doctors' fields are not documented: the sandbox echoes what POST /claims/doctors took. */
+/** The claim's one invoice. The portal shows its doctors as `[{}]`, their fields undocumented: the sandbox answers one empty entry per doctor. */
 function invoiceView(c: ClaimRecord) {
   const total = totalAmount(c.lines);
   return {
@@ -139,10 +139,7 @@ function invoiceView(c: ClaimRecord) {
     total_inv_amount: total,
     total_inv_net_amount: total,
     lines: c.lines.map((l) => lineView(c, l)),
-    doctors:
-      c.doctor === null
-        ? []
-        : [{ identification_number: c.doctor.identification_number, identification_type: c.doctor.identification_type, regulation_body: c.doctor.regulation_body }],
+    doctors: c.doctor === null ? [] : [{}],
   };
 }
 

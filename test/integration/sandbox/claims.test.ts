@@ -138,8 +138,9 @@ describe('billing lines and the doctor', () => {
     expect((await h.hospital.post('/api/v1/claims/diagnoses', body)).body.claim_diagnosis_id).toBe(added.body.claim_diagnosis_id);
     const p = await preview(visit.consent_token);
     expect(p.claim_diagnoses).toHaveLength(1);
-    // The doctor sent with the diagnosis is attached (rule 2).
-    expect(p.invoices[0].doctors).toEqual([{ identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' }]);
+    // The doctor sent with the diagnosis is attached (rule 2); the portal shows an invoice's doctors as `{}`.
+    expect(p.invoices[0].doctors).toEqual([{}]);
+    expect(h.sandbox.context.state.claims.get(visit.consent_token)?.doctor).toMatchObject({ registration_number: 'A12345' });
     expectError(await h.hospital.post('/api/v1/claims/diagnoses', { ...body, icd_code: { code: 'MG26' } }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/diagnoses', { ...body, intervention_code: 'SHA-03-001' }), 422, 'INTERVENTION_NOT_ALLOWED');
     const removed = await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body });
@@ -152,14 +153,16 @@ describe('billing lines and the doctor', () => {
     const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
     expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([]);
     await addLine(h.hospital, visit.consent_token, codes.capitation, 850, DOCTOR);
-    expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([expect.objectContaining({ identification_number: 'A12345', regulation_body: 'KMPDC' })]);
+    expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([{}]);
+    expect(h.sandbox.context.state.claims.get(visit.consent_token)?.doctor).toMatchObject({ registration_number: 'A12345', regulation_body: 'KMPDC' });
     const other = { consent_token: visit.consent_token, identification_number: 'RCO-04512', identification_type: 'registration_number', regulation_body: 'COC' };
     expectError(await h.hospital.post('/api/v1/claims/doctors', other), 409, 'DOCTOR_ALREADY_ATTACHED');
     expect((await h.hospital.call('DELETE', '/api/v1/claims/doctors', { body: { consent_token: visit.consent_token } })).status).toBe(204);
     expectError(await h.hospital.call('DELETE', '/api/v1/claims/doctors', { body: { consent_token: visit.consent_token } }), 404, 'NOT_FOUND');
     expectError(await h.hospital.post('/api/v1/claims/doctors', { ...other, identification_number: 'RCO-00000' }), 422, 'PROFESSIONAL_NOT_FOUND');
     expect((await h.hospital.post('/api/v1/claims/doctors', other)).body).toEqual({ data: {}, message: 'Doctor attached' });
-    expect((await preview(visit.consent_token)).invoices[0].doctors[0].identification_number).toBe('RCO-04512');
+    expect((await preview(visit.consent_token)).invoices[0].doctors).toHaveLength(1);
+    expect(h.sandbox.context.state.claims.get(visit.consent_token)?.doctor?.registration_number).toBe('RCO-04512');
   });
 });
 
