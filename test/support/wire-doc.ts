@@ -115,7 +115,7 @@ export function citationsOf(cell: string): string[] {
     }
   }
   out.push(current.trim());
-  return out.filter((c, i, all) => c !== '' || all.length === 1);
+  return out.filter((c) => c !== '');
 }
 
 /** Whether a citation starts with a known source followed by what it cites, or is `none`. */
@@ -332,7 +332,7 @@ function entryProblems(entry: WireEntry, op: OperationLike): DocProblem[] {
     const requiredValues: readonly string[] = table === 'Sent' ? sentRequired : readRequired;
     if (!requiredValues.includes(row.required)) rowAdd('required', `Required is "${row.required}", not one of ${requiredValues.join(', ')}`);
     if (!(confidences as readonly string[]).includes(row.conf)) rowAdd('conf', `Conf. is "${row.conf}", not one of ${confidences.join(', ')}`);
-    if (row.evidence.length === 0 || row.evidence.every((c) => c === '')) {
+    if (row.evidence.length === 0) {
       rowAdd('empty-evidence', 'the Evidence cell is empty: cite a source or write `none`');
     } else {
       for (const citation of row.evidence) {

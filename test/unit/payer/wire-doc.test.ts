@@ -133,7 +133,7 @@ describe('docs/exchange-wire.md', () => {
   });
 
   it('has no entry for an operation the client does not have, and none twice', () => {
-    const names = new Set(operations.map((op) => op.name));
+    const names = new Set<string>(operations.map((op) => op.name));
     const strays = problems.filter((p) => !names.has(p.operation) || p.kind === 'duplicate-entry');
     expect(strays, formatDocProblems(strays)).toEqual([]);
   });
