@@ -5,6 +5,7 @@
 // a JSON array of strings, `date-time` an RFC 3339 timestamp.
 import type { RecordedRequest } from './wire-recorder';
 import type { OperationLike, SentRow, TypeAlternative, WireDoc, WireEntry } from './wire-doc';
+import { isJsonObject, valuesAt } from './wire-shape';
 
 export interface RequestProblem {
   /** The entry the request was held to (the best fitting of its method and path). */
@@ -41,8 +42,6 @@ export function isDay(text: string): boolean {
   return m !== null && realDay(m[1], m[2], m[3]);
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Whether a JSON value is of a base type of the page. */
 function jsonFits(value: unknown, base: TypeAlternative['base']): boolean {
   switch (base) {
@@ -61,9 +60,9 @@ function jsonFits(value: unknown, base: TypeAlternative['base']): boolean {
     case 'string[]':
       return Array.isArray(value) && value.every((v) => typeof v === 'string');
     case 'object':
-      return isPlainObject(value);
+      return isJsonObject(value);
     case 'object[]':
-      return Array.isArray(value) && value.every(isPlainObject);
+      return Array.isArray(value) && value.every(isJsonObject);
     case 'file':
       return false;
   }
@@ -137,20 +136,6 @@ export function matchTemplate(template: string, path: string): Record<string, st
   return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(match[i + 1] ?? '')]));
 }
 
-/** Every value found at a page path (`a.b`, `items[].c`) below `root`. */
-function valuesAt(root: unknown, path: string): unknown[] {
-  let current: unknown[] = [root];
-  for (const segment of path.split('.')) {
-    const key = segment.replace(/(\[\])+$/, '');
-    const depth = (segment.length - key.length) / 2;
-    let next: unknown[] = [];
-    for (const value of current) if (isPlainObject(value) && key in value) next.push(value[key]);
-    for (let i = 0; i < depth; i++) next = next.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : []));
-    current = next;
-  }
-  return current;
-}
-
 const rowLabel = (row: SentRow) => `\`${row.names.join('` / `')}\` (${row.in}, ${row.type}, ${row.required})`;
 
 export function encodingOf(request: RecordedRequest): string {
@@ -208,7 +193,7 @@ export function checkRequestAgainst(request: RecordedRequest, entry: WireEntry):
   const bodyRows = byIn('body');
   let body: Record<string, unknown> | undefined;
   if (request.body.encoding === 'json') {
-    if (isPlainObject(request.body.value)) body = request.body.value;
+    if (isJsonObject(request.body.value)) body = request.body.value;
     else add(`the JSON body is ${show(request.body.value)}, not an object`);
   } else if (request.body.encoding === 'form' || request.body.encoding === 'multipart') {
     // Text parts are checked as text; a `json` part is read and its members held to the rows below it.
@@ -252,7 +237,7 @@ function missingFrom(body: Record<string, unknown>, row: SentRow, operation: str
   const present = (parent: Record<string, unknown>) => Object.keys(parent).some((k) => keys.some((key) => (key.includes('{') ? namePattern(key).test(k) : key === k)));
   const parents = parentPath === '' ? [body] : valuesAt(body, parentPath);
   return parents
-    .filter((parent) => isPlainObject(parent) && !present(parent))
+    .filter((parent) => isJsonObject(parent) && !present(parent))
     .slice(0, 1)
     .map(() => ({ operation, row: { name, line: row.line }, message: `${rowLabel(row)} is missing${parentPath === '' ? '' : ` from \`${parentPath}\``}` }));
 }
@@ -277,8 +262,8 @@ function walkJson(value: Record<string, unknown>, prefix: string, rows: readonly
 }
 
 function descend(member: unknown, path: string, rows: readonly SentRow[], add: (message: string, row?: SentRow) => void): void {
-  if (isPlainObject(member)) walkJson(member, path, rows, true, add);
-  else if (Array.isArray(member)) for (const item of member) if (isPlainObject(item) || Array.isArray(item)) descend(item, `${path}[]`, rows, add);
+  if (isJsonObject(member)) walkJson(member, path, rows, true, add);
+  else if (Array.isArray(member)) for (const item of member) if (isJsonObject(item) || Array.isArray(item)) descend(item, `${path}[]`, rows, add);
 }
 
 /** The request held to every entry of its method and path; the best fitting one decides. */
@@ -299,7 +284,7 @@ function fieldsNamed(request: RecordedRequest, entry: WireEntry): number {
   const rows = entry.sent ?? [];
   const sent = [
     ...Object.keys(request.query),
-    ...(request.body.encoding === 'json' && isPlainObject(request.body.value) ? Object.keys(request.body.value) : []),
+    ...(request.body.encoding === 'json' && isJsonObject(request.body.value) ? Object.keys(request.body.value) : []),
     ...(request.body.encoding === 'form' || request.body.encoding === 'multipart' ? Object.keys(request.body.fields) : []),
     ...(request.body.encoding === 'multipart' ? request.body.files.map((f) => f.field) : []),
   ];

@@ -30,6 +30,33 @@ export function pathsOf(value: unknown, prefix = '', into = new Map<string, Set<
   return into;
 }
 
+/** A JSON object (not an array, not null). */
+export const isJsonObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every value found at a page path (`a.b`, `items[].c`, `[].id`) below `root`. */
+export function valuesAt(root: unknown, path: string): unknown[] {
+  let current: unknown[] = [root];
+  for (const segment of path.split('.')) {
+    const key = segment.replace(/(\[\])+$/, '');
+    const depth = (segment.length - key.length) / 2;
+    let next: unknown[] = key === '' ? current : [];
+    if (key !== '') for (const value of current) if (isJsonObject(value) && key in value) next.push(value[key]);
+    for (let i = 0; i < depth; i++) next = next.flatMap((v) => (Array.isArray(v) ? (v as unknown[]) : []));
+    current = next;
+  }
+  return current;
+}
+
+/** A deep copy of `value` without the member a page path names, wherever it occurs (`results[].token`: in every result). */
+export function withoutField(value: unknown, path: string): unknown {
+  const copy = structuredClone(value);
+  const cut = path.lastIndexOf('.');
+  const parentPath = cut < 0 ? '' : path.slice(0, cut);
+  const key = cut < 0 ? path : path.slice(cut + 1);
+  for (const parent of parentPath === '' ? [copy] : valuesAt(copy, parentPath)) if (isJsonObject(parent)) delete parent[key];
+  return copy;
+}
+
 /** The JSON kinds a Type cell of the page allows (`json …` travels as a string). */
 export function kindsOfType(types: readonly TypeAlternative[]): Set<JsonKind> {
   const kinds = new Set<JsonKind>();
