@@ -14,8 +14,8 @@ export const sentIn = ['body', 'query', 'path', 'header', 'file'] as const;
 export type SentIn = (typeof sentIn)[number];
 export const baseTypes = ['string', 'integer', 'number', 'boolean', 'date', 'date-time', 'string[]', 'object', 'object[]', 'file'] as const;
 export type BaseType = (typeof baseTypes)[number];
-export const sentRequired = ['yes', 'no', 'cond'] as const;
-export const readRequired = ['yes', 'no'] as const;
+/** Sent and Read alike: `cond` is required in some shapes only (the entry's notes say which). */
+export const requiredValues = ['yes', 'no', 'cond'] as const;
 export const confidences = ['2+', '1', 'docs', 'contract', 'none'] as const;
 /** What a citation starts with: a repository (A, R, K, V), a field-notes line, a wire-evidence row, the contract, or none. */
 export const citationSources = ['A', 'R', 'K', 'V', 'FN', 'WE', 'C'] as const;
@@ -329,8 +329,7 @@ function entryProblems(entry: WireEntry, op: OperationLike): DocProblem[] {
     if ('in' in row && !(sentIn as readonly string[]).includes(row.in)) rowAdd('in', `In is "${row.in}", not one of ${sentIn.join(', ')}`);
     if (row.types.length === 0) rowAdd('type', `Type is "${row.type}", not one of ${baseTypes.join(', ')} or json <type>`);
     else if ('in' in row && (row.in === 'file') !== row.types.every((t) => t.base === 'file')) rowAdd('type', 'a file part (In file) is typed `file`, and only a file part is');
-    const requiredValues: readonly string[] = table === 'Sent' ? sentRequired : readRequired;
-    if (!requiredValues.includes(row.required)) rowAdd('required', `Required is "${row.required}", not one of ${requiredValues.join(', ')}`);
+    if (!(requiredValues as readonly string[]).includes(row.required)) rowAdd('required', `Required is "${row.required}", not one of ${requiredValues.join(', ')}`);
     if (!(confidences as readonly string[]).includes(row.conf)) rowAdd('conf', `Conf. is "${row.conf}", not one of ${confidences.join(', ')}`);
     if (row.evidence.length === 0) {
       rowAdd('empty-evidence', 'the Evidence cell is empty: cite a source or write `none`');
