@@ -103,7 +103,7 @@ export interface FixtureStandInOptions {
   readonly operations: readonly OperationLike[];
   readonly doc: WireDoc;
   readonly fixtures: readonly WireFixture[];
-  /** Answers for operations that have no fixture; one for an operation that has a fixture is refused. */
+  /** Answers for operations that have no fixture; where a fixture exists it answers instead (see shadowedStandInAnswers). */
   readonly standInOnly?: Readonly<Record<string, StandInOnlyAnswer>>;
   /** Which of an operation's fixtures answers (default: the first by file name). */
   readonly choose?: Readonly<Record<string, (fixtures: readonly WireFixture[], request: RecordedRequest) => WireFixture | undefined>>;
@@ -117,13 +117,12 @@ export function shadowedStandInAnswers(fixtures: readonly WireFixture[], standIn
 
 /**
  * A stand-in exchange: each request is taken for an operation of the client (method, path, and for
- * shared paths the entry its body fits) and answered with that operation's fixture, else its
- * stand-in-only answer, else 501 STAND_IN_HAS_NO_ANSWER naming the operation.
+ * shared paths the entry its body fits) and answered with that operation's fixture (the one
+ * `choose` picks), else its stand-in-only answer, else 501 STAND_IN_HAS_NO_ANSWER naming the
+ * operation.
  */
 export function fixtureStandIn(options: FixtureStandInOptions): StandIn {
   const by = fixturesByOperation(options.fixtures);
-  const shadowed = shadowedStandInAnswers(options.fixtures, options.standInOnly ?? {});
-  if (shadowed.length > 0) throw new Error(`stand-in-only answers for operations that have fixtures: ${shadowed.join(', ')}; the fixtures answer them now`);
   return (request) => {
     const operation = identifyOperation(request, options.operations, options.doc);
     const noAnswer = (message: string): Answer => ({ status: 501, json: { error: 'STAND_IN_HAS_NO_ANSWER', message, trace_id: 'stand-in' }, operation });

@@ -253,7 +253,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await recorder.close();
+  await recorder?.close();
 });
 
 describe('the sandbox tour', () => {

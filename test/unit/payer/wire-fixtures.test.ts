@@ -63,6 +63,10 @@ const describeError = (error: unknown) => (error instanceof ExchangeError ? `${e
 async function holdFixture(fixture: Pick<WireFixture, 'operation' | 'status' | 'body'>, readRows: readonly Pick<ReadRow, 'names' | 'required'>[]): Promise<string[]> {
   const failures: string[] = [];
   const read = await readWithClient(fixture.operation, fixtureAnswer(fixture));
+  if (!read.ok && read.error instanceof ExchangeError && read.error.kind === 'validation' && read.error.status === undefined) {
+    // Refused before sending: the call never reached the answer under test.
+    return [`the worked example of ${fixture.operation} (test/unit/payer/helpers/wire-examples.ts) is refused before sending: ${describeError(read.error)}`];
+  }
   if (!read.ok) failures.push(`the client does not read it: ${describeError(read.error)}`);
   for (const field of requiredFieldsIn(fixture.body, readRows)) failures.push(...(await holdWithout(fixture, field)));
   return failures;
