@@ -47,9 +47,13 @@ const choose = {
   'consent.getAuthorization': prefer((f) => /"status":\s*"AUTHORIZED"/.test(text(f))),
   // The elective pre-visit consent is given by the OTP authorize.
   'consent.authorizeOtp': prefer((f) => /"status":\s*"AUTHORIZED/.test(text(f))),
-  // Interventions with a page of entries (not the empty answer for an unknown sub-benefit).
-  'eligibility.interventions': prefer((f) => /"(code|intervention_code)":/.test(text(f))),
+  // Interventions with entries (not the empty answer for an unknown sub-benefit); for the elective
+  // flow, a list holding an intervention whose preauth the payer approves by hand.
+  'eligibility.interventions': (own: readonly WireFixture[]) => prefer((f) => interventionsWanted.test(text(f)))(own),
 };
+const anyInterventions = /"(code|intervention_code)":/;
+const electiveInterventions = /"needsManualPreauthApproval":\s*true/;
+let interventionsWanted = anyInterventions;
 
 const CLIENT_ID = 'stand-in-facility';
 const SECRET = 'stand-in-client-secret-7c1e';
@@ -115,7 +119,7 @@ async function lookUp(idNumber: string) {
 }
 
 /** A scenario's intervention among the patient's, as the nurse's list shows them. */
-async function interventionOf(patientRef: string, scenario: 'capitation' | 'elective-preauth' | 'emergency'): Promise<string> {
+async function interventionOf(patientRef: string, scenario: 'capitation' | 'elective-preauth'): Promise<string> {
   const page = await ok('benefits.interventions', { patientRef, scenario, pageSize: 100 });
   const found = page.items[0];
   if (found === undefined) throw new Error(`no ${scenario} intervention among the interventions fixture's entries`);
@@ -233,6 +237,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
   });
 
   it('the elective pre-visit consent: the OTP authorize with the intervention', async () => {
+    interventionsWanted = electiveInterventions;
     const outcome = await drive(async () => {
       const patient = await lookUp('30000005');
       const elective = await ok('elective.begin', { patientRef: patient.patientRef, interventionCode: await interventionOf(patient.patientRef, 'elective-preauth') });
@@ -240,19 +245,19 @@ describe('the station against a stand-in exchange answering with the fixtures', 
       await ok('consent.confirmSms', { workflowId: elective.workflowId, code: '615204' });
       await until(elective.workflowId, ['verified', 'creating-preauth', 'awaiting-doctor', 'awaiting-payer', 'finalised'], 'the pre-visit consent');
     });
+    interventionsWanted = anyInterventions;
     const authorizes = ofOperation(outcome.requests, 'consent.authorizeOtp');
     expectWire(outcome, authorizes.length > 0 ? [] : ['the elective pre-visit consent sent no OTP authorize']);
   });
 
   it('the emergency create: protocols, the claim created for an unidentified patient', async () => {
     const outcome = await drive(async () => {
-      const patient = await lookUp('30000001');
-      const interventionCode = await interventionOf(patient.patientRef, 'emergency');
-      const protocols = await ok('emergency.protocols', { interventionCode });
+      // As the emergency screen does: the protocols first (no patient to look up), one chosen.
+      const protocols = await ok('emergency.protocols', {});
       const protocol = protocols.items[0];
-      if (protocol === undefined) throw new Error(`the protocols fixture lists no protocol for ${interventionCode}`);
+      if (protocol === undefined) throw new Error('the protocols fixture lists no protocol');
       const view: WorkflowView = await ok('emergency.create', {
-        interventionCode,
+        interventionCode: protocol.interventionCode,
         protocolCode: protocol.protocolCode,
         doctor: DOCTOR,
         modeOfArrival: 'AMBULANCE',

@@ -274,9 +274,20 @@ export function checkRequest(request: RecordedRequest, doc: WireDoc): RequestChe
     return { request: label, operation: undefined, candidates: [], problems: [{ operation: undefined, row: undefined, message: `no entry of docs/exchange-wire.md has ${label}` }] };
   }
   const ranked = candidates.map((entry) => ({ entry, problems: checkRequestAgainst(request, entry), fit: fieldsNamed(request, entry) }));
-  ranked.sort((a, b) => a.problems.length - b.problems.length || b.fit - a.fit);
+  ranked.sort((a, b) => byFit(a.entry, a.problems.length, a.fit, b.entry, b.problems.length, b.fit));
   const best = ranked[0]!;
   return { request: label, operation: best.entry.name, candidates: candidates.map((c) => c.name), problems: best.problems };
+}
+
+const written = (entry: WireEntry | undefined) => entry !== undefined && !entry.placeholder && entry.sent !== undefined;
+
+/**
+ * The order of the entries a request may be for: one it fits wholly first; then written entries
+ * before unwritten ones (what a written entry says of the request is worth reading), fewer problems,
+ * more of the request's fields named.
+ */
+function byFit(a: WireEntry | undefined, aProblems: number, aFit: number, b: WireEntry | undefined, bProblems: number, bFit: number): number {
+  return Number(aProblems > 0) - Number(bProblems > 0) || Number(!written(a)) - Number(!written(b)) || aProblems - bProblems || bFit - aFit;
 }
 
 /** How many of the request's top-level fields the entry names: the tie-break between entries of one path. */
@@ -303,18 +314,17 @@ export function identifyOperation(request: RecordedRequest, operations: readonly
     .map((op) => {
       const entry = doc.byName.get(op.name);
       // An operation without an entry fits worst of all.
-      if (entry === undefined) return { name: op.name, problems: Number.POSITIVE_INFINITY, fit: 0 };
-      return { name: op.name, problems: checkRequestAgainst(request, entry).length, fit: fieldsNamed(request, entry) };
+      if (entry === undefined) return { name: op.name, entry, problems: Number.POSITIVE_INFINITY, fit: 0 };
+      return { name: op.name, entry, problems: checkRequestAgainst(request, entry).length, fit: fieldsNamed(request, entry) };
     })
-    .sort((a, b) => a.problems - b.problems || b.fit - a.fit);
-  const best = ranked[0];
-  // Entries not written yet all fit equally badly: the table's order decides.
-  if (best === undefined || ranked.every((r) => r.problems === best.problems && r.fit === best.fit)) return matching[0]?.name;
-  return best.name;
+    .sort((a, b) => byFit(a.entry, a.problems, a.fit, b.entry, b.problems, b.fit));
+  // Sorting is stable: where nothing tells them apart (no entry written), the table's order decides.
+  return ranked[0]?.name;
 }
 
 /** One line per problem: which request broke which row of which entry. */
 export function formatRequestCheck(check: RequestCheck, seq?: number): string {
-  const head = `${seq === undefined ? '' : `#${seq} `}${check.request}${check.operation === undefined ? '' : ` → ${check.operation}`}`;
+  const others = check.candidates.filter((c) => c !== check.operation);
+  const head = `${seq === undefined ? '' : `#${seq} `}${check.request}${check.operation === undefined ? '' : ` → ${check.operation}`}${others.length === 0 ? '' : ` (the best fit of ${[check.operation, ...others].join(', ')})`}`;
   return [head, ...check.problems.map((p) => `  - ${p.row === undefined ? '' : `[row \`${p.row.name}\`, docs/exchange-wire.md line ${p.row.line}] `}${p.message}`)].join('\n');
 }

@@ -116,6 +116,41 @@ describe('identifyOperation', () => {
   });
 });
 
+describe('entries that share a path', () => {
+  const shared = parseWireDoc(
+    [
+      '# Operations',
+      '### `x.otp`',
+      '`POST /api/v1/claims/authorize` · body: json',
+      '',
+      '| Sent | In | Type | Required | Evidence | Conf. |',
+      '|---|---|---|---|---|---|',
+      '| `otp` | body | string | yes | R `docs/api/a.md` | docs |',
+      '| `interventions` | body | string[] | yes | R `docs/api/a.md` | docs |',
+      '',
+      '| Read | Type | Required | Evidence | Conf. |',
+      '|---|---|---|---|---|',
+      '### `x.unwritten`',
+      '`POST /api/v1/claims/authorize`',
+      '',
+      '_Entry to be written from the sources (issue 9)._',
+    ].join('\n'),
+  );
+  const ops = [
+    { name: 'x.unwritten', method: 'POST', path: '/api/v1/claims/authorize' },
+    { name: 'x.otp', method: 'POST', path: '/api/v1/claims/authorize' },
+  ];
+  const old = request('POST', '/api/v1/claims/authorize', json({ otp: '1234', intervention_codes: ['SHA-01'] }));
+
+  it('holds a request that fits none to the written entry, not to one still a placeholder', () => {
+    const check = checkRequest(old, shared);
+    expect(check.operation).toBe('x.otp');
+    expect(check.problems.map((p) => p.message)).toEqual(['body `intervention_codes` is not a Sent row of the entry', '`interventions` (body, string[], yes) is missing']);
+    expect(formatRequestCheck(check).split('\n')[0]).toBe('POST /api/v1/claims/authorize → x.otp (the best fit of x.otp, x.unwritten)');
+    expect(identifyOperation(old, ops, shared)).toBe('x.otp');
+  });
+});
+
 describe('types of the wire', () => {
   it('knows an RFC 3339 date-time and a template’s values', () => {
     expect(isRfc3339('2025-07-01T08:30:00Z')).toBe(true);
