@@ -109,12 +109,17 @@ export function compareShape(answer: unknown, fixtures: readonly unknown[], read
   for (const fixture of fixtures) pathsOf(fixture, '', documented);
   const rootIsArray = Array.isArray(answer);
   const rowKinds = new Map<string, Set<JsonKind>>();
+  const addRow = (name: string, kinds: Set<JsonKind>) => {
+    rowKinds.set(name, kinds);
+    // The members of a bare array may be named without the leading `[].`.
+    if (rootIsArray && !name.startsWith('[]')) rowKinds.set(`[].${name}`, kinds);
+  };
   for (const row of readRows) {
+    // A `string[]` or `object[]` row says what its members are, too.
+    const members = new Set<JsonKind>(row.types.flatMap((t) => (t.json ? [] : t.base === 'string[]' ? ['string' as const] : t.base === 'object[]' ? ['object' as const] : [])));
     for (const name of row.names) {
-      const kinds = kindsOfType(row.types);
-      rowKinds.set(name, kinds);
-      // The members of a bare array may be named without the leading `[].`.
-      if (rootIsArray && !name.startsWith('[]')) rowKinds.set(`[].${name}`, kinds);
+      addRow(name, kindsOfType(row.types));
+      if (members.size > 0) addRow(`${name}[]`, members);
     }
   }
   const problems: ShapeProblem[] = [];

@@ -72,6 +72,14 @@ describe('compareShape', () => {
     expect(compareShape({ status: 3 }, [fixture], rows)).toEqual([{ kind: 'type', path: 'status', message: '`status` is number where the Read table says string' }]);
   });
 
+  it('reads the members of a `string[]` or `object[]` row where the fixtures hold an empty list', () => {
+    const rows = [row('interventions', 'string[]'), row('lines', 'object[]'), row('lines[].id', 'integer')];
+    expect(compareShape({ interventions: ['SHA-01'], lines: [{ id: 1 }] }, [{ interventions: [], lines: [] }], rows)).toEqual([]);
+    expect(compareShape({ interventions: [7] }, [{ interventions: [] }], rows)).toEqual([
+      { kind: 'type', path: 'interventions[]', message: '`interventions[]` is number where the Read table says string' },
+    ]);
+  });
+
   it('takes every fixture of the operation: camelCase and snake_case variants alike', () => {
     const camel = { interventionCode: 'X', results: [{ token: 'T' }] };
     const snake = { intervention_code: 'X' };
