@@ -172,6 +172,9 @@ function expectWire(outcome: Outcome, extra: readonly string[] = []): void {
   expect(report, `${report.join('\n')}\n\nrequests of this flow:\n${sent.join('\n')}`).toEqual([]);
 }
 
+/** A flow waits on the station's own timers (a fingerprint look-up every 3 s). */
+const FLOW_MS = 60_000;
+
 const ofOperation = (requests: readonly Recorded[], operation: string) => requests.filter((r) => r.operation === operation);
 
 describe('the station against a stand-in exchange answering with the fixtures', () => {
@@ -199,7 +202,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
     });
     const authorizes = ofOperation(outcome.requests, 'consent.authorizeOtp');
     expectWire(outcome, authorizes.map((r) => `#${r.seq} POST ${r.path}: the outpatient SMS path sends no authorize; the visit with \`otp\` is the consent (issue 9)`));
-  });
+  }, FLOW_MS);
 
   it('billing: a line with a diagnosis and an attachment, the preview, the visit-end code and the submit', async () => {
     const outcome = await drive(async () => {
@@ -222,7 +225,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
     });
     const files = outcome.requests.filter((r) => r.body.encoding === 'multipart' && r.body.files.length > 0);
     expectWire(outcome, files.length > 0 ? [] : ['no request carried the attachment as a file part']);
-  });
+  }, FLOW_MS);
 
   it('flow B by fingerprint: look-up, the authorization, its look-up AUTHORIZED, the visit opened', async () => {
     const outcome = await drive(async () => {
@@ -234,7 +237,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
       if (visit.state !== 'open') throw new Error(`the visit is ${visit.state}`);
     });
     expectWire(outcome);
-  });
+  }, FLOW_MS);
 
   it('the elective pre-visit consent: the OTP authorize with the intervention', async () => {
     interventionsWanted = electiveInterventions;
@@ -248,7 +251,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
     interventionsWanted = anyInterventions;
     const authorizes = ofOperation(outcome.requests, 'consent.authorizeOtp');
     expectWire(outcome, authorizes.length > 0 ? [] : ['the elective pre-visit consent sent no OTP authorize']);
-  });
+  }, FLOW_MS);
 
   it('the emergency create: protocols, the claim created for an unidentified patient', async () => {
     const outcome = await drive(async () => {
@@ -271,5 +274,5 @@ describe('the station against a stand-in exchange answering with the fixtures', 
       if (created.kind !== 'emergency') throw new Error(`${created.workflowId} is a ${created.kind} workflow`);
     });
     expectWire(outcome, ofOperation(outcome.requests, 'emergency.createClaim').length > 0 ? [] : ['no emergency claim was created (POST /claims/emergency)']);
-  });
+  }, FLOW_MS);
 });
