@@ -18,7 +18,7 @@ import { readWireDoc } from '../support/wire-doc';
 import { fixtureStandIn, loadWireFixtures, shadowedStandInAnswers, type StandInOnlyAnswer, type WireFixture } from '../support/wire-fixtures';
 import { startWireRecorder, type Recorded, type WireRecorder } from '../support/wire-recorder';
 import { connectBridge, secretOf, type BridgeClient } from './browser-host/bridge-client';
-import { startStationWeb, urlIn, type StationWebProcess } from './browser-host/station-web-process';
+import { startStationWeb, urlIn, type StationWebProcess } from '../support/station-web-process';
 
 const doc = readWireDoc();
 const { fixtures } = loadWireFixtures(operations);

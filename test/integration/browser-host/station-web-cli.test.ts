@@ -3,7 +3,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBridge, secretOf } from './bridge-client';
-import { startStationWeb, urlIn, type StationWebProcess } from './station-web-process';
+import { startStationWeb, urlIn, type StationWebProcess } from '../../support/station-web-process';
 
 let station: StationWebProcess;
 let lines: string[] = [];

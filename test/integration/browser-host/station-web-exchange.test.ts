@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../scripts/station-web-runtime';
 import { startWireRecorder, type RecordedRequest, type WireRecorder } from '../../support/wire-recorder';
 import { connectBridge, secretOf, type BridgeClient } from './bridge-client';
-import { startStationWeb, urlIn, type StationWebProcess } from './station-web-process';
+import { startStationWeb, urlIn, type StationWebProcess } from '../../support/station-web-process';
 
 const CLIENT_ID = 'FID-00-000009-0-client';
 const SECRET = 'stand-in-secret-5f2c81d0e7';

@@ -1,6 +1,11 @@
 // `npm run station:web` as a child process in its own process group, read line by line: the tests
-// of its command line and the recorder test start the station this way, as an IT officer would.
+// of its command line, the end-to-end flows and the recorder test start the station this way, as an
+// IT officer would.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface StationWebProcess {
   readonly child: ChildProcess;
@@ -8,7 +13,7 @@ export interface StationWebProcess {
   readonly lines: string[];
   /** Everything it wrote to stderr so far. */
   stderr(): string;
-  /** SIGTERM to the whole group (npm, its shell, the station); resolves once it exited. */
+  /** SIGTERM to the whole group (npm, its shell, the station), SIGKILL 10 s later; resolves once it exited. */
   stop(): Promise<void>;
 }
 
@@ -18,7 +23,7 @@ export interface StationWebProcess {
  */
 export async function startStationWeb(args: readonly string[], readyLines: number, timeoutMs = 120_000): Promise<StationWebProcess> {
   // Its own process group, so stop() ends npm, its shell and the station together.
-  const child = spawn('npm', ['run', '--silent', 'station:web', '--', ...args], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['run', '--silent', 'station:web', '--', ...args], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let stderr = '';
   let buffer = '';
@@ -33,9 +38,12 @@ export async function startStationWeb(args: readonly string[], readyLines: numbe
     stderr: () => stderr,
     async stop() {
       if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      process.kill(-child.pid, 'SIGTERM');
+      const group = -child.pid;
+      const exited = new Promise((done) => child.once('exit', done));
+      process.kill(group, 'SIGTERM');
+      const kill = setTimeout(() => child.exitCode === null && child.signalCode === null && process.kill(group, 'SIGKILL'), 10_000);
       await exited;
+      clearTimeout(kill);
     },
   };
   try {
@@ -49,7 +57,7 @@ export async function startStationWeb(args: readonly string[], readyLines: numbe
       child.stdout?.on('data', check);
       child.once('exit', (code) => {
         clearTimeout(timer);
-        reject(new Error(`station:web exited (${code}) after ${lines.length} lines: ${stderr}`));
+        reject(new Error(`station:web exited (${code}) after ${lines.length} lines:\n${lines.join('\n')}\n${stderr}`));
       });
     });
   } catch (error) {
