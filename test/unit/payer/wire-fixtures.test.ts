@@ -173,9 +173,9 @@ describe('test/fixtures/wire', () => {
 
   describe.each(fixtures.map((f) => [f.file, f] as const))('%s', (_file, fixture) => {
     it('is read by the client, and refused as malformed_response naming each Required field taken out', async () => {
-      const entry = doc.byName.get(fixture.operation);
-      expect(entry?.read, `docs/exchange-wire.md has no Read table for ${fixture.operation} to hold the fixture to`).toBeDefined();
-      expect(await holdFixture(fixture, entry?.read ?? [])).toEqual([]);
+      const rows = doc.byName.get(fixture.operation)?.read;
+      const failures = await holdFixture(fixture, rows ?? []);
+      expect([...(rows === undefined ? [`docs/exchange-wire.md has no Read table for ${fixture.operation} to hold the fixture to`] : []), ...failures]).toEqual([]);
     });
   });
 });
