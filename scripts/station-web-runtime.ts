@@ -1,21 +1,27 @@
-// The station in browser mode, training: its own conformance sandbox, the virtual reader behind
-// the local device service (which the sandbox's authorization page captures from), the station core
-// on the sandbox, and the browser host serving the renderer and the contract. Shared by
-// `npm run station:web` (scripts/station-web.ts), `npm start` in browser mode, and the tests.
-// The device service is the core's to run (electron/station/device-service.ts): its CORS follows the
-// link allowlist in settings, plus the sandbox. The browser host logs through the core's logger.
+// The station in browser mode, in one of two ways. Training: its own conformance sandbox, the
+// virtual reader behind the local device service (which the sandbox's authorization page captures
+// from), the station core on the sandbox. Another exchange: no sandbox, training mode off, the
+// production readers (the exchange's hardware service, else the station's own modules behind its
+// device service), signed in as the facility. Either way the browser host serves the renderer and
+// the contract. Shared by `npm run station:web` (scripts/station-web.ts), `npm start` in browser
+// mode, and the tests. The device service is the core's to run (electron/station/device-service.ts):
+// its CORS follows the link allowlist in settings (plus the sandbox in training). The browser host
+// logs through the core's logger.
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
-import { trainingReaders } from '../electron/main/reader-setup';
+import { trainingReaders, type ReaderSetup } from '../electron/main/reader-setup';
+import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
 import { startSandbox, type RunningSandbox } from '../electron/sandbox';
+import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
 import { createStation, memorySecretStore, type LocalDeviceServiceController, type LogDestination, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
+import { checkExchangeUrl, type ReaderSource } from './station-web-options';
 
 export interface TrainingStationOptions {
   /** The browser host's port; 0 for any free one. */
@@ -64,23 +70,44 @@ async function deviceServicePort(wanted: number | 'auto'): Promise<number> {
   return wanted === 0 ? freePort() : wanted;
 }
 
+type Cleanups = (() => Promise<unknown>)[];
+
+async function closeAll(cleanups: Cleanups): Promise<void> {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
+}
+
+/** The data folder (a fresh temporary one, removed at close, unless named) and where the log goes. */
+async function prepareDataDir(options: { dataDir?: string; logDestination?: LogDestination }, prefix: string, cleanups: Cleanups): Promise<{ dataDir: string; destination: LogDestination }> {
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), prefix)));
+  if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  // A data folder named on the command line may not exist yet, as on a station's first run.
+  else await mkdir(dataDir, { recursive: true });
+  let destination = options.logDestination;
+  if (destination === undefined) {
+    const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });
+    cleanups.push(() => new Promise((resolve) => stream.end(resolve)));
+    destination = stream;
+  }
+  return { dataDir, destination };
+}
+
+/** The browser host serving the renderer and the station's contract. */
+async function serveStation(station: Station, options: { port: number; rendererDir?: string }, cleanups: Cleanups): Promise<BrowserHost> {
+  const host = await startBrowserHost({
+    core: station.bridge,
+    rendererDir: options.rendererDir ?? RENDERER_OUT,
+    port: options.port,
+    log: station.log.child({ component: 'browser-host' }),
+  });
+  cleanups.push(() => host.close());
+  return host;
+}
+
 export async function startTrainingStation(options: TrainingStationOptions): Promise<TrainingStation> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const closeAll = async () => {
-    while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined);
-  };
+  const cleanups: Cleanups = [];
   try {
-    const ownDataDir = options.dataDir === undefined;
-    const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'idhini-training-')));
-    if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    // A data folder named on the command line may not exist yet, as on a station's first run.
-    else await mkdir(dataDir, { recursive: true });
-    let destination = options.logDestination;
-    if (destination === undefined) {
-      const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });
-      cleanups.push(() => new Promise((resolve) => stream.end(resolve)));
-      destination = stream;
-    }
+    const { dataDir, destination } = await prepareDataDir(options, 'idhini-training-', cleanups);
 
     // The sandbox's page is told where the device service listens before either starts, so its port
     // is settled first; the core starts the service once it has read its settings.
@@ -112,17 +139,111 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     // Training without the device service could take no fingerprint: say why instead of starting half a station.
     if (service.state !== 'running') throw new Error(service.message ?? 'the local device service did not start');
 
-    const host = await startBrowserHost({
-      core: station.bridge,
-      rendererDir: options.rendererDir ?? RENDERER_OUT,
-      port: options.port,
-      log: station.log.child({ component: 'browser-host' }),
-    });
-    cleanups.push(() => host.close());
-
-    return { launchUrl: host.launchUrl, host, sandbox, station, deviceService, dataDir, close: closeAll };
+    const host = await serveStation(station, options, cleanups);
+    return { launchUrl: host.launchUrl, host, sandbox, station, deviceService, dataDir, close: () => closeAll(cleanups) };
   } catch (error) {
-    await closeAll();
+    await closeAll(cleanups);
+    throw error;
+  }
+}
+
+export interface ExchangeStationOptions {
+  /** The browser host's port; 0 for any free one. */
+  port: number;
+  /** The exchange's base URL (without /api/v1): https, or http on loopback only. */
+  exchangeUrl: string;
+  /** The facility's credentials; the secret goes to the core's in-memory secret store and nowhere else. */
+  credentials?: { clientId: string; clientSecret: string };
+  /** Facility details to set; those left out keep what the data folder holds (or are asked on the first-run screen). */
+  facility?: { code?: string | undefined; name?: string | undefined; agentNationalId?: string | undefined };
+  /** Origins the authorization page may load from; default the exchange's. */
+  linkOrigins?: readonly string[];
+  reader?: ReaderSource;
+  /** The port the station's own device service prefers (default the hardware service's 18065). */
+  deviceServicePort?: number;
+  dataDir?: string;
+  rendererDir?: string;
+  logDestination?: LogDestination;
+  appVersion?: string;
+  /** Tests: readers other than the production ones. */
+  readers?: () => Promise<ReaderSetup>;
+}
+
+export interface ExchangeStation {
+  readonly launchUrl: string;
+  readonly host: BrowserHost;
+  readonly station: Station;
+  readonly deviceService: LocalDeviceServiceController;
+  readonly dataDir: string;
+  /** The settings the station runs with; `missing` names what the first-run screen will ask for. */
+  readonly settings: StationSettings;
+  readonly signedIn: boolean;
+  close(): Promise<void>;
+}
+
+/** A command of the station's own contract, from the launcher: its refusal becomes an Error with the station's message. */
+async function command<N extends CommandName>(station: Station, name: N, input: CommandInput<N>, what: string): Promise<CommandOutput<N>> {
+  const outcome = await station.bridge.invoke(name, input);
+  if (outcome.ok) return outcome.value;
+  const issues = outcome.error.details?.issues?.map((i) => `${i.field}: ${i.message}`).join('; ');
+  throw new Error(`${what}: ${outcome.error.message}${issues ? ` (${issues})` : ''}`);
+}
+
+/**
+ * The station against another exchange: no sandbox, training mode off, the production readers,
+ * the given settings applied, then signed in with the given credentials (when given) before the
+ * browser host opens. A refused sign-in ends the start with the station's reason.
+ */
+export async function startExchangeStation(options: ExchangeStationOptions): Promise<ExchangeStation> {
+  const exchangeUrl = checkExchangeUrl(options.exchangeUrl);
+  const cleanups: Cleanups = [];
+  try {
+    const { dataDir, destination } = await prepareDataDir(options, 'idhini-exchange-', cleanups);
+    const setup =
+      (await options.readers?.()) ??
+      (await stationReaders({ workstationID: hostname(), version: options.appVersion ?? '0.1.0', ...(options.deviceServicePort === undefined ? {} : { preferredPort: options.deviceServicePort }) }));
+    cleanups.push(() => setup.close());
+
+    const station = createStation({
+      databasePath: path.join(dataDir, 'station.db'),
+      // The secret lives in memory for this run only: browser mode has no OS keystore to keep it in.
+      secrets: memorySecretStore(),
+      exchangeClientFactory: createExchangeClient,
+      readers: setup.readers,
+      platform: process.platform,
+      host: 'browser',
+      appVersion: options.appVersion ?? '0.1.0',
+      log: { destination },
+    });
+    await station.start();
+    cleanups.push(() => station.stop());
+
+    const facility = options.facility ?? {};
+    await command(
+      station,
+      'settings.update',
+      {
+        exchangeBaseUrl: exchangeUrl,
+        trainingMode: false,
+        allowedLinkOrigins: [...(options.linkOrigins ?? [new URL(exchangeUrl).origin])],
+        ...(facility.code === undefined ? {} : { facilityCode: facility.code }),
+        ...(facility.name === undefined ? {} : { facilityName: facility.name }),
+        ...(facility.agentNationalId === undefined ? {} : { agentNationalId: facility.agentNationalId }),
+        ...(options.reader === undefined ? {} : { reader: { source: options.reader, readerId: null } }),
+      },
+      'the settings were refused',
+    );
+    let signedIn = false;
+    if (options.credentials !== undefined) {
+      const session = await command(station, 'facility.signIn', { clientId: options.credentials.clientId, clientSecret: options.credentials.clientSecret }, `could not sign in to ${exchangeUrl}`);
+      signedIn = session.signedIn;
+    }
+    const settings = await command(station, 'settings.get', {}, 'the settings could not be read');
+
+    const host = await serveStation(station, options, cleanups);
+    return { launchUrl: host.launchUrl, host, station, deviceService: setup.deviceService, dataDir, settings, signedIn, close: () => closeAll(cleanups) };
+  } catch (error) {
+    await closeAll(cleanups);
     throw error;
   }
 }

@@ -1,41 +1,72 @@
 // npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR]
-// The station in browser mode on http://127.0.0.1:N with its own sandbox on http://127.0.0.1:M
-// (default N+1) and the virtual reader (training mode). Prints one line with each URL once both
-// answer (the station's carries the per-launch secret in its fragment), never opens a browser, and
-// runs until killed. Logs go to station.log in the data folder, so stdout stays those two lines.
-import { ensureRendererBuilt, parseOptions, portOption, UsageError } from './start-support';
-import { startTrainingStation, type TrainingStation } from './station-web-runtime';
+// npm run station:web -- --port N --exchange URL [--client-id ID --client-secret-file FILE] […]
+// The station in browser mode on http://127.0.0.1:N, never opening a browser, running until killed.
+// Training: its own sandbox on http://127.0.0.1:M (default N+1) and the virtual reader; prints one
+// line with each URL once both answer. Another exchange (STATION_WEB_USAGE in station-web-options.ts
+// says every option): no sandbox, training mode off, signed in as the facility; prints one line
+// with the station's URL once it is ready. The station's URL carries the per-launch secret in its
+// fragment. Logs go to station.log in the data folder, so stdout stays those lines.
+import { ensureRendererBuilt, UsageError } from './start-support';
+import { parseStationWebArgs, readClientSecret, STATION_WEB_USAGE, type ExchangePlan, type StationWebPlan } from './station-web-options';
+import { startExchangeStation, startTrainingStation } from './station-web-runtime';
+
+interface Running {
+  readonly lines: readonly string[];
+  readonly warnings: readonly string[];
+  close(): Promise<void>;
+}
+
+async function startTraining(plan: Extract<StationWebPlan, { mode: 'training' }>): Promise<Running> {
+  const running = await startTrainingStation({ port: plan.port, sandboxPort: plan.sandboxPort, ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }) });
+  return {
+    lines: [`Idhini station (browser mode, training) ready at ${running.launchUrl}`, `Idhini sandbox (training mode) listening on ${running.sandbox.url}`],
+    warnings: [],
+    close: () => running.close(),
+  };
+}
+
+async function startAgainstExchange(plan: ExchangePlan): Promise<Running> {
+  // Read here and handed straight to the core: the secret is in no option, line or log.
+  const credentials = plan.clientId === undefined || plan.clientSecretFile === undefined ? undefined : { clientId: plan.clientId, clientSecret: readClientSecret(plan.clientSecretFile) };
+  const running = await startExchangeStation({
+    port: plan.port,
+    exchangeUrl: plan.exchangeUrl,
+    ...(credentials === undefined ? {} : { credentials }),
+    facility: { code: plan.facilityCode, name: plan.facilityName, agentNationalId: plan.agentNationalId },
+    ...(plan.linkOrigins === undefined ? {} : { linkOrigins: plan.linkOrigins }),
+    ...(plan.reader === undefined ? {} : { reader: plan.reader }),
+    ...(plan.deviceServicePort === undefined ? {} : { deviceServicePort: plan.deviceServicePort }),
+    ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }),
+  });
+  const warnings: string[] = [];
+  if (!running.signedIn) warnings.push('not signed in: give --client-id and --client-secret-file, or sign in on the first-run screen');
+  const missing = running.settings.missing.filter((m) => m !== 'clientId');
+  if (missing.length > 0) warnings.push(`still to set: ${missing.join(', ')} (options --facility-code, --facility-name, --agent-id, or the first-run screen)`);
+  const who = plan.clientId === undefined ? '' : ` as ${plan.clientId}`;
+  return { lines: [`Idhini station (browser mode, exchange ${plan.exchangeUrl}${who}) ready at ${running.launchUrl}`], warnings, close: () => running.close() };
+}
 
 async function main(): Promise<void> {
-  let port: number;
-  let sandboxPort: number;
-  let dataDir: string | undefined;
+  let plan: StationWebPlan;
   try {
-    const options = parseOptions(process.argv.slice(2), ['port', 'sandbox-port', 'data-dir']);
-    const given = portOption(options, 'port');
-    if (given === undefined) throw new UsageError('--port N is required');
-    port = given;
-    sandboxPort = portOption(options, 'sandbox-port') ?? (port === 0 ? 0 : port + 1);
-    if (sandboxPort !== 0 && sandboxPort === port) throw new UsageError('--sandbox-port must differ from --port');
-    if (sandboxPort > 65535) throw new UsageError(`the sandbox port ${sandboxPort} is out of range: give --sandbox-port`);
-    dataDir = options.get('data-dir');
+    plan = parseStationWebArgs(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`station:web: ${(error as Error).message}\nusage: npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR]\n`);
+    process.stderr.write(`station:web: ${(error as Error).message}\n${STATION_WEB_USAGE}\n`);
     process.exit(2);
   }
 
-  let running: TrainingStation;
+  let running: Running;
   try {
     await ensureRendererBuilt((line) => process.stderr.write(`station:web: ${line}\n`));
-    running = await startTrainingStation({ port, sandboxPort, ...(dataDir === undefined ? {} : { dataDir }) });
+    running = plan.mode === 'training' ? await startTraining(plan) : await startAgainstExchange(plan);
   } catch (error) {
     const err = error as NodeJS.ErrnoException;
     process.stderr.write(`station:web: ${err.code === 'EADDRINUSE' ? 'a port is already in use' : err.message}\n`);
-    process.exit(1);
+    process.exit(error instanceof UsageError ? 2 : 1);
   }
 
-  process.stdout.write(`Idhini station (browser mode, training) ready at ${running.launchUrl}\n`);
-  process.stdout.write(`Idhini sandbox (training mode) listening on ${running.sandbox.url}\n`);
+  for (const warning of running.warnings) process.stderr.write(`station:web: ${warning}\n`);
+  for (const line of running.lines) process.stdout.write(`${line}\n`);
 
   let stopping = false;
   const stop = (reason: string) => {

@@ -1,13 +1,12 @@
 // End-to-end support: `npm run station:web` spawned on free ports (the real station core, its own
 // sandbox and the virtual reader), the sandbox's control API, the nurse's actions counted, and
 // axe-core on each screen.
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PATIENTS } from '../../electron/sandbox/world/patients';
-import { axeViolations, ensureRendererBuilt, launchChromium, root } from '../fixtures/renderer/harness';
+import { axeViolations, ensureRendererBuilt, launchChromium } from '../fixtures/renderer/harness';
+import { startStationWeb as startStationWebProcess, urlIn } from '../support/station-web-process';
 
 export interface StationWeb {
   /** The launch URL, with the per-launch secret in its fragment. */
@@ -39,43 +38,13 @@ async function freePorts(): Promise<[number, number]> {
 export async function startStationWeb(): Promise<StationWeb> {
   await ensureRendererBuilt();
   const [port, sandboxPort] = await freePorts();
-  const child: ChildProcess = spawn('npm', ['run', '--silent', 'station:web', '--', '--port', String(port), '--sandbox-port', String(sandboxPort)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let output = '';
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const urls = await new Promise<string[]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`station:web did not print its URLs in 60 s:\n${output}\n${errors}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = output.match(/https?:\/\/127\.0\.0\.1:\d+\S*/g) ?? [];
-      if (found.length >= 2) {
-        clearTimeout(timer);
-        resolve(found);
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`station:web exited with ${code}:\n${output}\n${errors}`));
-    });
-  });
-  const station = urls.find((u) => u.startsWith(`http://127.0.0.1:${port}`));
-  const sandbox = urls.find((u) => u.startsWith(`http://127.0.0.1:${sandboxPort}`));
-  if (station === undefined || sandbox === undefined) throw new Error(`station:web printed unexpected URLs: ${urls.join(', ')}`);
-  return {
-    url: station,
-    sandbox: sandboxControl(sandbox),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        process.kill(-(child.pid as number), 'SIGTERM');
-        setTimeout(() => child.exitCode === null && process.kill(-(child.pid as number), 'SIGKILL'), 10_000).unref();
-      }),
-  };
+  const running = await startStationWebProcess(['--port', String(port), '--sandbox-port', String(sandboxPort)], 2, 60_000);
+  const [station, sandbox] = running.lines.map(urlIn);
+  if (!station?.startsWith(`http://127.0.0.1:${port}`) || !sandbox?.startsWith(`http://127.0.0.1:${sandboxPort}`)) {
+    await running.stop();
+    throw new Error(`station:web printed unexpected URLs: ${running.lines.join(', ')}`);
+  }
+  return { url: station, sandbox: sandboxControl(sandbox), stop: () => running.stop() };
 }
 
 export interface SandboxControl {

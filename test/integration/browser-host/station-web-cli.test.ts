@@ -1,13 +1,12 @@
 // `npm run station:web -- --port N` as contracts.md fixes it, spawned as a child process: one line
 // with each URL once ready (the sandbox on N+1 by default), the renderer and the bridge served.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBridge, secretOf } from './bridge-client';
+import { startStationWeb, urlIn, type StationWebProcess } from '../../support/station-web-process';
 
-let child: ChildProcess;
+let station: StationWebProcess;
 let lines: string[] = [];
-let stderr = '';
 let port: number;
 
 function isFree(candidate: number): Promise<boolean> {
@@ -29,30 +28,12 @@ async function freePair(): Promise<number> {
 
 beforeAll(async () => {
   port = await freePair();
-  // Its own process group, so teardown stops npm, its shell and the station together.
-  child = spawn('npm', ['run', '--silent', 'station:web', '--', '--port', String(port)], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`no two lines within 120 s; stderr: ${stderr}`)), 120_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      lines = buffer.split('\n').filter((line) => line.trim() !== '');
-      if (lines.length >= 2) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`station:web exited (${code}): ${stderr}`)));
-  });
+  station = await startStationWeb(['--port', String(port)], 2);
+  lines = station.lines;
 }, 150_000);
 
 afterAll(async () => {
-  if (child.pid !== undefined && child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGTERM');
-    await exited;
-  }
+  await station?.stop();
 });
 
 describe('npm run station:web -- --port N', () => {
@@ -75,7 +56,7 @@ describe('npm run station:web -- --port N', () => {
   });
 
   it('carries the contract over the bridge with the printed secret: training mode, browser host', async () => {
-    const stationUrl = /(http:\/\/\S+)/.exec(lines[0] ?? '')?.[1] ?? '';
+    const stationUrl = urlIn(lines[0]);
     const client = await connectBridge(`http://127.0.0.1:${port}`, secretOf(stationUrl));
     const status = await client.invoke('station.status', {});
     expect(status).toMatchObject({ ok: true, value: { host: 'browser', trainingMode: true } });
