@@ -5,12 +5,16 @@ export type { Patient } from './registry';
 export type {
   AccessPoint,
   Coverage,
-  CoverSet,
   Eligibility,
   EligibilityScheme,
+  FundLimit,
   Intervention,
   InterventionScenario,
   PaymentMechanism,
+  PomsfBalance,
+  PomsfBalanceEntry,
+  PomsfBenefit,
+  PomsfPolicy,
   SubBenefit,
   Utilization,
 } from './eligibility';
