@@ -34,7 +34,7 @@ function facilityView(f: Facility) {
     address: { country: 'Kenya', county: f.county, subCounty: f.subCounty },
     bedOccupancy: { totalBeds: normalBeds + f.beds.icu.total, normalBeds, icuBeds: f.beds.icu.total, hduBeds: 0, dialysisBeds: 0, numberOfCots: 0 },
     shaContractedServices: [...f.contracts],
-    regulatoryOperationalStatus: operational,
+    regulatoryOperationalStatus: { operationalStatus: operational.operationalStatus },
     SHAOperationStatus: operational,
   };
 }
@@ -93,7 +93,6 @@ function vitals(crId: string, nowMs: number) {
     { code: '8310-5', display: 'Body temperature', value: 36 + (b(3) % 15) / 10, unit: 'Cel' },
     { code: '29463-7', display: 'Body weight', value: 50 + (b(4) % 40), unit: 'kg' },
   ].map((v, i) => ({
-    fullUrl: `urn:uuid:obs-${crId}-${i}`,
     resource: {
       resourceType: 'Observation',
       id: `obs-${crId}-${i}`,
@@ -184,7 +183,6 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
         membership: {
           id: `HWR-${p.nationalId}`,
           status: p.licenceStatus,
-          salutation: p.title,
           full_name: professionalName(p),
           first_name: p.firstName,
           last_name: p.lastName,
@@ -295,16 +293,14 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     const all = [...ctx.state.preauths.values()]
       .filter((p) => p.facility === facility.code && (organization === undefined || organization === facility.code))
       .map((p) => ({
-        fullUrl: `urn:uuid:${p.guid}`,
         resource: {
           resourceType: 'ServiceRequest',
           id: p.guid,
           status: statusOf(p.status),
           intent: 'order',
-          code: { coding: [{ system: 'https://sha.go.ke/interventions', code: p.intervention_code }] },
           subject: { reference: `Patient/${p.patient_id}` },
           requester: { reference: `Organization/${p.facility}` },
-          performer: [{ reference: `Organization/${p.facility}` }],
+          performer: [{ reference: `Organization/${p.facility}`, display: facility.name }],
           authoredOn: iso(p.created_at),
         },
       }))
