@@ -265,7 +265,9 @@ export class PatientDirectory {
     const scheme = entry.schemes.find((s) => s.schemeId === schemeId);
     if (scheme === undefined) fail('NOT_FOUND', 'The patient has no such scheme.', { field: 'schemeId' });
     if (!scheme.covered) fail('NOT_COVERED', 'That scheme does not cover the patient.', { field: 'schemeId' });
-    const key = entry.coverKeys?.find((k) => k.schemeId === schemeId);
+    // Patients stored before the covers call took a consent token have no cover keys: look them up again.
+    if (entry.coverKeys === undefined) fail('NOT_FOUND', 'Look the patient up again to choose the scheme.', { field: 'patientRef' });
+    const key = entry.coverKeys.find((k) => k.schemeId === schemeId);
     if (key?.principalCrId == null || key.policyNumber == null) {
       fail('VALIDATION', 'The exchange gave no policy number or principal for that scheme, so it cannot be set as the cover: choose another scheme or contact SHA.', { field: 'schemeId' });
     }
