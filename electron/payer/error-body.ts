@@ -177,10 +177,18 @@ function htmlTitle(text: string): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
+/**
+ * The trace id a header carries: the sandbox's X-Trace-Id, or the X-Request-Id the live gateway
+ * (APISIX) puts on every answer (R `docs/api/WORKFLOWS.md` §9, `transport.py`).
+ */
+export function headerTraceId(headers: Readonly<Record<string, string | undefined>>): string | undefined {
+  return headers['x-trace-id'] ?? headers['x-request-id'];
+}
+
 /** A non-2xx answer as an ExchangeError; never throws, whatever the body. */
 export function errorFromResponse(response: ErrorResponse): ExchangeError {
   const { status, headers, bodyText, operation } = response;
-  const headerTrace = headers['x-trace-id'];
+  const headerTrace = headerTraceId(headers);
   const retryAfterMs = parseRetryAfter(headers['retry-after']);
   let unwrapped: Unwrapped;
   let fallback: string;

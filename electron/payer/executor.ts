@@ -2,7 +2,7 @@
 // replay once on an expired token, retry reads on transient failures, bound the whole call by
 // one deadline, and turn every outcome into a domain value or an ExchangeError.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorFromResponse, isExpiredTokenError } from './error-body';
+import { errorFromResponse, headerTraceId, isExpiredTokenError } from './error-body';
 import { ExchangeError, type ExchangeErrorKind } from './errors';
 import { formatPath, refusal, type EncodedRequest, type Operation } from './operation';
 import { retryableStatuses, retryDelay, type RetryPolicy } from './retry';
@@ -240,7 +240,7 @@ function malformed(operation: string, status: number, field: string, message: st
  * Pure and total: exported so the property tests can feed it any body.
  */
 export function decodeResponse<O>(op: Operation<never, O>, response: Pick<TransportResponse, 'status' | 'headers' | 'bodyText'> & { truncated?: boolean }): O {
-  const traceId = response.headers['x-trace-id'];
+  const traceId = headerTraceId(response.headers);
   if (response.truncated) return fail('', 'the answer is larger than the client accepts');
   let body: unknown;
   if (!/\S/.test(response.bodyText)) {
@@ -346,7 +346,7 @@ export class Executor {
       if (response.status >= 200 && response.status < 300) {
         try {
           const value = decodeResponse(op as Operation<never, O>, response);
-          this.emit(op, { started, attempt, replay, status: response.status, error: undefined, traceId: response.headers['x-trace-id'] });
+          this.emit(op, { started, attempt, replay, status: response.status, error: undefined, traceId: headerTraceId(response.headers) });
           return value;
         } catch (error) {
           const failure = failureOf(error, scope, op.name, true);

@@ -1,7 +1,9 @@
 // Status callbacks: every state change of a claim, preauth or authorization is POSTed to each
-// active endpoint of the owning facility that has at least one operation. Bodies are signed with
-// the endpoint's secret (HMAC-SHA256 over `${timestamp}.${body}`) and failed deliveries are retried
-// with capped exponential backoff; every attempt is kept for GET /sandbox/events.
+// active endpoint of that entity type at the owning facility, once per operation registered on it
+// (to base_url + path, or the operation's path_url_override, with the headers registered on both).
+// Bodies are signed with the endpoint's secret (HMAC-SHA256 over `${timestamp}.${body}`, ours) and
+// failed deliveries are retried with capped exponential backoff; every attempt is kept for
+// GET /sandbox/events.
 import { createHmac } from 'node:crypto';
 import { iso } from './clock';
 import type { Rng } from './rng';
@@ -63,14 +65,14 @@ export class CallbackDispatcher {
     };
     const eventId = this.options.rng().uuid();
     for (const endpoint of this.options.endpoints()) {
-      if (!endpoint.active || endpoint.facility !== change.facility_fr_code) continue;
+      if (!endpoint.is_active || endpoint.facility !== change.facility_fr_code || endpoint.entity_type !== change.entity_type) continue;
       for (const operation of endpoint.operations) {
         const delivery: Delivery = {
           id: `${eventId}:${operation.id}`,
           event_id: eventId,
           endpoint_id: endpoint.id,
           operation: operation.name,
-          url: joinUrl(endpoint.url, operation.path),
+          url: operation.path_url_override ?? joinUrl(endpoint.base_url, operation.path ?? ''),
           payload,
           attempts: [],
           outcome: 'pending',
@@ -107,7 +109,7 @@ export class CallbackDispatcher {
     // Real time, not sandbox time: receivers check freshness against their own clock.
     const timestamp = String(Date.now());
     const controller = new AbortController();
-    const timeout = setTimeout(() => controller.abort(), ATTEMPT_TIMEOUT_MS);
+    const timeout = setTimeout(() => controller.abort(), Math.min(operation.timeout_ms ?? endpoint.timeout_ms ?? ATTEMPT_TIMEOUT_MS, ATTEMPT_TIMEOUT_MS));
     timeout.unref();
     this.inFlight.add(controller);
     const started = Date.now();
@@ -119,6 +121,8 @@ export class CallbackDispatcher {
         redirect: 'manual',
         signal: controller.signal,
         headers: {
+          ...endpoint.headers,
+          ...operation.headers,
           'content-type': operation.request_content_type,
           'user-agent': 'idhini-sandbox-callbacks/1',
           'x-exchange-timestamp': timestamp,

@@ -13,7 +13,7 @@ import type {
   subBenefit as subBenefitSchema,
   utilization as utilizationSchema,
 } from '../contract';
-import { isExchangeError, type Eligibility, type Intervention as WireIntervention, type Page, type SubBenefit as WireSubBenefit } from '../payer';
+import { isExchangeError, type Eligibility, type Intervention as WireIntervention, type Page, type SubBenefit as WireSubBenefit, type Utilization as WireUtilization } from '../payer';
 import type { Clock } from './deps';
 import type { Db } from './db';
 import { fail } from './errors';
@@ -48,6 +48,11 @@ interface StoredPatient {
   reason: string | null;
   possibleSolution: string | null;
   schemes: Scheme[];
+  /**
+   * secret: what POST /authorizations/covers names for each scheme (the principal's CR number and
+   * the policy). Absent in patients stored before the covers call took a consent token.
+   */
+  coverKeys?: CoverKey[];
   chosenSchemeId: string | null;
   memberType: string | null;
   coverageStart: string | null;
@@ -60,6 +65,13 @@ interface StoredPatient {
   suggested: InterventionBrief | null;
   /** End of the SMS window after BIOMETRICS_NOT_FOUND_OTP_ALLOWED (ms), shared by this patient's workflows. */
   unusableUntil: number | null;
+}
+
+/** The cover a member under two schemes chose, as the covers call names it. */
+export interface CoverKey {
+  readonly schemeId: string;
+  readonly principalCrId: string | null;
+  readonly policyNumber: string | null;
 }
 
 interface Entry extends StoredPatient {
@@ -242,19 +254,41 @@ export class PatientDirectory {
     return this.summary(entry);
   }
 
-  /** For a member covered under two schemes: sets the cover the exchange bills. */
-  async chooseScheme(ref: string, schemeId: string): Promise<PatientSummary> {
+  /**
+   * For a member covered under two schemes: the nurse's choice of the scheme that pays. The
+   * exchange takes it with a consent token (POST /authorizations/covers {consent_token,
+   * principal_cr_id, policy_number}, R and K), so it is only recorded here and set on the claim
+   * once the visit opens (`chosenCover`).
+   */
+  chooseScheme(ref: string, schemeId: string): PatientSummary {
     const entry = this.entry(ref);
     const scheme = entry.schemes.find((s) => s.schemeId === schemeId);
     if (scheme === undefined) fail('NOT_FOUND', 'The patient has no such scheme.', { field: 'schemeId' });
     if (!scheme.covered) fail('NOT_COVERED', 'That scheme does not cover the patient.', { field: 'schemeId' });
-    await this.o.session.client().eligibility.setCover({ patient_id: entry.patientId, scheme_id: schemeId });
+    // Patients stored before the covers call took a consent token have no cover keys: look them up again.
+    if (entry.coverKeys === undefined) fail('NOT_FOUND', 'Look the patient up again to choose the scheme.', { field: 'patientRef' });
+    const key = entry.coverKeys.find((k) => k.schemeId === schemeId);
+    if (key?.principalCrId == null || key.policyNumber == null) {
+      fail('VALIDATION', 'The exchange gave no policy number or principal for that scheme, so it cannot be set as the cover: choose another scheme or contact SHA.', { field: 'schemeId' });
+    }
     entry.chosenSchemeId = schemeId;
     entry.memberType = scheme.memberType ?? entry.memberType;
     entry.coverageStart = scheme.coverageStart;
     entry.coverageEnd = scheme.coverageEnd;
     this.persist(entry);
     return this.summary(entry);
+  }
+
+  /**
+   * The cover to set on a claim of this patient: the scheme the nurse chose when the member is
+   * covered under two; null when one scheme covers (nothing to choose) or the patient is no longer
+   * looked up here.
+   */
+  chosenCover(ref: string): { principalCrId: string; policyNumber: string } | null {
+    const e = this.entries.get(ref);
+    if (e === undefined || !this.twoCover(e) || e.chosenSchemeId === null) return null;
+    const key = e.coverKeys?.find((k) => k.schemeId === e.chosenSchemeId);
+    return key?.principalCrId == null || key.policyNumber == null ? null : { principalCrId: key.principalCrId, policyNumber: key.policyNumber };
   }
 
   recent(): z.infer<typeof recentPatient>[] {
@@ -308,20 +342,8 @@ export class PatientDirectory {
 
   async utilization(ref: string, interventionCode: string): Promise<z.infer<typeof utilizationSchema>> {
     const entry = this.entry(ref);
-    const u = await this.o.session.client().eligibility.utilization({ patient_id: entry.patientId, intervention_code: interventionCode });
-    const limit = (max: number | undefined, used: number | undefined) =>
-      max === undefined ? null : { limitKes: clampKes(max), usedKes: clampKes(used ?? 0), remainingKes: clampKes(max - (used ?? 0)) };
-    const individual = limit(u.individualMaxLimit, u.individualUtilisedLimit);
-    const household = limit(u.householdMaxLimit, u.householdUtilisedLimit);
-    return {
-      interventionCode,
-      available: [individual, household].every((l) => l === null || l.remainingKes > 0),
-      individual,
-      household,
-      limitScope: text(u.limitScope, 100),
-      nextAvailableAt: text(u.nextAvailability, 40),
-      utilizationDays: u.utilizationDays === undefined ? null : Math.max(0, Math.round(u.utilizationDays)),
-    };
+    const records = await this.o.session.client().eligibility.utilization({ patient_id: entry.patientId, intervention_code: interventionCode });
+    return summariseUtilization(interventionCode, records);
   }
 
   summaryOf(ref: string): PatientSummary {
@@ -376,8 +398,12 @@ export class PatientDirectory {
     return e;
   }
 
+  private twoCover(e: StoredPatient): boolean {
+    return e.schemes.filter((s) => s.covered).length > 1;
+  }
+
   private schemeChoiceNeeded(e: StoredPatient): boolean {
-    return e.chosenSchemeId === null && e.schemes.filter((s) => s.covered).length > 1;
+    return e.chosenSchemeId === null && this.twoCover(e);
   }
 
   private summary(e: Entry): PatientSummary {
@@ -413,8 +439,9 @@ export class PatientDirectory {
   }
 
   private fromEligibility(e: Eligibility, input: LookUpInput, patientId: string, serviceType: ServiceType): Entry {
+    const schemeIdOf = (s: Eligibility['schemes'][number], index: number) => (s.id ?? s.name ?? `scheme-${index + 1}`).slice(0, 100);
     const schemes: Scheme[] = e.schemes.slice(0, 10).map((s, index) => ({
-      schemeId: (s.id ?? s.name ?? `scheme-${index + 1}`).slice(0, 100),
+      schemeId: schemeIdOf(s, index),
       name: text(s.name, 200) ?? text(s.id, 200) ?? `Scheme ${index + 1}`,
       memberType: text(s.memberType, 100),
       covered: s.covered,
@@ -439,6 +466,7 @@ export class PatientDirectory {
       reason: e.covered ? null : text(e.reason, 500),
       possibleSolution: e.covered ? null : text(e.possibleSolution, 500),
       schemes,
+      coverKeys: e.schemes.slice(0, 10).map((s, index) => ({ schemeId: schemeIdOf(s, index), principalCrId: s.principalCrNumber ?? null, policyNumber: s.policyNumber ?? null })),
       chosenSchemeId: chosen?.schemeId ?? null,
       memberType: text(e.memberType, 100),
       coverageStart: dateOf(e.coverage.start),
@@ -503,6 +531,10 @@ export class PatientDirectory {
   private teachScrubber(p: StoredPatient): void {
     this.o.scrubber.add(p.idNumber, '[patient]');
     this.o.scrubber.add(p.patientId, '[patient]');
+    for (const k of p.coverKeys ?? []) {
+      if (k.principalCrId !== null) this.o.scrubber.add(k.principalCrId, '[patient]');
+      if (k.policyNumber !== null) this.o.scrubber.add(k.policyNumber, '[policy]');
+    }
     this.o.scrubber.addName(p.fullName ?? undefined);
   }
 }
@@ -512,6 +544,39 @@ async function allPages<T>(fetchPage: (page: number) => Promise<Page<T>>): Promi
   const first = await fetchPage(1);
   const rest = await Promise.all(Array.from({ length: Math.max(0, Math.min(first.totalPages, 50) - 1) }, (_, i) => fetchPage(i + 2)));
   return [first, ...rest].flatMap((p) => p.items);
+}
+
+/**
+ * What is left for one intervention, as the nurse sees it. The exchange answers one record (the
+ * portal docs) or one per limit scope (UAT, R): the limits are read from the first record that has
+ * them, and the service is available only when some record answered and none says it is exhausted
+ * or not eligible.
+ */
+export function summariseUtilization(interventionCode: string, records: readonly WireUtilization[]): z.infer<typeof utilizationSchema> {
+  const limit = (max: number | undefined, used: number | undefined) =>
+    max === undefined ? null : { limitKes: clampKes(max), usedKes: clampKes(used ?? 0), remainingKes: clampKes(max - (used ?? 0)) };
+  const individual = limit(...firstPair(records, (u) => [u.individualMaxLimit, u.individualUtilisedLimit]));
+  const household = limit(...firstPair(records, (u) => [u.householdMaxLimit, u.householdUtilisedLimit]));
+  const exhausted = records.some((u) => {
+    const rows = [limit(u.individualMaxLimit, u.individualUtilisedLimit), limit(u.householdMaxLimit, u.householdUtilisedLimit)];
+    return u.eligible === false || rows.some((l) => l !== null && l.remainingKes <= 0);
+  });
+  const scopes = [...new Set(records.map((u) => u.limitScope?.trim()).filter((s): s is string => s !== undefined && s !== ''))];
+  const days = records.map((u) => u.utilizationDays).filter((d): d is number => d !== undefined);
+  return {
+    interventionCode,
+    available: records.length > 0 && !exhausted,
+    individual,
+    household,
+    limitScope: text(scopes.join(', '), 100),
+    nextAvailableAt: text(records.map((u) => u.nextAvailability ?? u.nextAvailableDate).find((d) => d !== undefined && d.trim() !== ''), 40),
+    utilizationDays: days.length === 0 ? null : Math.max(0, Math.round(Math.max(...days))),
+  };
+}
+
+/** The first record's pair of values where the first is known. */
+function firstPair<T>(records: readonly T[], pick: (record: T) => [number | undefined, number | undefined]): [number | undefined, number | undefined] {
+  return records.map(pick).find(([max]) => max !== undefined) ?? [undefined, undefined];
 }
 
 function clampKes(value: number): number {

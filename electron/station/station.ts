@@ -282,8 +282,8 @@ export function createStation(deps: StationDeps): Station {
     },
     'patient.chooseScheme': async (input) => {
       const c = requireCtx();
-      const summary = await c.patients.chooseScheme(input.patientRef, input.schemeId);
-      c.engine.audit({ action: 'patient.chooseScheme', outcome: 'succeeded', summary: `patient ${input.patientRef}: cover set` });
+      const summary = c.patients.chooseScheme(input.patientRef, input.schemeId);
+      c.engine.audit({ action: 'patient.chooseScheme', outcome: 'succeeded', summary: `patient ${input.patientRef}: cover chosen, set on the claim when the visit opens` });
       return summary;
     },
     'patient.recent': async () => ({ items: requireCtx().patients.recent() }),

@@ -1,6 +1,6 @@
 // Status-callback registration. A desktop station cannot receive callbacks from the internet (it
 // polls); these exist for facilities with a reachable endpoint and for the sandbox's tests.
-import { defineOperation, jsonBody, nameOperations } from '../operation';
+import { defineOperation, jsonBody, nameOperations, queryOf } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   createEndpointRequest,
@@ -19,7 +19,7 @@ export const callbacksOperations = nameOperations('callbacks', {
     path: '/api/v1/tenants/{tenant}/endpoints',
     safeToRepeat: true,
     request: listEndpointsQuery,
-    encode: (v) => ({ params: { tenant: v.tenant } }),
+    encode: (v) => ({ params: { tenant: v.tenant }, query: queryOf(v, 'tenant') }),
     response: { schema: endpointsResponse },
   }),
   createEndpoint: defineOperation({

@@ -1,6 +1,6 @@
 // Registry look-ups (facilities, professionals, terminology, bed occupancy) and the shared
 // health record (/shr/*). All reads.
-import { defineOperation, nameOperations, queryOf } from '../operation';
+import { defineOperation, nameOperations } from '../operation';
 import {
   bedOccupancyQuery,
   bedOccupancyResponse,
@@ -30,9 +30,9 @@ export const lookupsOperations = nameOperations('lookups', {
     method: 'GET',
     path: '/api/v1/professionals',
     safeToRepeat: true,
+    // The schema upper-cases the regulator: UAT refuses kmpdc and accepts KMPDC.
     request: professionalsQuery,
-    encode: (v) => ({ query: { ...queryOf(v), regulator: v.regulator.toUpperCase() } }),
-    response: { schema: professionalsResponse, textBody: true },
+    response: { schema: professionalsResponse },
   }),
   searchConcepts: defineOperation({
     method: 'GET',
@@ -58,8 +58,8 @@ export const shrOperations = nameOperations('shr', {
     safeToRepeat: true,
     request: observationsQuery,
     encode: (v) => ({
-      query: { subject: v.subject },
-      headers: { 'x-consent-token': v.consent_token, ...(v.puid === undefined ? {} : { 'x-puid': v.puid }) },
+      query: { subject: v.subject, page_token: v.page_token },
+      headers: { 'x-consent-token': v.consent_token, 'x-puid': v.puid },
     }),
     response: { schema: bundleResponse },
   }),

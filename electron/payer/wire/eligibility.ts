@@ -1,12 +1,15 @@
-// Eligibility and benefits. Eligibility arrives nested (live, [doc]) or flat (the contract); both
-// become one Eligibility. Interventions are classified into the contract's scenarios here, once,
-// so the station never re-derives them from spellings.
+// Eligibility and benefits (docs/exchange-wire.md, "Eligibility and benefits"). Eligibility arrives
+// nested (live: the portal docs, A's types, R's fixture) or flat (the contract); both become one
+// Eligibility. Interventions are classified into the contract's scenarios here, once, so the
+// station never re-derives them from spellings.
 import { z } from 'zod';
 import {
   boolean,
   byShape,
   canonicalWord,
+  confirmation,
   identificationType,
+  oneOrMany,
   interventionRef,
   isRecord,
   jsonValue,
@@ -21,6 +24,8 @@ import {
   pageOf,
   pageQuery,
   record,
+  text,
+  type Confirmation,
   type JsonValue,
 } from './common';
 
@@ -37,12 +42,16 @@ export interface Coverage {
 }
 
 export interface EligibilityScheme {
+  /** `schemeId`: a number on the wire (A, R's fixture, the docs), read as text. */
   readonly id: string | undefined;
   readonly name: string | undefined;
   readonly memberType: string | undefined;
   readonly covered: boolean;
   readonly coverage: Coverage;
+  /** `policy.number`: with the principal's CR number, what POST /authorizations/covers names. */
   readonly policyNumber: string | undefined;
+  /** `principalContributor.crNumber`: the principal whose cover a dependant draws on. */
+  readonly principalCrNumber: string | undefined;
   readonly message: string | undefined;
   readonly reason: string | undefined;
   readonly possibleSolution: string | undefined;
@@ -79,34 +88,35 @@ const coverageStatus = z.union([
   z.string().transform((s) => ['ACTIVE', 'COVERED'].includes(canonicalWord(s))),
 ]);
 
+// A scheme without its coverage status cannot say whether it covers: that is unreadable, not "no".
 const scheme = z
   .looseObject({
     schemeName: optionalText,
     schemeId: optionalText,
     memberType: optionalText,
     policy: optional(z.looseObject({ startDate: optionalText, endDate: optionalText, number: optionalText })),
-    coverage: optional(
-      z.looseObject({
-        startDate: optionalText,
-        endDate: optionalText,
-        message: optionalText,
-        reason: optionalText,
-        possibleSolution: optionalText,
-        status: optional(coverageStatus),
-      }),
-    ),
+    coverage: z.looseObject({
+      startDate: optionalText,
+      endDate: optionalText,
+      message: optionalText,
+      reason: optionalText,
+      possibleSolution: optionalText,
+      status: coverageStatus,
+    }),
+    principalContributor: optional(z.looseObject({ crNumber: optionalText })),
   })
   .transform(
     (s): EligibilityScheme => ({
       id: s.schemeId,
       name: s.schemeName,
       memberType: s.memberType,
-      covered: s.coverage?.status ?? false,
-      coverage: { start: s.coverage?.startDate ?? s.policy?.startDate, end: s.coverage?.endDate ?? s.policy?.endDate },
+      covered: s.coverage.status,
+      coverage: { start: s.coverage.startDate ?? s.policy?.startDate, end: s.coverage.endDate ?? s.policy?.endDate },
       policyNumber: s.policy?.number,
-      message: s.coverage?.message,
-      reason: s.coverage?.reason,
-      possibleSolution: s.coverage?.possibleSolution,
+      principalCrNumber: s.principalContributor?.crNumber,
+      message: s.coverage.message,
+      reason: s.coverage.reason,
+      possibleSolution: s.coverage.possibleSolution,
     }),
   );
 
@@ -126,18 +136,19 @@ const common = {
   gender: optionalText,
 };
 
+// `statusCode` is what says whether the registry knows the person ("10" found, "00" not found):
+// an answer without it is unreadable rather than "not found".
 const nested = z
   .looseObject({
     ...common,
-    statusCode: optionalText,
+    statusCode: text,
     statusDesc: optionalText,
     schemes: list(scheme),
   })
   .transform((e): Eligibility => {
     const covering = e.schemes.find((s) => s.covered);
     const shown = covering ?? e.schemes[0];
-    // "10" found, "00" not found; without a code, a member number means the registry knows them.
-    const found = e.statusCode !== undefined ? e.statusCode.trim() === '10' : e.memberCrNumber !== undefined;
+    const found = e.statusCode.trim() === '10';
     return {
       found,
       covered: covering !== undefined,
@@ -212,6 +223,7 @@ export function normaliseAccessPoint(value: string): AccessPoint {
 }
 
 export interface SubBenefit {
+  /** The code the interventions call takes as `sub_benefit_code`. */
   readonly code: string;
   readonly name: string | undefined;
   readonly accessPoint: AccessPoint | undefined;
@@ -221,29 +233,34 @@ export interface SubBenefit {
   readonly allowedInterventions: string[];
 }
 
+// camelCase on the exchange (the portal docs, R's fixture and schema); K's types spell
+// access_point and parent_benefit_code; the contract calls the code sub_benefit_code.
 const subBenefit = z
   .looseObject({
     code: optionalText,
     sub_benefit_code: optionalText,
     name: optionalText,
     accessPoint: optionalText,
+    access_point: optionalText,
     fund: optionalText,
     parentBenefitCode: optionalText,
+    parent_benefit_code: optionalText,
     cover: optionalRecord,
     allowedInterventions: list(interventionRef),
   })
   .refine((s) => (s.code ?? s.sub_benefit_code) !== undefined, { message: 'sub-benefit without code', path: ['code'] })
-  .transform(
-    (s): SubBenefit => ({
+  .transform((s): SubBenefit => {
+    const accessPoint = s.accessPoint ?? s.access_point;
+    return {
       code: String(s.code ?? s.sub_benefit_code),
       name: s.name,
-      accessPoint: s.accessPoint === undefined ? undefined : normaliseAccessPoint(s.accessPoint),
+      accessPoint: accessPoint === undefined ? undefined : normaliseAccessPoint(accessPoint),
       fund: s.fund,
-      parentBenefitCode: s.parentBenefitCode,
+      parentBenefitCode: s.parentBenefitCode ?? s.parent_benefit_code,
       cover: s.cover,
       allowedInterventions: s.allowedInterventions,
-    }),
-  );
+    };
+  });
 
 export const subBenefitsResponse = pageOf(subBenefit);
 
@@ -380,69 +397,200 @@ export const interventionsResponse = pageOf(intervention);
 
 export const utilizationQuery = z.strictObject({ patient_id: nonEmpty, intervention_code: nonEmpty });
 
+export interface FundLimit {
+  readonly fundType: string | undefined;
+  readonly maxAmount: number | undefined;
+  readonly utilisedAmount: number | undefined;
+  readonly availableAmount: number | undefined;
+}
+
+/** One utilization record: the portal documents one object, UAT answered one per `limitScope`. */
 export interface Utilization {
   readonly code: string | undefined;
   readonly crId: string | undefined;
+  readonly limitScope: string | undefined;
   readonly householdMaxLimit: number | undefined;
   readonly householdUtilisedLimit: number | undefined;
   readonly individualMaxLimit: number | undefined;
   readonly individualUtilisedLimit: number | undefined;
-  readonly limitScope: string | undefined;
   readonly nextAvailability: string | undefined;
   readonly utilizationDays: number | undefined;
+  /** `computationalDetail.eligibility`: undefined when the exchange did not say. */
+  readonly eligible: boolean | undefined;
+  readonly limitAvailableAmount: number | undefined;
+  readonly nextAvailableDate: string | undefined;
+  readonly funds: FundLimit[];
 }
 
-export const utilizationResponse = z
+const fundLimit = z
+  .looseObject({ fundType: optionalText, maxAmount: optionalNumber, utilisedAmount: optionalNumber, availableAmount: optionalNumber })
+  .transform((f): FundLimit => ({ fundType: f.fundType, maxAmount: f.maxAmount, utilisedAmount: f.utilisedAmount, availableAmount: f.availableAmount }));
+
+const utilization = z
   .looseObject({
     code: optionalText,
     crId: optionalText,
+    limitScope: optionalText,
     householdMaxLimit: optionalNumber,
     householdUtilisedLimit: optionalNumber,
     individualMaxLimit: optionalNumber,
     individualUtilisedLimit: optionalNumber,
-    limitScope: optionalText,
     nextAvailability: optionalText,
     utilizationDays: optionalNumber,
+    computationalDetail: optional(z.looseObject({ eligibility: optionalBoolean, limitAvailableAmount: optionalNumber, nextAvailableDate: optionalText })),
+    fundUtilizationLimit: list(fundLimit),
   })
   .transform(
     (u): Utilization => ({
       code: u.code,
       crId: u.crId,
+      limitScope: u.limitScope,
       householdMaxLimit: u.householdMaxLimit,
       householdUtilisedLimit: u.householdUtilisedLimit,
       individualMaxLimit: u.individualMaxLimit,
       individualUtilisedLimit: u.individualUtilisedLimit,
-      limitScope: u.limitScope,
       nextAvailability: u.nextAvailability,
       utilizationDays: u.utilizationDays,
+      eligible: u.computationalDetail?.eligibility,
+      limitAvailableAmount: u.computationalDetail?.limitAvailableAmount,
+      nextAvailableDate: u.computationalDetail?.nextAvailableDate,
+      funds: u.fundUtilizationLimit,
     }),
   );
 
-export const setCoverRequest = z.strictObject({ patient_id: nonEmpty, scheme_id: nonEmpty });
+/** One object (the portal docs), a bare list of them (R, observed on UAT) or `{results: […]}`. */
+export const utilizationResponse = oneOrMany(utilization);
 
-export interface CoverSet {
-  readonly message: string | undefined;
-  readonly patientId: string | undefined;
-  readonly schemeId: string | undefined;
-}
+/**
+ * POST /authorizations/covers (R `set_coverage()`, K `lockCover`): which of a member's schemes
+ * pays for the care under a consent token, named by the principal's CR number and the policy.
+ */
+export const setCoverRequest = z.strictObject({
+  consent_token: nonEmpty,
+  principal_cr_id: nonEmpty,
+  policy_number: nonEmpty,
+});
 
-export const setCoverResponse = z
-  .looseObject({ message: optionalText, patient_id: optionalText, scheme_id: optionalText })
-  .transform((c): CoverSet => ({ message: c.message, patientId: c.patient_id, schemeId: c.scheme_id }));
+/** No source reads the answer (R checks the status only): any 2xx is the cover set. */
+export const setCoverResponse: z.ZodType<Confirmation> = confirmation;
 
 export const pomsfBalanceQuery = z.strictObject({
   patient_id: nonEmpty,
-  /** Policy years turn on 1 July: "2025/2026", or "2025" for the year starting 1 July 2025. */
-  policy_year: z
-    .string()
-    .trim()
-    .regex(/^\d{4}(\/\d{4})?$/, 'a policy year such as 2025 or 2025/2026')
-    .optional(),
+  /** Required by the portal docs and always sent by R: the year the policy year starts in (they turn on 1 July). */
+  policy_year: z.string().trim().regex(/^\d{4}$/, 'the year the policy year starts in, such as 2025 (policy years turn on 1 July)'),
+  /** A dependant draws on the principal's pot: the principal's member (CR) number. */
   principal_member_number: nonEmpty.optional(),
 });
 
-/** The POMSF balance: shape not documented beyond its existence, so it is passed through as JSON. */
-export const pomsfBalanceResponse = record;
+export interface PomsfBalanceEntry {
+  /** The member drawing on the pot (an opaque id on UAT). */
+  readonly member: string | undefined;
+  /** Undefined when not stated: never read as zero. */
+  readonly balance: number | undefined;
+}
+
+export interface PomsfBenefit {
+  readonly code: string | undefined;
+  readonly name: string | undefined;
+  /** OUTPATIENT / INPATIENT. */
+  readonly type: string | undefined;
+  /** `FAMILY SHARED`: the entries of `balances` are one pot seen from several members. */
+  readonly shared: string | undefined;
+  readonly limit: number | undefined;
+  readonly balances: PomsfBalanceEntry[];
+  readonly subBenefits: PomsfBenefit[];
+}
+
+export interface PomsfPolicy {
+  readonly policyCode: string | undefined;
+  readonly name: string | undefined;
+  readonly schemeName: string | undefined;
+  readonly status: string | undefined;
+  readonly policyYear: string | undefined;
+  readonly benefits: PomsfBenefit[];
+}
+
+export interface PomsfBalance {
+  readonly memberNumber: string | undefined;
+  readonly parentMemberNumber: string | undefined;
+  readonly relationshipType: string | undefined;
+  readonly policies: PomsfPolicy[];
+  /** The whole answer, for what is not modelled (family members, demographics). */
+  readonly raw: Record<string, JsonValue>;
+}
+
+const pomsfBalanceEntry = z
+  .looseObject({ member: optionalText, balance: optionalNumber })
+  .transform((b): PomsfBalanceEntry => ({ member: b.member, balance: b.balance }));
+
+// `balance` is a list on UAT (R `domain/pomsf.py`); the docs show it as `[]`. A benefit's
+// `subBenefit` entries have the same shape with `subBenefitCode`.
+const pomsfBenefit: z.ZodType<PomsfBenefit> = z.lazy(() =>
+  z
+    .looseObject({
+      benefitCode: optionalText,
+      subBenefitCode: optionalText,
+      name: optionalText,
+      type: optionalText,
+      benefitShared: optionalText,
+      subBenefitShared: optionalText,
+      limit: optionalNumber,
+      balance: list(pomsfBalanceEntry),
+      subBenefit: list(pomsfBenefit),
+    })
+    .transform(
+      (b): PomsfBenefit => ({
+        code: b.benefitCode ?? b.subBenefitCode,
+        name: b.name,
+        type: b.type,
+        shared: b.benefitShared ?? b.subBenefitShared,
+        limit: b.limit,
+        balances: b.balance,
+        subBenefits: b.subBenefit,
+      }),
+    ),
+);
+
+const pomsfPolicy = z
+  .looseObject({
+    policy: optional(z.looseObject({ policyCode: optionalText, name: optionalText, schemeName: optionalText, status: optionalText, PolicyYear: optionalText })),
+    benefit: list(pomsfBenefit),
+  })
+  .transform(
+    (p): PomsfPolicy => ({
+      policyCode: p.policy?.policyCode,
+      name: p.policy?.name,
+      schemeName: p.policy?.schemeName,
+      status: p.policy?.status,
+      policyYear: p.policy?.PolicyYear,
+      benefits: p.benefit,
+    }),
+  );
+
+const pomsfMember = z.looseObject({
+  memberNumber: optionalText,
+  shaNumber: optionalText,
+  parentNumber: optionalText,
+  relationshipType: optionalText,
+  memberPolicies: z.array(pomsfPolicy),
+});
+
+/** The member with their policies (`memberPolicies` required: without it the answer says nothing). */
+export const pomsfBalanceResponse = record.transform((raw, ctx): PomsfBalance => {
+  const parsed = pomsfMember.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: [...issue.path], message: issue.message, input: raw });
+    return z.NEVER;
+  }
+  const m = parsed.data;
+  return {
+    memberNumber: m.memberNumber ?? m.shaNumber,
+    parentMemberNumber: m.parentNumber,
+    relationshipType: m.relationshipType,
+    policies: m.memberPolicies,
+    raw,
+  };
+});
 
 export const pmfTariffsRequest = z.strictObject({
   fr_code: nonEmpty,
@@ -454,4 +602,3 @@ export const pmfTariffsRequest = z.strictObject({
 
 /** Response [?] in the field notes: any JSON value, unchanged. */
 export const pmfTariffsResponse = jsonValue;
-

@@ -5,12 +5,16 @@ export type { Patient } from './registry';
 export type {
   AccessPoint,
   Coverage,
-  CoverSet,
   Eligibility,
   EligibilityScheme,
+  FundLimit,
   Intervention,
   InterventionScenario,
   PaymentMechanism,
+  PomsfBalance,
+  PomsfBalanceEntry,
+  PomsfBenefit,
+  PomsfPolicy,
   SubBenefit,
   Utilization,
 } from './eligibility';
@@ -39,4 +43,4 @@ export type {
 export type { EmergencyAuthorization, EmergencyClaim, EmergencyProtocol } from './emergency';
 export type { DispenseEntry, Prescription } from './prescriptions';
 export type { CallbackEndpoint, CallbackOperation } from './callbacks';
-export type { BedOccupancy, Facility, FhirBundle, SecurityLabel } from './lookups';
+export type { BedOccupancy, Facility, FhirBundle, Professional, ProfessionalLicence, SecurityLabel } from './lookups';

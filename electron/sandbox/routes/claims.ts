@@ -9,6 +9,7 @@ import {
   checkOtp,
   createAuthorization,
   effectiveScheme,
+  requireCoverSet,
   finalisedPreauthFor,
   requireFitsServiceType,
   requireInterventions,
@@ -585,6 +586,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     }
     requireInvoice(claim, body.invoice_number);
     requireDoctor(claim);
+    requireCoverSet(ctx, claim);
     const spend = dischargeConsent(ctx, facility, claim, body);
     spend();
     if (body.discharge_status === 'PARTIAL') {
@@ -646,6 +648,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         throw fail.rule('USE_DISCHARGE', 'Inpatient claims are dispatched by POST /claims/discharge');
       }
       requireDoctor(claim);
+      requireCoverSet(ctx, claim);
       spend = dischargeConsent(ctx, facility, claim, body);
     }
     spend();

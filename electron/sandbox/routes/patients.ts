@@ -10,7 +10,7 @@ import { tenantOf } from '../tenancy';
 import { checkAttachment, readMultipart } from '../uploads';
 import { identificationType, pageQuery, paginate, parse, text } from '../validation';
 import { totalAmount } from '../views';
-import { CATALOGUE, isPerDiem } from '../world/catalogue';
+import { CATALOGUE, isPerDiem, type SubBenefit } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
 import { ageOn, findPatient, isCovered, maskPhone, type DemoPatient } from '../world/patients';
 import { requestUrl } from './shared';
@@ -20,10 +20,12 @@ const byPatient = z.object({ patient_id: text });
 const subBenefitsQuery = byPatient.extend(pageQuery.shape);
 const interventionsQuery = byPatient.extend({ sub_benefit_code: text.optional(), search: z.string().trim().max(200).optional(), ...pageQuery.shape });
 const utilizationQuery = byPatient.extend({ intervention_code: text });
-const coverRequest = z.object({ patient_id: text, scheme_id: text });
+// R `set_coverage()`, K `lockCover`: the cover is chosen under a consent token.
+const coverRequest = z.object({ consent_token: text, principal_cr_id: text, policy_number: text });
 const whitelistStatusQuery = z.object({ beneficiary_cr_id: text, guid: text });
+// The docs mark policy_year required, A sends it only when it has one: the sandbox does not require it.
 const pomsfBalanceQuery = byPatient.extend({
-  policy_year: z.string().trim().regex(/^\d{4}(\/\d{4})?$/, 'a year such as 2025 or 2025/2026').optional(),
+  policy_year: z.string().trim().regex(/^\d{4}$/, 'the year the policy year starts in, such as 2025').optional(),
   principal_member_number: z.string().trim().max(100).optional(),
 });
 
@@ -34,35 +36,38 @@ export function policyYear(nowMs: number): { start: string; end: string; label: 
   return { start: `${startYear}-07-01`, end: `${startYear + 1}-06-30`, label: `${startYear}/${startYear + 1}` };
 }
 
+/**
+ * `requestIdType` echoes the identification type as a number: National ID is 2 (R, observed on
+ * UAT), a client registry id 3 (A's map); the other numbers are ours (no source shows them).
+ */
+const REQUEST_ID_TYPES: Readonly<Record<string, number>> = {
+  'National ID': 2,
+  'ClientRegistry ID': 3,
+  'Birth Certificate': 4,
+  'Birth Notification': 5,
+  'Alien ID': 6,
+  'Refugee ID': 7,
+  'Mandate Number': 8,
+};
+
+/** The nested live shape (the portal docs, A's types, R's fixture); absent fields are left out, not null. */
 function eligibilityView(ctx: SandboxContext, facility: Facility, query: z.output<typeof identification>, patient: DemoPatient | undefined) {
+  const echo = { requestIdType: REQUEST_ID_TYPES[query.identification_type] ?? 0, requestIdNumber: query.identification_number };
   const facilityPart = {
     facilityBiometricsEnforced: facility.biometricsEnforced,
-    facilityContracts: facility.contracts.map((fund) => ({ fund, status: 'ACTIVE', facility_fr_code: facility.code, level: facility.level })),
+    // "The schemes the acting facility may bill" (R, UAT); the shape of an entry is not shown: the funds' names.
+    facilityContracts: [...facility.contracts],
   };
   if (patient === undefined) {
-    return {
-      requestIdType: query.identification_type,
-      requestIdNumber: query.identification_number,
-      memberCrNumber: null,
-      fullName: null,
-      statusCode: '00',
-      statusDesc: 'Member not found',
-      dateOfBirth: null,
-      gender: null,
-      age: null,
-      whitelistedForOTP: false,
-      schemes: [],
-      ...facilityPart,
-    };
+    return { ...echo, statusCode: '00', statusDesc: 'Member not found', whitelistedForOTP: false, schemes: [], ...facilityPart };
   }
   const year = policyYear(ctx.now());
   return {
-    requestIdType: query.identification_type,
-    requestIdNumber: query.identification_number,
+    ...echo,
     memberCrNumber: patient.crId,
     fullName: patient.fullName,
     statusCode: '10',
-    statusDesc: 'Member found',
+    statusDesc: 'Member found. Check Schemes for coverages',
     dateOfBirth: patient.dateOfBirth,
     gender: patient.gender,
     age: ageOn(patient.dateOfBirth, ctx.now()),
@@ -75,15 +80,32 @@ function eligibilityView(ctx: SandboxContext, facility: Facility, query: z.outpu
       coverage: {
         startDate: year.start,
         endDate: year.end,
-        message: s.covered ? `Member is covered under ${s.schemeName}` : `Member is not covered under ${s.schemeName}`,
+        message: s.covered ? `The individual is covered under ${s.schemeName}.` : `The individual is not covered under ${s.schemeName}.`,
         reason: s.reason,
         possibleSolution: s.possibleSolution,
-        status: s.covered ? 1 : 0,
+        // A string on the wire ("1" covered), as R's fixture and A's types have it.
+        status: s.covered ? '1' : '0',
       },
-      principalContributor: { name: patient.fullName, crNumber: patient.crId, relationship: 'SELF' },
-      beneficiaryOf: null,
+      principalContributor: { idNumber: patient.nationalId, idType: 'NATIONAL_ID', crNumber: patient.crId, name: patient.fullName, relationship: '' },
     })),
     ...facilityPart,
+  };
+}
+
+/** A sub-benefit as the portal docs show it; its cover is the member's policy of the scheme that pays. */
+function subBenefitView(s: SubBenefit, index: number, policy: { number: string; start: string; end: string }) {
+  return {
+    id: index + 1,
+    code: s.code,
+    name: s.name,
+    accessPoint: s.accessPoint,
+    fund: s.fund,
+    parentBenefit: s.parentBenefitName,
+    parentBenefitCode: s.parentBenefitCode,
+    active: true,
+    status: 'ACTIVE',
+    cover: { policyNumber: policy.number, effectivePolicyNumber: policy.number, validFrom: policy.start, validTo: policy.end },
+    allowedInterventions: s.allowedInterventions,
   };
 }
 
@@ -133,11 +155,22 @@ const whitelistRequest = z
   });
 
 export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  // The member record, flat snake_case (V registries docs; R `PatientRecordWire`); 404 when unknown (R).
   app.get('/patients', async (request) => {
     const query = parse(identification, request.query, 'query');
     const patient = findPatient(query.identification_type, query.identification_number);
     if (patient === undefined) throw fail.notFound(`No patient with ${query.identification_type} ${query.identification_number}`);
-    return { id: patient.crId, identification_number: query.identification_number, identification_type: query.identification_type };
+    const [first = '', ...rest] = patient.fullName.split(/\s+/);
+    return {
+      id: patient.crId,
+      identification_type: 'National ID',
+      identification_number: patient.nationalId,
+      first_name: first,
+      middle_name: rest.slice(0, -1).join(' '),
+      last_name: rest.at(-1) ?? '',
+      gender: patient.gender,
+      date_of_birth: patient.dateOfBirth,
+    };
   });
 
   app.get('/patients/eligibility', async (request) => {
@@ -149,15 +182,9 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/patients/sub-benefits', async (request) => {
     const query = parse(subBenefitsQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
-    const items = isCovered(patient)
-      ? CATALOGUE.subBenefits.map((s) => {
-          const used = utilised(ctx, patient.crId, s.code);
-          return {
-            ...s,
-            cover: { ...s.cover, utilised: used.amount, balance: Math.max(0, s.cover.limitAmount - used.amount) },
-          };
-        })
-      : [];
+    const paying = patient.schemes.find((s) => s.covered);
+    const year = policyYear(ctx.now());
+    const items = paying === undefined ? [] : CATALOGUE.subBenefits.map((s, i) => subBenefitView(s, i, { number: paying.policyNumber, ...year }));
     return paginate(items, query, requestUrl(ctx, request));
   });
 
@@ -178,6 +205,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return paginate(items, query, requestUrl(ctx, request));
   });
 
+  // UAT answered a bare list, one record per limit scope (R); the portal documents one object.
   app.get('/patients/benefits/utilization', async (request) => {
     const query = parse(utilizationQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
@@ -186,17 +214,23 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const subBenefit = CATALOGUE.subBenefits.find((s) => s.code === intervention.sub_benefit_code);
     const limit = subBenefit?.cover.limitAmount ?? 0;
     const used = utilised(ctx, patient.crId, intervention.sub_benefit_code);
-    return {
-      code: '200',
-      crId: patient.crId,
-      householdMaxLimit: limit * 4,
-      householdUtilisedLimit: used.amount,
-      individualMaxLimit: limit,
-      individualUtilisedLimit: used.amount,
-      limitScope: subBenefit?.cover.limitScope ?? 'INDIVIDUAL',
-      nextAvailability: used.amount < limit ? iso(ctx.now()) : policyYear(ctx.now()).end,
-      utilizationDays: used.days,
-    };
+    const available = Math.max(0, limit - used.amount);
+    const next = used.amount < limit ? iso(ctx.now()) : `${policyYear(ctx.now()).end}T23:59:59Z`;
+    return [
+      {
+        code: '200',
+        crId: patient.crId,
+        limitScope: subBenefit?.cover.limitScope ?? 'INDIVIDUAL',
+        householdMaxLimit: limit * 4,
+        householdUtilisedLimit: used.amount,
+        individualMaxLimit: limit,
+        individualUtilisedLimit: used.amount,
+        nextAvailability: next,
+        utilizationDays: used.days,
+        computationalDetail: { eligibility: available > 0, limitAvailableAmount: available, nextAvailableDate: next },
+        fundUtilizationLimit: [{ fundType: intervention.fund, maxAmount: limit, utilisedAmount: used.amount, availableAmount: available }],
+      },
+    ];
   });
 
   app.get('/patients/contacts', async (request) => {
@@ -213,13 +247,20 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return { count: results.length, results };
   });
 
+  // The cover under a consent token (a claim's, or an authorization's before the visit): the
+  // principal's CR number and the policy number of one of the member's covering schemes.
   app.post('/authorizations/covers', async (request) => {
+    const facility = tenantOf(request);
     const body = parse(coverRequest, request.body);
-    const patient = requirePatient(body.patient_id);
-    const scheme = patient.schemes.find((s) => s.schemeId === body.scheme_id && s.covered);
-    if (scheme === undefined) throw fail.rule('NOT_COVERED', `Scheme ${body.scheme_id} does not cover patient ${patient.crId}`);
-    ctx.state.covers.set(patient.crId, scheme.schemeId);
-    return { message: `Cover set to ${scheme.schemeName}`, patient_id: patient.crId, scheme_id: scheme.schemeId };
+    const consent = ctx.state.claimByToken(facility.code, body.consent_token) ?? ctx.state.authorizationByToken(facility.code, body.consent_token);
+    if (consent?.patient_id == null) throw fail.notFound('No consent with that consent_token at this facility');
+    const patient = requirePatient(consent.patient_id);
+    const scheme = patient.schemes.find((s) => s.policyNumber === body.policy_number);
+    if (scheme === undefined || !scheme.covered || body.principal_cr_id !== patient.crId) {
+      throw fail.rule('NOT_COVERED', `Policy ${body.policy_number} of principal ${body.principal_cr_id} does not cover patient ${patient.crId}`);
+    }
+    ctx.state.covers.set(body.consent_token, scheme.schemeId);
+    return { message: `Cover set to ${scheme.schemeName}` };
   });
 
   app.post('/patients/otp-whitelists', async (request) => {
@@ -254,28 +295,55 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id, reason_type: record.reason_type };
   });
 
+  // The member and the policies' benefits as the portal docs nest them; `balance` is the list of
+  // `{member, balance}` R saw on UAT. A non-member is "Not Found" (R).
   app.get('/patients/pomsf-balances', async (request) => {
     const query = parse(pomsfBalanceQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
-    const scheme = patient.schemes.find((s) => s.schemeId === 'POMSF');
+    const scheme = patient.schemes.find((s) => s.code === 'POMSF');
     if (scheme === undefined) throw fail.notFound(`Patient ${patient.crId} is not a POMSF member`);
-    if (query.principal_member_number !== undefined && query.principal_member_number !== scheme.policyNumber) {
+    if (query.principal_member_number !== undefined && query.principal_member_number !== patient.crId) {
       throw fail.notFound(`No POMSF principal member ${query.principal_member_number} for patient ${patient.crId}`);
     }
-    const current = policyYear(ctx.now());
-    const startYear = query.policy_year === undefined ? Number(current.label.slice(0, 4)) : Number(query.policy_year.slice(0, 4));
-    const limit = 500_000;
-    const used = startYear === Number(current.label.slice(0, 4)) ? 37_450 : 0;
-    return {
-      patient_id: patient.crId,
-      principal_member_number: scheme.policyNumber,
-      policy_year: `${startYear}/${startYear + 1}`,
-      policy_start: `${startYear}-07-01`,
-      policy_end: `${startYear + 1}-06-30`,
+    const startYear = query.policy_year === undefined ? Number(policyYear(ctx.now()).start.slice(0, 4)) : Number(query.policy_year);
+    const current = startYear === Number(policyYear(ctx.now()).start.slice(0, 4));
+    const benefit = (code: string, name: string, type: string, limit: number, used: number) => ({
+      benefitCode: code,
+      name,
+      type,
+      benefitShared: 'FAMILY SHARED',
       limit,
-      utilised: used,
-      balance: limit - used,
-      currency: 'KES',
+      balance: [{ member: patient.crId, balance: limit - used }],
+      subBenefit: [],
+    });
+    const [firstName = '', ...rest] = patient.fullName.split(/\s+/);
+    return {
+      id: patient.crId,
+      memberNumber: patient.crId,
+      shaNumber: patient.crId,
+      parentNumber: patient.crId,
+      relationshipType: 'SELF',
+      firstName,
+      lastName: rest.at(-1) ?? '',
+      memberPolicies: [
+        {
+          policy: {
+            PolicyYear: String(startYear),
+            policyCode: scheme.policyNumber,
+            name: `${scheme.schemeName} ${startYear}/${startYear + 1}`,
+            schemeName: scheme.schemeName,
+            status: 'ACTIVE',
+            activeDate: `${startYear}-07-01`,
+            endDate: `${startYear + 1}-06-30`,
+          },
+          benefit: [
+            benefit('SHA-12', 'Outpatient', 'OUTPATIENT', 100_000, current ? 7_450 : 0),
+            benefit('SHA-07', 'Inpatient', 'INPATIENT', 400_000, current ? 30_000 : 0),
+          ],
+          status: 'ACTIVE',
+        },
+      ],
+      familyMembers: [],
     };
   });
 }

@@ -22,25 +22,34 @@ export function requirePatient(crId: string): DemoPatient {
   return patient;
 }
 
-/** The scheme that pays for this patient's care, or the rule that stops it. */
-export function effectiveScheme(ctx: SandboxContext, patient: DemoPatient): Scheme {
-  const covered = patient.schemes.filter((s) => s.covered);
-  const first = covered[0];
+/**
+ * A scheme that covers the patient, or NOT_COVERED. Which of several pays is chosen after consent,
+ * under its consent token (POST /authorizations/covers, R and K): consent itself does not wait
+ * for it; submitting the claim does (`requireCoverSet`).
+ */
+export function effectiveScheme(_ctx: SandboxContext, patient: DemoPatient): Scheme {
+  const first = patient.schemes.find((s) => s.covered);
   if (first === undefined) {
     const scheme = patient.schemes[0];
     throw fail.rule('NOT_COVERED', `Patient ${patient.crId} is not covered: ${scheme?.reason ?? 'no active scheme'}`, [
       { reason: scheme?.reason ?? '', possibleSolution: scheme?.possibleSolution ?? '' },
     ]);
   }
-  if (covered.length === 1) return first;
-  const chosen = ctx.state.covers.get(patient.crId);
-  const scheme = covered.find((s) => s.schemeId === chosen);
-  if (scheme === undefined) {
-    throw fail.rule('COVER_NOT_SET', `Patient ${patient.crId} is covered under ${covered.length} schemes: set the cover with POST /api/v1/authorizations/covers first`, [
-      { schemes: covered.map((s) => s.schemeId) },
-    ]);
-  }
-  return scheme;
+  return first;
+}
+
+/**
+ * A claim of a member covered under several schemes is submitted (or discharged) only once the
+ * cover is set for its consent token: COVER_NOT_SET otherwise (ours: no source shows what the live
+ * service does without it).
+ */
+export function requireCoverSet(ctx: SandboxContext, claim: { consent_token: string; patient_id: string | null }): void {
+  const patient = claim.patient_id === null ? undefined : patientByCrId(claim.patient_id);
+  const covering = patient?.schemes.filter((s) => s.covered) ?? [];
+  if (covering.length < 2 || ctx.state.covers.has(claim.consent_token)) return;
+  throw fail.rule('COVER_NOT_SET', `Patient ${claim.patient_id ?? ''} is covered under ${covering.length} schemes: set the cover for this claim with POST /api/v1/authorizations/covers first`, [
+    { policies: covering.map((s) => s.policyNumber) },
+  ]);
 }
 
 export function requireInterventions(codes: readonly string[]): Intervention[] {

@@ -229,20 +229,33 @@ export interface WhitelistRequest {
 
 export interface OperationRecord {
   readonly id: string;
-  readonly name: string;
+  name: string;
   readonly action: 'status_changed';
   readonly method: 'POST';
-  readonly path: string;
+  /** Appended to the endpoint's base_url; null when `path_url_override` replaces both. */
+  readonly path: string | null;
+  readonly path_url_override: string | null;
   readonly request_content_type: 'application/json';
+  readonly timeout_ms: number | null;
+  readonly headers: Readonly<Record<string, string>>;
   readonly created_at: number;
 }
 
+/** A callback endpoint (R `domain/callbacks.py`): one per entity type per facility. */
 export interface EndpointRecord {
   readonly id: string;
   readonly facility: string;
-  url: string;
   name: string;
-  active: boolean;
+  base_url: string;
+  entity_type: EntityType;
+  environment: 'production' | 'sandbox';
+  auth_type: string;
+  secret_ref: string | null;
+  tenant_code: string | null;
+  timeout_ms: number | null;
+  headers: Readonly<Record<string, string>>;
+  is_active: boolean;
+  /** The sandbox's own HMAC key for X-Exchange-Signature (ours: the exchange documents no signing). */
   readonly signing_secret: string;
   readonly operations: OperationRecord[];
   readonly created_at: number;
@@ -282,8 +295,8 @@ export class SandboxState {
   readonly whitelistRequests = new Map<string, WhitelistRequest>();
   /** CR ids whitelisted for OTP by an approved request (on top of the demo world's). */
   readonly whitelisted = new Set<string>();
-  /** Effective scheme per CR id, set by POST /authorizations/covers. */
-  readonly covers = new Map<string, string>();
+  /** The scheme (schemeId) that pays under a consent token, set by POST /authorizations/covers. */
+  readonly covers = new Map<string, number>();
   /** `${facility}|${crId}` → end of the OTP fallback window (sandbox ms). */
   readonly fallbackUntil = new Map<string, number>();
   readonly endpoints = new Map<string, EndpointRecord>();

@@ -15,9 +15,13 @@ export const FINGERS = [
 export type Finger = (typeof FINGERS)[number];
 
 export interface Scheme {
-  readonly schemeId: string;
+  /** The scheme's short name in the demo world (SHIF, POMSF). */
+  readonly code: 'SHIF' | 'POMSF';
+  /** `schemeId` on the wire: a number (A's types, R's fixture, the docs); the values are ours. */
+  readonly schemeId: number;
   readonly schemeName: string;
-  readonly memberType: 'PRINCIPAL' | 'BENEFICIARY';
+  /** PRIMARY | BENEFICIARY (A's types; R's fixture). */
+  readonly memberType: 'PRIMARY' | 'BENEFICIARY';
   readonly policyNumber: string;
   readonly covered: boolean;
   readonly reason: string;
@@ -45,10 +49,14 @@ export interface DemoPatient {
   readonly situation: string;
 }
 
+const SHIF_ID = 2;
+const POMSF_ID = 5;
+
 const SHIF = (policyNumber: string): Scheme => ({
-  schemeId: 'SHIF',
+  code: 'SHIF',
+  schemeId: SHIF_ID,
   schemeName: 'SOCIAL HEALTH INSURANCE FUND',
-  memberType: 'PRINCIPAL',
+  memberType: 'PRIMARY',
   policyNumber,
   covered: true,
   reason: '',
@@ -93,9 +101,10 @@ export const PATIENTS: readonly DemoPatient[] = [
     dateOfBirth: '1992-07-21',
     schemes: [
       {
-        schemeId: 'SHIF',
+        code: 'SHIF',
+        schemeId: SHIF_ID,
         schemeName: 'SOCIAL HEALTH INSURANCE FUND',
-        memberType: 'PRINCIPAL',
+        memberType: 'PRIMARY',
         policyNumber: 'SHIF-3319057-01',
         covered: false,
         reason: 'Contributions are not up to date',
@@ -131,9 +140,10 @@ export const PATIENTS: readonly DemoPatient[] = [
     schemes: [
       SHIF('SHIF-6427810-01'),
       {
-        schemeId: 'POMSF',
+        code: 'POMSF',
+        schemeId: POMSF_ID,
         schemeName: 'PUBLIC OFFICERS MEDICAL SCHEME FUND',
-        memberType: 'PRINCIPAL',
+        memberType: 'PRIMARY',
         policyNumber: 'POMSF-6427810-01',
         covered: true,
         reason: '',

@@ -156,8 +156,23 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
     }
     throw error;
   }
-  if (opened !== null) await refreshFromPreview(ctx, opened).catch(() => undefined);
+  if (opened !== null) {
+    await setChosenCover(ctx, opened);
+    await refreshFromPreview(ctx, opened).catch(() => undefined);
+  }
   return opened;
+}
+
+/**
+ * A member under two schemes: the scheme the nurse chose becomes the claim's cover now that the
+ * visit gives a consent token (POST /authorizations/covers takes one). Journaled like a billing
+ * call: a refusal shows on the visit.
+ */
+async function setChosenCover(ctx: Ctx, wf: VisitWorkflow): Promise<void> {
+  const cover = ctx.patients.chosenCover(wf.data.patient.ref);
+  if (cover === null || wf.data.consentToken === null) return;
+  const request = { consent_token: wf.data.consentToken, principal_cr_id: cover.principalCrId, policy_number: cover.policyNumber };
+  await billingCall(ctx, wf, 'eligibility.setCover', request, () => ctx.session.client().eligibility.setCover(request), () => undefined);
 }
 
 function settleVisit(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
@@ -194,7 +209,10 @@ export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRec
     settleVisit(ctx, source, visit, request, doctor);
   });
   const wf = source.data.visitWorkflowId === null ? undefined : (ctx.engine.get(source.data.visitWorkflowId) as VisitWorkflow | undefined);
-  if (wf !== undefined) await refreshFromPreview(ctx, wf).catch(() => undefined);
+  if (wf !== undefined) {
+    await setChosenCover(ctx, wf);
+    await refreshFromPreview(ctx, wf).catch(() => undefined);
+  }
 }
 
 function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {

@@ -67,10 +67,12 @@ afterEach(async () => {
 
 describe('status callbacks', () => {
   it('are delivered signed for every state change of an authorization, and retried after a 500', async () => {
-    const endpoint = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, url: `${receiver.url}/hooks`, name: 'ward station' });
+    const endpoint = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, name: 'ward station', base_url: `${receiver.url}/hooks`, entity_type: 'authorization', environment: 'sandbox' });
+    expect(endpoint).toMatchObject({ baseUrl: `${receiver.url}/hooks`, entityType: 'authorization', environment: 'sandbox', authType: 'none', active: true, facilityCode: HOSPITAL.code });
     expect(endpoint.signingSecret).toBeTruthy();
-    const listed = await w.hospital.callbacks.listEndpoints({ tenant: HOSPITAL.code });
-    expect(listed).toMatchObject([{ id: endpoint.id, url: `${receiver.url}/hooks`, signingSecret: undefined }]);
+    const listed = await w.hospital.callbacks.listEndpoints({ tenant: HOSPITAL.code, entity_type: 'authorization' });
+    expect(listed).toMatchObject([{ id: endpoint.id, baseUrl: `${receiver.url}/hooks`, signingSecret: undefined }]);
+    expect(await w.hospital.callbacks.listEndpoints({ tenant: HOSPITAL.code, entity_type: 'claim' })).toEqual([]);
     const operation = await w.hospital.callbacks.createOperation({ tenant: HOSPITAL.code, endpoint_id: endpoint.id, name: 'statuses', path: '/exchange-status' });
     expect(operation).toMatchObject({ action: 'status_changed', method: 'POST', path: '/exchange-status' });
 
@@ -111,17 +113,25 @@ describe('status callbacks', () => {
   });
 
   it('reach only endpoints with an operation, stop when the endpoint is deleted, and stay within the tenant', async () => {
-    const silent = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, url: `${receiver.url}/silent` });
+    const silent = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, name: 'silent', base_url: `${receiver.url}/silent`, entity_type: 'authorization', environment: 'sandbox' });
     const renamed = await w.hospital.callbacks.updateEndpoint({ endpoint_id: silent.id, name: 'no operations yet' });
     expect(renamed).toMatchObject({ id: silent.id, name: 'no operations yet', signingSecret: undefined });
+    // An endpoint of another entity type, with an operation, hears nothing of an authorization.
+    const claims = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, name: 'claims', base_url: receiver.url, entity_type: 'claim', environment: 'sandbox' });
+    await w.hospital.callbacks.createOperation({ tenant: HOSPITAL.code, endpoint_id: claims.id, name: 'claims', path: '/claims' });
     const patient = await patientId(w.hospital, NID.covered);
     await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
     await sleep(100);
     expect(receiver.received).toEqual([]);
 
     await w.hospital.callbacks.deleteEndpoint({ endpoint_id: silent.id });
+    await w.hospital.callbacks.deleteEndpoint({ endpoint_id: claims.id });
     expect(await w.hospital.callbacks.listEndpoints({ tenant: HOSPITAL.code })).toEqual([]);
     // Another facility's endpoints are not the hospital's to register.
-    await refusal(w.hospital.callbacks.createEndpoint({ tenant: 'FID-00-000002-0', url: `${receiver.url}/x` }), { kind: 'forbidden', status: 403, code: 'FORBIDDEN' });
+    await refusal(w.hospital.callbacks.createEndpoint({ tenant: 'FID-00-000002-0', name: 'x', base_url: `${receiver.url}/x`, entity_type: 'claim', environment: 'sandbox' }), {
+      kind: 'forbidden',
+      status: 403,
+      code: 'FORBIDDEN',
+    });
   });
 });

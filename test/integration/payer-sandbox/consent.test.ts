@@ -58,20 +58,22 @@ describe('fingerprints', () => {
 });
 
 describe('covers: a member under two schemes (30000005)', () => {
-  it('refuses consent with COVER_NOT_SET until the cover is chosen, and refuses a scheme that does not cover', async () => {
+  it('consents without a cover, then sets it under the consent token by principal and policy, refusing a policy that does not cover', async () => {
     const patient = await patientId(w.hospital, NID.twoSchemes);
     const eligibility = await w.hospital.eligibility.check({ identification_number: NID.twoSchemes, identification_type: 'National ID' });
     const covering = eligibility.schemes.filter((s) => s.covered);
-    expect(covering.map((s) => s.id)).toHaveLength(2);
-    const authorize = () => w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
-
-    const error = await refusal(authorize(), { kind: 'rule_violation', status: 422, code: 'COVER_NOT_SET' });
-    expect(error.details?.[0]?.schemes).toEqual(covering.map((s) => s.id));
-    await refusal(w.hospital.eligibility.setCover({ patient_id: patient, scheme_id: 'NO-SUCH-SCHEME' }), { kind: 'rule_violation', status: 422, code: 'NOT_COVERED' });
-
-    const chosen = covering[1]?.id ?? '';
-    expect(await w.hospital.eligibility.setCover({ patient_id: patient, scheme_id: chosen })).toMatchObject({ patientId: patient, schemeId: chosen });
-    expect((await authorize()).status).toBe('PENDING');
+    expect(covering).toHaveLength(2);
+    // The cover needs a consent token: consent itself is not held up by the choice.
+    const consent = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    expect(consent.status).toBe('PENDING');
+    const chosen = covering[1];
+    const cover = { consent_token: consent.token ?? '', principal_cr_id: chosen?.principalCrNumber ?? '', policy_number: chosen?.policyNumber ?? '' };
+    expect(cover.principal_cr_id).toBe(patient);
+    await refusal(w.hospital.eligibility.setCover({ ...cover, policy_number: 'NO-SUCH-POLICY' }), { kind: 'rule_violation', status: 422, code: 'NOT_COVERED' });
+    await refusal(w.hospital.eligibility.setCover({ ...cover, consent_token: 'NO-SUCH-TOKEN' }), { kind: 'not_found', status: 404 });
+    // The dispensary cannot set a cover under the hospital's consent.
+    await refusal(w.dispensary.eligibility.setCover(cover), { kind: 'not_found', status: 404 });
+    expect(await w.hospital.eligibility.setCover(cover)).toEqual({ message: expect.stringContaining('PUBLIC OFFICERS') });
   });
 });
 

@@ -40,7 +40,7 @@ const variants: [OperationName, unknown][] = [
   ['claims.editLine', { line_id: 'L-1', unit_price: 800, scheme_code: 'UHC' }],
   ['claims.switchIntervention', { ...(requestExamples['claims.switchIntervention'] as object), bill_from: '2025-07-01', bill_to: '2025-07-03T23:59:59Z' }],
   ['consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR0000001', reason_type: 'OTHER', reason_text: 'burns to both hands' }],
-  ['eligibility.pomsfBalance', { patient_id: 'CR0000001', policy_year: '2025/2026' }],
+  ['eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025', principal_member_number: 'CR6427810395574-2' }],
   ['prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: today, end_date: '2025-12-31' }] }],
 ];
 
@@ -123,6 +123,7 @@ const stricter: [string, OperationName, unknown, string, string, string, unknown
     { consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 },
   ],
   ['a POMSF policy year 2025-26', 'eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025-26' }, 'policy_year', 'GET', '/api/v1/patients/pomsf-balances?patient_id=CR6427810395574-2&policy_year=2025-26', undefined],
+  ['a POMSF policy year 2025/2026 (R sends the year it starts)', 'eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025/2026' }, 'policy_year', 'GET', '/api/v1/patients/pomsf-balances?patient_id=CR6427810395574-2&policy_year=2025%2F2026', undefined],
 ];
 
 describe('where the sandbox is stricter than the contract, the client refuses first', () => {
@@ -139,6 +140,6 @@ describe('where the sandbox is stricter than the contract, the client refuses fi
       w.hospital.preauth.create({ consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', ...PRACTITIONER, diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 }),
       { kind: 'not_found', status: 404 },
     );
-    expect((await w.hospital.eligibility.pomsfBalance({ patient_id: 'CR6427810395574-2', policy_year: '2025' })).policy_year).toBe('2025/2026');
+    expect((await w.hospital.eligibility.pomsfBalance({ patient_id: 'CR6427810395574-2', policy_year: '2025' })).policies[0]?.policyYear).toBe('2025');
   });
 });

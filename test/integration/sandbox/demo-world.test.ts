@@ -2,7 +2,7 @@
 // The demo world of ../shared/design/contracts.md, row by row, and the registry and benefit
 // look-ups answered from it.
 import { describe, expect, it } from 'vitest';
-import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, useHarness } from './harness';
+import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, openVisit, useHarness } from './harness';
 
 const h = useHarness();
 
@@ -15,7 +15,10 @@ describe('the demo world', () => {
     expect(e.status).toBe(200);
     expect(e.body).toMatchObject({ statusCode: '10', whitelistedForOTP: false, facilityBiometricsEnforced: true });
     expect(e.body.schemes).toHaveLength(1);
-    expect(e.body.schemes[0]).toMatchObject({ schemeId: 'SHIF', coverage: { status: 1 } });
+    // Numbers where the docs say integer, coverage status a string (A's types, R's fixture).
+    expect(e.body).toMatchObject({ requestIdType: 2, requestIdNumber: NID.covered });
+    expect(e.body.schemes[0]).toMatchObject({ schemeId: expect.any(Number), memberType: 'PRIMARY', coverage: { status: '1' } });
+    expect(e.body.schemes[0].principalContributor).toMatchObject({ crNumber: e.body.memberCrNumber, idType: 'NATIONAL_ID' });
     const id = e.body.memberCrNumber as string;
     expect((await h.control.get(`/sandbox/patients/${id}/fingerprints`)).body.length).toBeGreaterThan(0);
     const contacts = await h.hospital.get('/api/v1/patients/contacts', { patient_id: id });
@@ -27,7 +30,7 @@ describe('the demo world', () => {
   it('30000002: covered, whitelisted for OTP, two phone contacts, fingerprints enrolled', async () => {
     const e = await eligibility(NID.whitelisted);
     expect(e.body).toMatchObject({ statusCode: '10', whitelistedForOTP: true });
-    expect(e.body.schemes[0].coverage.status).toBe(1);
+    expect(e.body.schemes[0].coverage.status).toBe('1');
     const id = e.body.memberCrNumber as string;
     expect((await h.hospital.get('/api/v1/patients/contacts', { patient_id: id })).body.count).toBe(2);
     expect((await h.control.get(`/sandbox/patients/${id}/fingerprints`)).body.length).toBeGreaterThan(0);
@@ -37,7 +40,7 @@ describe('the demo world', () => {
     const e = await eligibility(NID.notCovered);
     expect(e.body.statusCode).toBe('10');
     const coverage = e.body.schemes[0].coverage;
-    expect(coverage.status).toBe(0);
+    expect(coverage.status).toBe('0');
     expect(coverage.reason).not.toBe('');
     expect(coverage.possibleSolution).not.toBe('');
     const id = e.body.memberCrNumber as string;
@@ -47,20 +50,21 @@ describe('the demo world', () => {
 
   it('30000004: a covered adult whose fingerprints are unusable', async () => {
     const e = await eligibility(NID.unusableFingers);
-    expect(e.body.schemes[0].coverage.status).toBe(1);
+    expect(e.body.schemes[0].coverage.status).toBe('1');
     expect(e.body.age).toBeGreaterThanOrEqual(18);
     expect((await h.control.get(`/sandbox/patients/${e.body.memberCrNumber}/fingerprints`)).body).toEqual([]);
   });
 
   it('30000005: covered under two schemes', async () => {
     const e = await eligibility(NID.twoSchemes);
-    const covered = (e.body.schemes as any[]).filter((s) => s.coverage.status === 1);
+    const covered = (e.body.schemes as any[]).filter((s) => s.coverage.status === '1');
     expect(covered).toHaveLength(2);
+    expect(new Set(covered.map((s) => s.policy.number)).size).toBe(2);
   });
 
   it('30000006: covered, no phone contact', async () => {
     const e = await eligibility(NID.noPhone);
-    expect(e.body.schemes[0].coverage.status).toBe(1);
+    expect(e.body.schemes[0].coverage.status).toBe('1');
     const contacts = await h.hospital.get('/api/v1/patients/contacts', { patient_id: e.body.memberCrNumber });
     expect(contacts.body).toEqual({ count: 0, results: [] });
   });
@@ -69,13 +73,20 @@ describe('the demo world', () => {
     expectError(await h.hospital.get('/api/v1/patients', { identification_number: NID.notFound, identification_type: 'National ID' }), 404, 'NOT_FOUND');
     const e = await eligibility(NID.notFound);
     expect(e.status).toBe(200);
-    expect(e.body).toMatchObject({ statusCode: '00', schemes: [], requestIdNumber: NID.notFound });
+    expect(e.body).toMatchObject({ statusCode: '00', schemes: [], requestIdNumber: NID.notFound, requestIdType: 2 });
+    // Fields the registry does not know are left out, not sent as null.
+    expect(e.body).not.toHaveProperty('memberCrNumber');
+    expect(e.body).not.toHaveProperty('fullName');
   });
 
   it('finds a patient by ClientRegistry ID too', async () => {
     const id = await crId(h.hospital, NID.covered);
     const r = await h.hospital.get('/api/v1/patients', { identification_number: id, identification_type: 'ClientRegistry ID' });
-    expect(r.body.id).toBe(id);
+    // The flat snake_case member record (V registries docs; R PatientRecordWire).
+    expect(r.body).toMatchObject({ id, identification_type: 'National ID', identification_number: NID.covered, first_name: 'Wanjiku', last_name: 'Kamau', gender: 'Female' });
+    expect((await eligibility(id, h.hospital)).body).toMatchObject({ statusCode: '00' });
+    const byCr = await h.hospital.get('/api/v1/patients/eligibility', { identification_number: id, identification_type: 'ClientRegistry ID' });
+    expect(byCr.body).toMatchObject({ statusCode: '10', requestIdType: 3 });
   });
 
   it('tells each facility whether it enforces biometrics', async () => {
@@ -94,6 +105,8 @@ describe('benefits', () => {
     expect(second.body).toMatchObject({ currentPage: 2, startIndex: 21, endIndex: 30, next: null });
     const s = second.body.results[0];
     expect(Object.keys(s)).toEqual(expect.arrayContaining(['code', 'name', 'accessPoint', 'fund', 'parentBenefitCode', 'cover', 'allowedInterventions']));
+    // The cover carries the documented fields only: the member's policy (the portal docs' example).
+    expect(Object.keys(s.cover).sort()).toEqual(['effectivePolicyNumber', 'policyNumber', 'validFrom', 'validTo']);
   });
 
   it('gives ~850 interventions with SHA-XX-NNN codes, every live paymentMechanism spelling, and the four required kinds', async () => {
@@ -143,45 +156,76 @@ describe('benefits', () => {
     expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: 'CR0' }), 404, 'NOT_FOUND');
   });
 
-  it("answers utilization with the contract's fields", async () => {
+  it('answers utilization as UAT did: a bare list, one record per limit scope, with its computational detail', async () => {
     const id = await crId(h.hospital, NID.covered);
     const r = await h.hospital.get('/api/v1/patients/benefits/utilization', { patient_id: id, intervention_code: 'SHA-02-001' });
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body)).toEqual(
+    expect(Array.isArray(r.body)).toBe(true);
+    expect(Object.keys(r.body[0])).toEqual(
       expect.arrayContaining(['code', 'crId', 'householdMaxLimit', 'householdUtilisedLimit', 'individualMaxLimit', 'individualUtilisedLimit', 'limitScope', 'nextAvailability', 'utilizationDays']),
     );
+    expect(r.body[0].computationalDetail).toMatchObject({ eligibility: true });
+    expect(r.body[0].fundUtilizationLimit[0]).toEqual(expect.objectContaining({ fundType: expect.any(String), availableAmount: expect.any(Number) }));
   });
 
-  it('sets the cover of a two-scheme member, and refuses a scheme that does not cover them', async () => {
+  it('takes the cover of a two-scheme member under a consent token, and the claim is not submitted without it', async () => {
     const id = await crId(h.hospital, NID.twoSchemes);
-    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] }), 422, 'COVER_NOT_SET');
-    expectError(await h.hospital.post('/api/v1/authorizations/covers', { patient_id: id, scheme_id: 'NHIF' }), 422, 'NOT_COVERED');
-    const set = await h.hospital.post('/api/v1/authorizations/covers', { patient_id: id, scheme_id: 'SHIF' });
-    expect(set.body).toMatchObject({ patient_id: id, scheme_id: 'SHIF' });
-    expect(typeof set.body.message).toBe('string');
-    expectError(await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] }), 422, 'BIOMETRICS_REQUIRED');
-    expect((await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] })).status).toBe(200);
+    const e = (await eligibility(NID.twoSchemes)).body;
+    const [shif, pomsf] = e.schemes as any[];
+    // Consent is not held up by the choice (it needs the consent token the visit gives).
+    const found = await findInterventions(h.dispensary, id);
+    const visit = await openVisit(h, h.dispensary, id, found.capitation, 'CAPITATION');
+    const token = visit.authorization_code as string;
+    // Our old reading, {patient_id, scheme_id}, is not the live call.
+    expectError(await h.dispensary.post('/api/v1/authorizations/covers', { patient_id: id, scheme_id: 'SHIF' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.dispensary.post('/api/v1/authorizations/covers', { consent_token: 'nope', principal_cr_id: id, policy_number: shif.policy.number }), 404, 'NOT_FOUND');
+    expectError(await h.dispensary.post('/api/v1/authorizations/covers', { consent_token: token, principal_cr_id: id, policy_number: 'POL-OTHER' }), 422, 'NOT_COVERED');
+    expectError(await h.dispensary.post('/api/v1/authorizations/covers', { consent_token: token, principal_cr_id: 'CR-SOMEONE-ELSE', policy_number: pomsf.policy.number }), 422, 'NOT_COVERED');
+    const submit = { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', otp: '000000' };
+    expectError(await h.dispensary.post('/api/v1/claims/submit', submit), 422, 'COVER_NOT_SET');
+    const set = await h.dispensary.post('/api/v1/authorizations/covers', { consent_token: token, principal_cr_id: pomsf.principalContributor.crNumber, policy_number: pomsf.policy.number });
+    expect(set.status).toBe(200);
+    expect(Object.keys(set.body)).toEqual(['message']);
+    // Past the cover now: the visit-end consent is what is missing.
+    const after = await h.dispensary.post('/api/v1/claims/submit', submit);
+    expect(after.body.error).not.toBe('COVER_NOT_SET');
+    expect(after.status).toBe(422);
   });
 
-  it('answers the POMSF balance of a POMSF member only', async () => {
-    const pomsf = await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: await crId(h.hospital, NID.twoSchemes) });
+  it('answers the POMSF balance of a POMSF member only, nested as the portal docs show it', async () => {
+    const id = await crId(h.hospital, NID.twoSchemes);
+    const pomsf = await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: id, policy_year: '2025' });
     expect(pomsf.status).toBe(200);
-    expect(pomsf.body.balance).toBe(pomsf.body.limit - pomsf.body.utilised);
-    expect(pomsf.body.policy_year).toMatch(/^\d{4}\/\d{4}$/);
+    expect(pomsf.body).toMatchObject({ memberNumber: id, relationshipType: 'SELF' });
+    const [policy] = pomsf.body.memberPolicies as any[];
+    expect(policy.policy).toMatchObject({ PolicyYear: '2025', schemeName: 'PUBLIC OFFICERS MEDICAL SCHEME FUND', status: 'ACTIVE' });
+    for (const b of policy.benefit as any[]) {
+      expect(b).toMatchObject({ benefitCode: expect.any(String), limit: expect.any(Number), benefitShared: 'FAMILY SHARED' });
+      expect(b.balance[0]).toEqual({ member: id, balance: b.limit });
+    }
+    // The sandbox does not require policy_year (A sends it only when it has one); R sends the year it starts.
+    expect((await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: id })).status).toBe(200);
+    expectError(await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: id, policy_year: '2025/2026' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: id, principal_member_number: 'CR-NOBODY' }), 404, 'NOT_FOUND');
     expectError(await h.hospital.get('/api/v1/patients/pomsf-balances', { patient_id: await crId(h.hospital, NID.covered) }), 404, 'NOT_FOUND');
   });
 });
 
 describe('registry look-ups', () => {
-  it('searches facilities by code and by name', async () => {
+  it('searches facilities as the registry answers: one object by identifier, a bare array by name', async () => {
     const byCode = await h.hospital.get('/api/v1/facilities/search', { identifier: DISPENSARY.code, 'identifier-type': 'fr-code' });
-    expect(byCode.body).toHaveLength(1);
-    expect(byCode.body[0]).toMatchObject({ fr_code: DISPENSARY.code, level: 2 });
+    expect(byCode.body).toMatchObject({ frCode: DISPENSARY.code, officialName: 'Idhini Demo Dispensary', kephLevel: 'LEVEL 2', SHAOperationStatus: { operationalStatus: 'ACTIVE' } });
+    const byMfl = await h.hospital.get('/api/v1/facilities/search', { identifier: '90004', 'identifier-type': 'mfl' });
+    expect(byMfl.body.frCode).toBe(HOSPITAL.code);
     const byName = await h.hospital.get('/api/v1/facilities/search', { name: 'demo' });
-    expect((byName.body as any[]).map((f) => f.fr_code).sort()).toEqual([DISPENSARY.code, HOSPITAL.code].sort());
+    expect((byName.body as any[]).map((f) => f.frCode).sort()).toEqual([DISPENSARY.code, HOSPITAL.code].sort());
+    expect((await h.hospital.get('/api/v1/facilities/search', { name: 'nowhere' })).body).toEqual([]);
+    expectError(await h.hospital.get('/api/v1/facilities/search', {}), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/facilities/search', { identifier: HOSPITAL.code, 'identifier-type': 'fr_code' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/facilities/search', { identifier: 'FID-99-999999-9' }), 404, 'NOT_FOUND');
   });
 
-  it('finds KMPDC, COC and NCK professionals, with the regulator in upper case', async () => {
+  it('finds KMPDC, COC and NCK professionals as {message: {membership, licenses, …}}, with the regulator in upper case', async () => {
     for (const [id, regulator] of [
       ['A12345', 'KMPDC'],
       ['RCO-04512', 'COC'],
@@ -189,18 +233,21 @@ describe('registry look-ups', () => {
     ] as const) {
       const r = await h.hospital.get('/api/v1/professionals', { identification_number: id, identification_type: 'registration_number', regulator });
       expect(r.status).toBe(200);
-      expect(r.body.message).toMatchObject({ registration_number: id, regulator });
+      expect(r.body.message.membership).toMatchObject({ registration_id: id, licensing_body: regulator, is_active: 1 });
+      expect(r.body.message.licenses[0]).toMatchObject({ license_end: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     }
     expectError(await h.hospital.get('/api/v1/professionals', { identification_number: 'A12345', regulator: 'kmpdc' }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.get('/api/v1/professionals', { identification_number: 'Z0', regulator: 'KMPDC' }), 422, 'PROFESSIONAL_NOT_FOUND');
   });
 
-  it('answers terminology, bed occupancy, tariffs and the shared health record', async () => {
+  it('answers terminology, bed occupancy counts and tariffs', async () => {
     const concepts = await h.hospital.get('/api/v1/clinical/concepts', { search: 'malaria', limit: '5' });
     expect(concepts.body.results[0]).toMatchObject({ code: '1F40.Z' });
     const beds = await h.hospital.get(`/api/v1/facilities/${HOSPITAL.code}/beds/occupancy`);
-    expect(beds.body).toMatchObject({ name: 'Idhini Demo Hospital', bp_level: 4 });
-    expect(beds.body.bed_occupancy_rate.general.total).toBeGreaterThan(0);
+    expect(beds.body).toMatchObject({ name: 'Idhini Demo Hospital', bp_level: 'LEVEL 4' });
+    expect(beds.body.bed_occupancy_rate).toMatchObject({ number_of_icu_bed: 6, icu_visits: 4 });
+    expect(beds.body.bed_occupancy_rate.total_number_of_bed).toBe(beds.body.bed_occupancy_rate.number_of_normal_bed + 6);
+    expect(await h.hospital.get(`/api/v1/facilities/${HOSPITAL.code}/beds/occupancy`, undefined, { token: null })).toMatchObject({ status: 403 });
     const tariffs = await h.hospital.post('/api/v1/benefits/pmf-tariffs/resolve', {
       fr_code: HOSPITAL.code,
       intervention_codes: ['SHA-02-001'],
@@ -209,10 +256,28 @@ describe('registry look-ups', () => {
       hcw_regulator: 'KMPDC',
     });
     expect(tariffs.body.tariffs[0]).toMatchObject({ intervention_code: 'SHA-02-001', currency: 'KES' });
+    // Only the field notes show this call: the sandbox does not require the health worker.
+    expect((await h.hospital.post('/api/v1/benefits/pmf-tariffs/resolve', { fr_code: HOSPITAL.code, intervention_codes: ['SHA-02-001'] })).status).toBe(200);
+    expectError(await h.hospital.post('/api/v1/benefits/pmf-tariffs/resolve', { fr_code: HOSPITAL.code, intervention_codes: ['SHA-02-001'], hcw_identifier: 'A12345' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers the shared health record: labels, referrals without consent, observations with X-Consent-Token and X-PUID', async () => {
     const labels = await h.hospital.get('/api/v1/shr/security-labels');
-    expect((labels.body.results as any[]).map((l) => l.code)).toEqual(expect.arrayContaining(['N', 'R', 'V']));
+    expect(Array.isArray(labels.body)).toBe(true);
+    expect((labels.body as any[]).map((l) => l.code)).toEqual(expect.arrayContaining(['N', 'R', 'HIV', 'PSY', 'SUD']));
     const requests = await h.hospital.get('/api/v1/shr/ServiceRequest', { 'performer:Organization': HOSPITAL.code });
     expect(requests.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset' });
-    expectError(await h.hospital.get('/api/v1/shr/Observation', { subject: await crId(h.hospital, NID.covered) }), 400, 'VALIDATION_ERROR');
+    expect((await h.hospital.get('/api/v1/shr/ServiceRequest')).status).toBe(200);
+    const id = await crId(h.hospital, NID.covered);
+    const found = await findInterventions(h.hospital, id);
+    const visit = await openVisit(h, h.hospital, id, found.capitation, 'CAPITATION');
+    const consent = { 'x-consent-token': visit.authorization_code as string };
+    expectError(await h.hospital.get('/api/v1/shr/Observation', { subject: id }), 400, 'VALIDATION_ERROR');
+    const noPuid = await h.hospital.get('/api/v1/shr/Observation', { subject: id }, { headers: consent });
+    expectError(noPuid, 400, 'VALIDATION_ERROR');
+    expect(noPuid.body.details[0].field).toBe('X-PUID');
+    const record = await h.hospital.get('/api/v1/shr/Observation', { subject: id }, { headers: { ...consent, 'x-puid': 'PUID-A12345' } });
+    expect(record.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 5 });
+    expect(record.body.entry[0].resource).toMatchObject({ resourceType: 'Observation', subject: { reference: `Patient/${id}` } });
   });
 });

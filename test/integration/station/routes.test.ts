@@ -49,8 +49,9 @@ async function checkRow(s: StationHandle, row: Row): Promise<void> {
   if (row.choice === true) {
     expect(patient).toMatchObject({ schemeChoiceNeeded: true, chosenSchemeId: null });
     expect((await s.refused('consent.begin', { patientRef: patient.patientRef })).code).toBe('SCHEME_CHOICE_NEEDED');
-    const chosen = await s.ok('patient.chooseScheme', { patientRef: patient.patientRef, schemeId: 'SHIF' });
-    expect(chosen).toMatchObject({ schemeChoiceNeeded: false, chosenSchemeId: 'SHIF' });
+    const shif = patient.schemes.find((scheme) => scheme.name === 'SOCIAL HEALTH INSURANCE FUND');
+    const chosen = await s.ok('patient.chooseScheme', { patientRef: patient.patientRef, schemeId: shif?.schemeId ?? '' });
+    expect(chosen).toMatchObject({ schemeChoiceNeeded: false, chosenSchemeId: shif?.schemeId });
   }
   const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
   expect(consent.verification.route, row.id).toMatchObject({ route: row.route, reason: row.reason, smsAllowed: row.sms, fingerprintAllowed: true });

@@ -30,6 +30,13 @@ describe('errorFromResponse', () => {
     expect(e.details).toEqual([{ field: 'discharge_reason', message: 'must be one of RECOVERED, REFERRED, ABSCONDED, OTHER' }]);
   });
 
+  it("takes the live gateway's X-Request-Id as the trace id when the body and X-Trace-Id carry none", () => {
+    // R WORKFLOWS §9: APISIX puts x-request-id on every answer; the body's trace_id wins when present.
+    expect(unwrap(400, { error: 'Bad Request', message: 'missing patient_id' }, { 'x-request-id': 'req-7' })).toMatchObject({ traceId: 'req-7', message: 'Bad Request: missing patient_id' });
+    expect(unwrap(400, { error: 'Bad Request', message: 'x', trace_id: 'tr-9' }, { 'x-request-id': 'req-7' })).toMatchObject({ traceId: 'tr-9' });
+    expect(unwrap(500, 'upstream down', { 'x-trace-id': 'tr-s', 'x-request-id': 'req-8' })).toMatchObject({ traceId: 'tr-s' });
+  });
+
   it('unwraps error holding a JSON-encoded {error, message}', () => {
     const e = unwrap(422, { error: JSON.stringify({ error: 'BIOMETRICS_REQUIRED', message: 'biometrics are enforced here' }), trace_id: 'tr-2' });
     expect(e).toMatchObject({ kind: 'rule_violation', code: 'BIOMETRICS_REQUIRED', message: 'biometrics are enforced here', traceId: 'tr-2' });

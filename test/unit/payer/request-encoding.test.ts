@@ -29,6 +29,9 @@ function routes() {
     'GET /api/v1/facilities/search': ok(first('lookups.searchFacilities')),
     'GET /api/v1/professionals': ok(first('lookups.searchProfessionals')),
     'GET /api/v1/patients/benefits/interventions': ok(first('eligibility.interventions')),
+    'POST /api/v1/authorizations/covers': ok(first('eligibility.setCover')),
+    'GET /api/v1/patients/pomsf-balances': ok(first('eligibility.pomsfBalance')),
+    'GET /api/v1/facilities/FID-00-000004-0/beds/occupancy': ok(first('lookups.bedOccupancy')),
     'DELETE /api/v1/claims/doctors': () => ({ status: 204 }),
   };
 }
@@ -175,20 +178,44 @@ describe('paths, queries and headers', () => {
     await expect(client.claims.removeDoctor({ consent_token: 'CT-1' })).resolves.toEqual({ message: undefined });
   });
 
-  it('puts the tenant and endpoint in the path, not in the body', async () => {
-    await client.callbacks.createEndpoint({ tenant: 'FID-00-000004-0', url: 'https://hooks.example.org/x' });
-    expect(only().json).toEqual({ url: 'https://hooks.example.org/x' });
+  it('puts the tenant and endpoint in the path and sends the live callback bodies', async () => {
+    await client.callbacks.createEndpoint({ tenant: 'FID-00-000004-0', name: 'claims', base_url: 'https://hooks.example.org/x', entity_type: 'claim', environment: 'production' });
+    expect(only().json).toEqual({ name: 'claims', base_url: 'https://hooks.example.org/x', entity_type: 'claim', environment: 'production', auth_type: 'none' });
     exchange.requests.length = 0;
     await client.callbacks.createOperation({ tenant: 'FID-00-000004-0', endpoint_id: 'EP-1', name: 'claims', path: '/claims' });
     expect(only().json).toEqual({ name: 'claims', path: '/claims', action: 'status_changed', method: 'POST', request_content_type: 'application/json' });
   });
 
+  it('sets the cover with the consent token, the principal and the policy', async () => {
+    await client.eligibility.setCover({ consent_token: 'CT-1', principal_cr_id: 'CR5', policy_number: 'POL-5' });
+    const request = only();
+    expect([request.method, request.path]).toEqual(['POST', '/api/v1/authorizations/covers']);
+    expect(request.json).toEqual({ consent_token: 'CT-1', principal_cr_id: 'CR5', policy_number: 'POL-5' });
+  });
+
+  it('asks for POMSF balances by policy year and principal, and bed occupancy by facility in the path', async () => {
+    await client.eligibility.pomsfBalance({ patient_id: 'CR5', policy_year: '2025', principal_member_number: 'CR1' });
+    expect(Object.fromEntries(only().query)).toEqual({ patient_id: 'CR5', policy_year: '2025', principal_member_number: 'CR1' });
+    exchange.requests.length = 0;
+    await client.lookups.bedOccupancy({ facility_code: 'FID-00-000004-0' });
+    expect(only().path).toBe('/api/v1/facilities/FID-00-000004-0/beds/occupancy');
+  });
+
+  it('asks for the token form-encoded, with grant_type', async () => {
+    const before = exchange.tokenRequests.length;
+    await client.auth.authenticate();
+    expect(exchange.tokenRequests).toHaveLength(before + 1);
+    const request = exchange.tokenRequests.at(-1) as RecordedRequest;
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(Object.fromEntries(new URLSearchParams(request.text))).toEqual({ client_id: 'a', client_secret: 'b', grant_type: 'client_credentials' });
+  });
+
   it('sends the shared health record consent as headers, and FHIR search names as query keys', async () => {
-    await client.shr.observations({ subject: 'CR1', consent_token: 'CT-9', puid: 'PU-1' });
+    await client.shr.observations({ subject: 'CR1', consent_token: 'CT-9', puid: 'PU-1', page_token: 'p2' });
     const observation = only();
     expect(observation.headers['x-consent-token']).toBe('CT-9');
     expect(observation.headers['x-puid']).toBe('PU-1');
-    expect([...observation.query.keys()]).toEqual(['subject']);
+    expect(Object.fromEntries(observation.query)).toEqual({ subject: 'CR1', page_token: 'p2' });
     exchange.requests.length = 0;
     await client.shr.serviceRequests({ performer_organization: 'FID-1', count: 10 });
     expect(Object.fromEntries(only().query)).toEqual({ 'performer:Organization': 'FID-1', count: '10' });

@@ -413,12 +413,204 @@ describe('preauth, claims, emergency, prescriptions', () => {
         entry: [{ resource: { resourceType: 'Observation', id: 'o1' } }],
         link: [{ relation: 'next', url: 'tok-2' }],
       }),
-    ).toEqual({ total: 1, resources: [{ resourceType: 'Observation', id: 'o1' }], next: 'tok-2' });
+    ).toEqual({ total: 1, resources: [{ resourceType: 'Observation', id: 'o1' }], next: 'tok-2', nextPageToken: undefined });
+    expect(
+      read(g.shr.serviceRequests, { resourceType: 'Bundle', type: 'searchset', link: [{ relation: 'next', url: 'https://shr.sha.go.ke?page_token=Bnm8Qm7w' }] }),
+    ).toMatchObject({ resources: [], next: 'https://shr.sha.go.ke?page_token=Bnm8Qm7w', nextPageToken: 'Bnm8Qm7w' });
     expect(malformed(g.shr.observations, { resourceType: 'Patient' })).toMatchObject({ field: 'resourceType' });
-    expect(read(g.shr.securityLabels, [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted' }, 'N'])).toEqual([
-      { system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted' },
-      { system: undefined, code: 'N', display: undefined },
+  });
+
+  it('reads the security label catalogue from each envelope R has seen, and names an entry without code', () => {
+    const r = { system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted', category: 'confidentiality' };
+    const expected = [{ system: r.system, code: 'R', display: 'restricted', category: 'confidentiality' }];
+    expect(read(g.shr.securityLabels, [r])).toEqual(expected);
+    expect(read(g.shr.securityLabels, { labels: [r] })).toEqual(expected);
+    expect(read(g.shr.securityLabels, { data: [r] })).toEqual(expected);
+    expect(read(g.shr.securityLabels, { data: { labels: [r] } })).toEqual(expected);
+    expect(read(g.shr.securityLabels, { labels: [{ label: 'HIV', name: 'HIV/AIDS information sensitivity' }] })).toEqual([
+      { system: undefined, code: 'HIV', display: 'HIV/AIDS information sensitivity', category: undefined },
     ]);
+    expect(malformed(g.shr.securityLabels, { data: { labels: [r, { display: 'no code' }] } })).toMatchObject({ field: 'data.labels[1].code' });
+    expect(malformed(g.shr.securityLabels, ['N'])).toMatchObject({ field: '[0]' });
+  });
+});
+
+describe('eligibility on the live wire: numbers where the docs say integer, what must be there', () => {
+  // R's fixture (tests/fixtures/eligibility_member_found.json): requestIdType and schemeId numbers, coverage status "1".
+  const member = {
+    requestIdType: 2,
+    requestIdNumber: '00000000',
+    whitelistedForOTP: false,
+    facilityBiometricsEnforced: false,
+    facilityContracts: null,
+    memberCrNumber: 'CR0000000000000-0',
+    fullName: 'TEST MEMBER',
+    statusCode: '10',
+    statusDesc: 'Member found. Check Schemes for coverages',
+    schemes: [
+      {
+        schemeName: 'UHC',
+        schemeId: 1,
+        memberType: 'PRIMARY',
+        policy: { startDate: '2024-10-01', endDate: '2034-09-30', number: 'UHC-BE3MMPW5' },
+        coverage: { startDate: '2024-10-01', endDate: '2034-09-30', message: 'The individual is covered.', reason: 'Payment is up to Date. ', status: '1' },
+        principalContributor: { idNumber: '00000000', idType: 'NATIONAL_ID', crNumber: 'CR0000000000000-0', name: 'TEST MEMBER', relationship: '', employmentType: 'SELF_EMPLOYED', employerDetails: {} },
+      },
+    ],
+  };
+
+  it("reads R's live member: numbers as text, the principal's CR number and the policy number for covers", () => {
+    const e = read(g.eligibility.check, member);
+    expect(e).toMatchObject({ found: true, covered: true, requestIdType: '2', facilityContracts: [], facilityBiometricsEnforced: false });
+    expect(e.schemes).toEqual([expect.objectContaining({ id: '1', name: 'UHC', covered: true, policyNumber: 'UHC-BE3MMPW5', principalCrNumber: 'CR0000000000000-0' })]);
+  });
+
+  it('refuses an answer without statusCode, or a scheme without its coverage status, naming the field', () => {
+    const { statusCode: _statusCode, ...noCode } = member;
+    expect(malformed(g.eligibility.check, noCode)).toMatchObject({ kind: 'malformed_response', field: 'statusCode' });
+    const scheme = member.schemes[0]!;
+    expect(malformed(g.eligibility.check, { ...member, schemes: [{ ...scheme, coverage: { message: 'x' } }] })).toMatchObject({ field: 'schemes[0].coverage.status' });
+    expect(malformed(g.eligibility.check, { ...member, schemes: [{ schemeName: 'UHC' }] })).toMatchObject({ field: 'schemes[0].coverage' });
+  });
+});
+
+describe('sub-benefits, utilization, covers and POMSF on the live wire', () => {
+  it("reads R's sub-benefits page and K's snake_case spellings alike", () => {
+    const pageOfSubBenefits = read(g.eligibility.subBenefits, {
+      count: 1,
+      pageSize: 10000,
+      currentPage: 1,
+      totalPages: 1,
+      results: [{ id: 3, code: 'SHA-12-SC-01', name: 'Outpatient Care', accessPoint: 'OP', fund: '', parentBenefit: 'Outpatient Services', parentBenefitCode: 'SHA-12' }],
+    });
+    expect(pageOfSubBenefits.items).toEqual([{ code: 'SHA-12-SC-01', name: 'Outpatient Care', accessPoint: 'OP', fund: '', parentBenefitCode: 'SHA-12', cover: undefined, allowedInterventions: [] }]);
+    expect(read(g.eligibility.subBenefits, [{ code: 'SHA-08-SC-02', access_point: 'OP and IP', parent_benefit_code: 'SHA-08' }]).items[0]).toMatchObject({ accessPoint: 'OP_AND_IP', parentBenefitCode: 'SHA-08' });
+  });
+
+  it('reads utilization as the documented object, a bare list per limit scope, or {results}', () => {
+    const documented = {
+      code: 'code',
+      crId: 'CR1',
+      limitScope: 'INDIVIDUAL',
+      individualMaxLimit: 50000,
+      individualUtilisedLimit: 500,
+      utilizationDays: 0,
+      computationalDetail: { eligibility: true, limitAvailableAmount: 49500, nextAvailableDate: '2026-07-01' },
+      fundUtilizationLimit: [{ fundType: 'SHIF', maxAmount: 50000, utilisedAmount: 500, availableAmount: 49500 }],
+    };
+    const [one] = read(g.eligibility.utilization, documented);
+    expect(one).toMatchObject({ limitScope: 'INDIVIDUAL', individualMaxLimit: 50000, eligible: true, limitAvailableAmount: 49500, funds: [{ fundType: 'SHIF', availableAmount: 49500 }] });
+    const scopes = read(g.eligibility.utilization, [
+      { limitScope: 'INDIVIDUAL', individualMaxLimit: '50000', individualUtilisedLimit: '500' },
+      { limitScope: 'HOUSEHOLD', householdMaxLimit: 100000, householdUtilisedLimit: 2000 },
+    ]);
+    expect(scopes.map((u) => [u.limitScope, u.individualMaxLimit ?? u.householdMaxLimit])).toEqual([
+      ['INDIVIDUAL', 50000],
+      ['HOUSEHOLD', 100000],
+    ]);
+    expect(read(g.eligibility.utilization, { results: [documented] })).toHaveLength(1);
+    expect(malformed(g.eligibility.utilization, [{ individualMaxLimit: 'plenty' }])).toMatchObject({ field: '[0].individualMaxLimit' });
+  });
+
+  it('reads any 2xx of the covers call as the cover set', () => {
+    expect(read(g.eligibility.setCover, { message: 'Cover set' })).toEqual({ message: 'Cover set' });
+    expect(read(g.eligibility.setCover, {})).toEqual({ message: undefined });
+  });
+
+  it('reads POMSF policies and their benefit pots, keeping an unstated balance unknown, and names a missing memberPolicies', () => {
+    const balance = read(g.eligibility.pomsfBalance, {
+      memberNumber: 'CR5',
+      parentNumber: 'CR5',
+      relationshipType: 'SELF',
+      familyMembers: [{ memberNumber: 'CR6' }],
+      memberPolicies: [
+        {
+          policy: { PolicyYear: '2026', policyCode: 'P-1', schemeName: 'POMSF', status: 'ACTIVE', totalBenefit: 21 },
+          benefit: [
+            { benefitId: 77, name: 'Eye Health', benefitCode: 'SHA-05', limit: 40000, benefitShared: 'FAMILY SHARED', balance: [{ member: 'm1', balance: 40000 }, { member: 'm2' }], subBenefit: [{ subBenefitCode: 'SHA-05-SC-01', limit: '40000', balance: [] }] },
+          ],
+        },
+      ],
+    });
+    expect(balance).toMatchObject({ memberNumber: 'CR5', relationshipType: 'SELF', raw: { familyMembers: [{ memberNumber: 'CR6' }] } });
+    expect(balance.policies[0]).toMatchObject({ policyYear: '2026', policyCode: 'P-1', status: 'ACTIVE' });
+    expect(balance.policies[0]?.benefits[0]).toEqual({
+      code: 'SHA-05',
+      name: 'Eye Health',
+      type: undefined,
+      shared: 'FAMILY SHARED',
+      limit: 40000,
+      balances: [
+        { member: 'm1', balance: 40000 },
+        { member: 'm2', balance: undefined },
+      ],
+      subBenefits: [{ code: 'SHA-05-SC-01', name: undefined, type: undefined, shared: undefined, limit: 40000, balances: [], subBenefits: [] }],
+    });
+    expect(malformed(g.eligibility.pomsfBalance, { memberNumber: 'CR5' })).toMatchObject({ field: 'memberPolicies' });
+    expect(malformed(g.eligibility.pomsfBalance, [{ memberNumber: 'CR5' }])).toMatchObject({ field: '' });
+  });
+});
+
+describe('registry look-ups on the live wire', () => {
+  // A row of R's live UAT capture (tests/contract/adapters/test_facility_registry.py), abridged.
+  const nairobiWest = {
+    registrationNumber: '000516',
+    frCode: 'FID-47-108846-4',
+    shaContractStatus: '',
+    officialName: 'THE NAIROBI WEST HOSPITAL LIMITED',
+    kephLevel: 'LEVEL 6B',
+    address: { county: 'NAIROBI', latitude: '', longitude: '' },
+    bedOccupancy: { totalBeds: 458, numberOfCots: 0 },
+    SHAOperationStatus: { operationalStatus: 'ACTIVE', suspensionReason: '' },
+  };
+
+  it('reads facilities from a bare array, a bare object, or a results / data wrapper', () => {
+    const expected = [{ code: 'FID-47-108846-4', name: 'THE NAIROBI WEST HOSPITAL LIMITED', level: 'LEVEL 6B', shaOperationalStatus: 'ACTIVE', shaContractStatus: undefined, raw: nairobiWest }];
+    expect(read(g.lookups.searchFacilities, [nairobiWest])).toEqual(expected);
+    expect(read(g.lookups.searchFacilities, nairobiWest)).toEqual(expected);
+    expect(read(g.lookups.searchFacilities, { status: 'success', results: [nairobiWest] })).toEqual(expected);
+    expect(read(g.lookups.searchFacilities, { data: { results: [nairobiWest] } })).toEqual(expected);
+    expect(read(g.lookups.searchFacilities, { data: nairobiWest })).toEqual(expected);
+    expect(read(g.lookups.searchFacilities, [])).toEqual([]);
+  });
+
+  it('names a facility without its registry code rather than listing it nameless', () => {
+    expect(malformed(g.lookups.searchFacilities, [nairobiWest, { officialName: 'No code' }])).toMatchObject({ field: '[1].frCode' });
+    expect(malformed(g.lookups.searchFacilities, { officialName: 'No code' })).toMatchObject({ field: 'frCode' });
+    expect(malformed(g.lookups.searchFacilities, { results: [{ officialName: 'No code' }] })).toMatchObject({ field: 'results[0].frCode' });
+  });
+
+  it("reads the professional's membership and licences from {message: …}", () => {
+    const professional = read(g.lookups.searchProfessionals, {
+      message: {
+        membership: { id: 'H1', status: 'ACTIVE', full_name: 'Dr Achieng Odhiambo', registration_id: 'A12345', licensing_body: 'KMPDC', specialty: 'General practice', is_active: 1 },
+        licenses: [{ id: 'L1', license_type: 'PRACTICE', license_start: '2026-01-01', license_end: '2026-12-31' }],
+        professional_details: { professional_cadre: 'Medical Officer' },
+      },
+    });
+    expect(professional).toMatchObject({ registrationId: 'A12345', fullName: 'Dr Achieng Odhiambo', licensingBody: 'KMPDC', active: true, licences: [{ type: 'PRACTICE', end: '2026-12-31' }] });
+    expect(professional.message).toMatchObject({ professional_details: { professional_cadre: 'Medical Officer' } });
+    expect(malformed(g.lookups.searchProfessionals, { message: 'not found' })).toMatchObject({ field: 'message' });
+    expect(malformed(g.lookups.searchProfessionals, { message: { licenses: [] } })).toMatchObject({ field: 'message.membership' });
+  });
+
+  it('reads bed occupancy counts, a total of 0 beside filled per-type counts included, and names a missing bed_occupancy_rate', () => {
+    expect(read(g.lookups.bedOccupancy, { name: 'KNH', bp_level: 'LEVEL 6', bed_occupancy_rate: { total_number_of_bed: 0, number_of_normal_bed: 1889, number_of_icu_bed: 93, icu_visits: '40' } })).toEqual({
+      name: 'KNH',
+      level: 'LEVEL 6',
+      beds: { total: 0, normal: 1889, icu: 93, hdu: undefined, dialysis: undefined, babyCots: undefined },
+      visits: { inpatient: undefined, normal: undefined, icu: 40, hdu: undefined, dialysis: undefined, newborn: undefined },
+    });
+    expect(malformed(g.lookups.bedOccupancy, { name: 'KNH' })).toMatchObject({ field: 'bed_occupancy_rate' });
+  });
+
+  it('reads callback endpoints by endpoint_id or id, as a bare array or {data}', () => {
+    expect(read(g.callbacks.listEndpoints, [{ endpoint_id: 'EP-1', base_url: 'https://h.example.org', entity_type: 'claim', is_active: 'true' }])).toEqual([
+      { id: 'EP-1', name: undefined, baseUrl: 'https://h.example.org', entityType: 'claim', environment: undefined, authType: undefined, active: true, facilityCode: undefined, signingSecret: undefined },
+    ]);
+    expect(read(g.callbacks.listEndpoints, { data: [{ id: 'EP-2' }] })).toMatchObject([{ id: 'EP-2' }]);
+    expect(malformed(g.callbacks.createEndpoint, { name: 'no id' })).toMatchObject({ field: 'endpoint_id' });
+    expect(read(g.callbacks.createOperation, { operation_id: 'OP-1', path_url_override: 'https://elsewhere.example.org/hook' })).toMatchObject({ id: 'OP-1', pathUrlOverride: 'https://elsewhere.example.org/hook' });
   });
 });
 

@@ -35,8 +35,8 @@ export const requestExamples: Record<OperationName, unknown> = {
   'eligibility.subBenefits': { patient_id: 'CR0000001' },
   'eligibility.interventions': { patient_id: 'CR0000001', sub_benefit_code: 'SB-OP', search: 'consult', page: 1, pageSize: 50 },
   'eligibility.utilization': { patient_id: 'CR0000001', intervention_code: 'SHA-02-001' },
-  'eligibility.setCover': { patient_id: 'CR0000005', scheme_id: '2' },
-  'eligibility.pomsfBalance': { patient_id: 'CR0000001', policy_year: '2025' },
+  'eligibility.setCover': { consent_token: 'CT-1', principal_cr_id: 'CR0000005', policy_number: 'POMSF-0000005-01' },
+  'eligibility.pomsfBalance': { patient_id: 'CR0000005', policy_year: '2025', principal_member_number: 'CR0000005' },
   'eligibility.resolvePmfTariffs': {
     fr_code: 'FID-00-000004-0',
     intervention_codes: ['SHA-02-001'],
@@ -126,16 +126,16 @@ export const requestExamples: Record<OperationName, unknown> = {
     intervention_code: 'SHA-02-001',
   },
   'prescriptions.removeDoctor': { consent_token: 'CT-1', intervention_code: 'SHA-02-001', practitioner_registration_number: 'A1234' },
-  'callbacks.listEndpoints': { tenant: 'FID-00-000004-0' },
-  'callbacks.createEndpoint': { tenant: 'FID-00-000004-0', url: 'https://hooks.example.org/exchange', name: 'status' },
-  'callbacks.updateEndpoint': { endpoint_id: 'EP-1', name: 'renamed' },
+  'callbacks.listEndpoints': { tenant: 'FID-00-000004-0', entity_type: 'claim' },
+  'callbacks.createEndpoint': { tenant: 'FID-00-000004-0', name: 'claim status', base_url: 'https://hooks.example.org/exchange', entity_type: 'claim', environment: 'sandbox' },
+  'callbacks.updateEndpoint': { endpoint_id: 'EP-1', name: 'renamed', is_active: false },
   'callbacks.deleteEndpoint': { endpoint_id: 'EP-1' },
   'callbacks.createOperation': { tenant: 'FID-00-000004-0', endpoint_id: 'EP-1', name: 'claims', path: '/claims' },
   'lookups.searchFacilities': { name: 'Demo', identifier: 'FID-00-000004-0', identifier_type: 'fr-code' },
-  'lookups.searchProfessionals': { identification_number: 'A1234', identification_type: 'registration_number', regulator: 'kmpdc' },
+  'lookups.searchProfessionals': { identification_number: 'A12345', identification_type: 'registration_number', regulator: 'kmpdc' },
   'lookups.searchConcepts': { search: 'malaria', owner: 'SHA', limit: 10 },
   'lookups.bedOccupancy': { facility_code: 'FID-00-000004-0' },
-  'shr.observations': { subject: 'CR0000001', consent_token: 'CT-1', puid: 'PU-1' },
+  'shr.observations': { subject: 'CR0000001', consent_token: 'CT-1', puid: 'PU-1', page_token: '20' },
   'shr.serviceRequests': { performer_organization: 'FID-00-000004-0', status: 'active', count: 10 },
   'shr.securityLabels': {},
 };
@@ -227,41 +227,53 @@ const emergencyClaimAnswer = {
   submit_deadline: '2025-01-02T02:00:00Z',
   protocols: [{ protocolCode: 'PROT-TRAUMA-1', applicableTariff: 3000 }],
 };
-const bundle = { resourceType: 'Bundle', type: 'searchset', total: 1, entry: [{ resource: { resourceType: 'Observation', id: 'obs-1' } }], link: [] };
+const bundle = {
+  resourceType: 'Bundle',
+  type: 'searchset',
+  total: 1,
+  entry: [{ resource: { resourceType: 'Observation', id: 'obs-1' } }],
+  link: [{ relation: 'next', url: 'https://shr.example.org/shr/Observation?subject=CR0000001&page_token=20' }],
+};
 
 export const responseExamples: Record<OperationName, unknown[]> = {
   'auth.token': [
     { access_token: 'eyJ.token', expires_in: 3600, token_type: 'Bearer' },
     { access_token: 'eyJ.token', expires_in: '3600' },
   ],
-  'registry.findPatient': [{ id: 'CR0000001', identification_number: '30000001', identification_type: 'National ID' }, { id: 42 }],
+  'registry.findPatient': [
+    { id: 'CR0000001', identification_number: '30000001', identification_type: 'National ID', first_name: 'Wanjiku', last_name: 'Kamau', gender: 'Female', date_of_birth: '1985-03-14' },
+    { id: 42 },
+  ],
   'eligibility.check': [
     {
-      requestIdType: 'National ID',
+      requestIdType: 2,
       requestIdNumber: '30000001',
       memberCrNumber: 'CR0000001',
       fullName: 'Wanjiku Kamau',
       statusCode: '10',
-      statusDesc: 'Member found',
+      statusDesc: 'Member found. Check Schemes for coverages',
       whitelistedForOTP: false,
       facilityBiometricsEnforced: true,
-      facilityContracts: [],
+      facilityContracts: null,
       schemes: [
         {
           schemeName: 'SHIF',
-          schemeId: '2',
-          memberType: 'PRINCIPAL',
+          schemeId: 2,
+          memberType: 'PRIMARY',
           policy: { startDate: '2024-07-01', endDate: '2025-06-30', number: 'POL-1' },
-          coverage: { startDate: '2024-07-01', endDate: '2025-06-30', message: 'Active', reason: null, possibleSolution: null, status: 1 },
-          principalContributor: { name: 'Wanjiku Kamau' },
+          coverage: { startDate: '2024-07-01', endDate: '2025-06-30', message: 'The individual is covered.', reason: 'Payment is up to Date.', possibleSolution: null, status: '1' },
+          principalContributor: { idNumber: '30000001', idType: 'NATIONAL_ID', crNumber: 'CR0000001', name: 'Wanjiku Kamau', relationship: '', employmentType: 'SELF_EMPLOYED', employerDetails: {} },
           beneficiaryOf: null,
         },
       ],
     },
-    { statusCode: '00', statusDesc: 'Not found', schemes: [] },
+    { requestIdType: 2, requestIdNumber: '99999999', statusCode: '00', statusDesc: 'Member not found', schemes: [] },
     { message: 'Covered', coverageStartDate: '2024-07-01', coverageEndDate: '2025-06-30', coverageType: [], fullName: 'W K', memberCrNumber: 'CR1', memberType: 'PRINCIPAL', possibleSolution: '', reason: '', status: 1 },
   ],
-  'eligibility.subBenefits': [page([{ code: 'SB-OP', name: 'Outpatient', accessPoint: 'OP', fund: 'SHIF', parentBenefitCode: 'B-1', cover: { limit: 10000 }, allowedInterventions: ['SHA-02-001'] }]), [{ sub_benefit_code: 'SB-IP', accessPoint: 'OP and IP' }]],
+  'eligibility.subBenefits': [
+    page([{ id: 3, code: 'SHA-12-SC-01', name: 'Outpatient Care', accessPoint: 'OP', fund: '', parentBenefit: 'Outpatient Services', parentBenefitCode: 'SHA-12', cover: { policyNumber: 'POL-1', validFrom: '2025-07-01', validTo: '2026-06-30' }, allowedInterventions: ['SHA-12-001'] }]),
+    [{ sub_benefit_code: 'SB-IP', access_point: 'OP and IP', parent_benefit_code: 'SHA-08' }],
+  ],
   'eligibility.interventions': [
     page([
       { intervention_code: 'SHA-02-001', name: 'Consultation', paymentMechanism: 'CAPITATION', needsPreauth: false, needsManualPreauthApproval: false, accessPoint: 'OP', applicableDocumentTypes: [], requiredPreauthDocumentTypes: [], needsDoctorAuthorization: false, tariff: 500, fund: 'PHC', sub_benefit_code: 'SB-OP' },
@@ -269,9 +281,39 @@ export const responseExamples: Record<OperationName, unknown[]> = {
       { intervention_code: 'SHA-01-001', name: 'Trauma', paymentMechanism: 'FEE_FOR_SERVICE', accessPoint: 'OP and IP', protocolCode: 'PROT-TRAUMA-1', applicableTariff: 3000 },
     ]),
   ],
-  'eligibility.utilization': [{ code: '200', crId: 'CR0000001', householdMaxLimit: 100000, householdUtilisedLimit: 2000, individualMaxLimit: 50000, individualUtilisedLimit: '500', limitScope: 'INDIVIDUAL', nextAvailability: null, utilizationDays: 1 }],
-  'eligibility.setCover': [{ message: 'Coverage set', patient_id: 'CR0000005', scheme_id: '2' }],
-  'eligibility.pomsfBalance': [{ balance: 12000, policy_year: '2025' }],
+  'eligibility.utilization': [
+    {
+      code: '200',
+      crId: 'CR0000001',
+      householdMaxLimit: 100000,
+      householdUtilisedLimit: 2000,
+      individualMaxLimit: 50000,
+      individualUtilisedLimit: '500',
+      limitScope: 'INDIVIDUAL',
+      nextAvailability: null,
+      utilizationDays: 1,
+      computationalDetail: { eligibility: true, limitAvailableAmount: 49500, nextAvailableDate: '2025-01-01' },
+      fundUtilizationLimit: [{ fundType: 'SHIF', maxAmount: 50000, utilisedAmount: 500, availableAmount: 49500 }],
+    },
+    [
+      { limitScope: 'INDIVIDUAL', individualMaxLimit: '50000', individualUtilisedLimit: '500' },
+      { limitScope: 'HOUSEHOLD', householdMaxLimit: 100000, householdUtilisedLimit: 2000 },
+    ],
+  ],
+  'eligibility.setCover': [{ message: 'Cover set' }, {}, ''],
+  'eligibility.pomsfBalance': [
+    {
+      memberNumber: 'CR0000005',
+      parentNumber: 'CR0000005',
+      relationshipType: 'SELF',
+      memberPolicies: [
+        {
+          policy: { PolicyYear: '2025', policyCode: 'POMSF-0000005-01', schemeName: 'POMSF', status: 'ACTIVE' },
+          benefit: [{ benefitCode: 'SHA-05', name: 'Eye Health', type: 'OUTPATIENT', benefitShared: 'FAMILY SHARED', limit: 40000, balance: [{ member: 'M-1', balance: 40000 }], subBenefit: [{ subBenefitCode: 'SHA-05-SC-01', limit: 40000, balance: [] }] }],
+        },
+      ],
+    },
+  ],
   'eligibility.resolvePmfTariffs': [{ tariffs: [{ intervention_code: 'SHA-02-001', amount: 500 }] }, []],
   'consent.contacts': [
     { count: 1, results: [{ id: 7, contactValue: '+254714***898', contactType: 'PHO', isConfirmed: true, active: true, isMainContact: true }] },
@@ -332,16 +374,40 @@ export const responseExamples: Record<OperationName, unknown[]> = {
   'prescriptions.dispense': [[{ id: 1, status: 'DISPENSED' }]],
   'prescriptions.dispenseAtSingularPath': [[{ id: '2', status: 'DISPENSED' }]],
   'prescriptions.removeDoctor': ['Doctor removed successfully'],
-  'callbacks.listEndpoints': [[{ id: 'EP-1', url: 'https://hooks.example.org/exchange', name: 'status' }], { results: [] }],
-  'callbacks.createEndpoint': [{ id: 'EP-1', url: 'https://hooks.example.org/exchange', name: 'status', signing_secret: 'whsec-1' }],
-  'callbacks.updateEndpoint': [{ id: 'EP-1', url: 'https://hooks.example.org/exchange', name: 'renamed' }],
+  'callbacks.listEndpoints': [[{ endpoint_id: 'EP-1', name: 'claim status', base_url: 'https://hooks.example.org/exchange', entity_type: 'claim', environment: 'sandbox', is_active: true }], { data: [{ id: 'EP-2' }] }],
+  'callbacks.createEndpoint': [{ endpoint_id: 'EP-1', name: 'claim status', base_url: 'https://hooks.example.org/exchange', entity_type: 'claim', environment: 'sandbox', auth_type: 'none', signing_secret: 'whsec-1' }],
+  'callbacks.updateEndpoint': [{ endpoint_id: 'EP-1', name: 'renamed', base_url: 'https://hooks.example.org/exchange', is_active: false }],
   'callbacks.deleteEndpoint': [{ message: 'deleted' }],
-  'callbacks.createOperation': [{ id: 'OP-1', name: 'claims', action: 'status_changed', method: 'POST', path: '/claims', request_content_type: 'application/json' }],
-  'lookups.searchFacilities': [[{ fr_code: 'FID-00-000004-0', name: 'Demo Hospital', keph_level: '4' }]],
-  'lookups.searchProfessionals': [{ message: { registration_number: 'A1234', name: 'Dr. Demo', regulator: 'KMPDC', status: 'ACTIVE' } }],
+  'callbacks.createOperation': [{ operation_id: 'OP-1', name: 'claims', action: 'status_changed', method: 'POST', path: '/claims', request_content_type: 'application/json', is_active: true }],
+  'lookups.searchFacilities': [
+    [{ frCode: 'FID-00-000004-0', officialName: 'Demo Hospital', kephLevel: 'LEVEL 4', shaContractStatus: '', SHAOperationStatus: { operationalStatus: 'ACTIVE' } }],
+    { frCode: 'FID-00-000004-0', officialName: 'Demo Hospital' },
+    { status: 'success', data: [{ facilityCode: 'FID-00-000004-0', name: 'Demo Hospital' }] },
+  ],
+  'lookups.searchProfessionals': [
+    {
+      message: {
+        membership: { id: 'HWR-1', status: 'ACTIVE', full_name: 'Dr. Demo Daktari', registration_id: 'A12345', licensing_body: 'KMPDC', specialty: 'General practice', is_active: 1 },
+        licenses: [{ id: 'L-1', license_type: 'PRACTICE', license_start: '2025-01-01', license_end: '2025-12-31' }],
+        professional_details: { professional_cadre: 'Medical Officer' },
+        contacts: { phone: '+254700000000' },
+        identifiers: { identification_type: 'National ID', identification_number: '12345678' },
+      },
+    },
+  ],
   'lookups.searchConcepts': [{ results: [{ code: 'ICD-1F4Z', display: 'Malaria' }] }],
-  'lookups.bedOccupancy': [{ name: 'Demo Hospital', bp_level: '4', bed_occupancy_rate: { general: 0.8, icu: 0.5 } }],
+  'lookups.bedOccupancy': [
+    {
+      name: 'Demo Hospital',
+      bp_level: 'LEVEL 4',
+      bed_occupancy_rate: { total_number_of_bed: 0, number_of_normal_bed: 104, number_of_icu_bed: 6, total_ip_visits: 72, normal_ip_visits: 68, icu_visits: 4 },
+    },
+  ],
   'shr.observations': [bundle],
   'shr.serviceRequests': [{ ...bundle, entry: [{ resource: { resourceType: 'ServiceRequest', id: 'sr-1' } }] }],
-  'shr.securityLabels': [[{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted' }]],
+  'shr.securityLabels': [
+    [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'R', display: 'restricted' }],
+    { labels: [{ label: 'HIV', name: 'HIV/AIDS information sensitivity', category: 'sensitivity' }] },
+    { data: { labels: [{ code: 'N' }] } },
+  ],
 };
