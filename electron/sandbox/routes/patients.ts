@@ -283,12 +283,9 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(whitelistRequest, fields);
     const patient = requirePatient(body.beneficiary_cr_id);
     const described = body.attachments ?? [];
-    for (const file of files) {
-      checkAttachment(file);
-      if (!described.some((a) => a.file_field_name === file.fieldname)) {
-        throw fail.field('attachments', `the file part ${file.fieldname} is not named by any attachment's file_field_name`);
-      }
-    }
+    // A file no attachment names is dropped without complaint, as the exchange does (R).
+    const named = files.filter((file) => described.some((a) => a.file_field_name === file.fieldname));
+    for (const file of named) checkAttachment(file);
     const record: WhitelistRequest = {
       guid: ctx.rng.uuid(),
       facility: facility.code,
@@ -296,7 +293,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       reason_type: body.reason_type,
       reason: body.reason,
       biometric_attempts: body.biometric_attempts ?? null,
-      attachments: files.map((file) => {
+      attachments: named.map((file) => {
         const meta = described.find((a) => a.file_field_name === file.fieldname);
         return { guid: ctx.rng.uuid(), title: meta?.document_title ?? file.filename, file_name: file.filename, content_type: file.mimetype, size: file.data.length };
       }),
