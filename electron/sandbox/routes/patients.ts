@@ -230,7 +230,9 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
           (i) => (query.sub_benefit_code === undefined || i.sub_benefit_code === query.sub_benefit_code) && (query.code === undefined || i.intervention_code === query.code),
         )
       : [];
-    return paginate(items.map(interventionView), query, requestUrl(ctx, request));
+    // Without a pageSize the whole list is one page, as UAT serves it (pageSize 10000 in R's fixture).
+    const whole = typeof request.query !== 'object' || request.query === null || !('pageSize' in request.query);
+    return paginate(items.map(interventionView), { page: query.page, pageSize: whole ? Math.max(1, items.length) : query.pageSize }, requestUrl(ctx, request));
   });
 
   app.get('/patients/benefits/utilization', async (request) => {
