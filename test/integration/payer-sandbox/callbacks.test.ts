@@ -75,7 +75,7 @@ describe('status callbacks', () => {
     expect(operation).toMatchObject({ action: 'status_changed', method: 'POST', path: '/exchange-status' });
 
     const patient = await patientId(w.hospital, NID.covered);
-    const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
     // Creation (null → PENDING): answered 500 first, then delivered again with the same event id.
     const [first, retry] = await until('the retried creation', () => (receiver.received.length >= 2 ? receiver.received : undefined));
     expect(first?.answered).toBe(500);
@@ -115,7 +115,7 @@ describe('status callbacks', () => {
     const renamed = await w.hospital.callbacks.updateEndpoint({ endpoint_id: silent.id, name: 'no operations yet' });
     expect(renamed).toMatchObject({ id: silent.id, name: 'no operations yet', signingSecret: undefined });
     const patient = await patientId(w.hospital, NID.covered);
-    await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
     await sleep(100);
     expect(receiver.received).toEqual([]);
 
