@@ -40,7 +40,7 @@ const preview = (token: string) => h.hospital.post('/api/v1/claims/preview', { c
 
 describe('billing lines and the doctor', () => {
   it('adds a JSON line and a multipart line with an attachment; the total follows', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     const first = await addLine(h.hospital, visit.consent_token, codes.capitation, 850);
     expect(first).toMatchObject({ total_amount: 850 });
     expect(first.lines).toHaveLength(1);
@@ -60,7 +60,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('validates a line: positive price and quantity, at least one diagnosis, an intervention of the claim', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: 100, quantity: 1, diagnoses: [{ code: 'CA00' }] };
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: -1 }), 400, 'VALIDATION_ERROR');
     // A zero price is a valid line (capitation services are paid per head, not per line).
@@ -73,7 +73,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('attaches one doctor per claim: by a line, by POST /claims/doctors, removed by DELETE', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     expect((await preview(visit.consent_token)).doctor).toBeUndefined();
     await addLine(h.hospital, visit.consent_token, codes.capitation, 850, DOCTOR);
     expect((await preview(visit.consent_token)).doctor).toMatchObject({ registration_number: 'A12345', regulation_body: 'KMPDC' });
@@ -91,15 +91,16 @@ describe('submit (outpatient)', () => {
   it('standard shape with the discharge OTP', async () => {
     const id = await crId(h.dispensary, NID.whitelisted);
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
-    const visit = (
+    const opened = (
       await h.dispensary.post('/api/v1/claims/visit', {
         patient_id: id,
-        intervention_code: codes.capitation,
-        service_type: 'OUTPATIENT',
+        intervention_codes: [codes.capitation],
+        service_type: 'CAPITATION',
         otp: await lastOtp(h.control, { patient_id: id }),
         ...DOCTOR,
       })
     ).body;
+    const visit = { ...opened, consent_token: opened.authorization_code as string };
     await addLine(h.dispensary, visit.consent_token, codes.capitation);
     const sent = await h.dispensary.post('/api/v1/claims/otp/discharge', { consent_token: visit.consent_token, patient_id: id });
     expect(sent.status).toBe(200);
@@ -114,7 +115,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('standard shape with discharge_auth_guid from the visit-end fingerprint', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, patient);
     const look = await h.hospital.get('/api/v1/claims/authorizations', { guid });
     expect(look.body).toMatchObject({ status: 'AUTHORIZED', discharge_auth_guid: guid });
@@ -128,7 +129,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('is refused with no doctor attached (rule 2), without spending the consent', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, patient);
     const body = { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid };
     expectError(await h.hospital.post('/api/v1/claims/submit', body), 422, 'NO_DOCTOR_ATTACHED');
@@ -137,7 +138,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('is refused with DECEASED as discharge_reason, and without a discharge OTP or discharge_auth_guid', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const base = { consent_token: visit.consent_token, invoice_number: visit.invoice_number };
     const deceased = await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'DECEASED', otp: '123456' });
     expectError(deceased, 400, 'VALIDATION_ERROR');
@@ -156,7 +157,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('refuses a visit-end authorization that is still PENDING', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const pending = await h.hospital.post('/api/v1/claims/authorize', { consent_token: visit.consent_token, is_biometrics_discharge_authorization: true });
     expect(pending.body).toMatchObject({ status: 'PENDING', discharge_auth_guid: pending.body.guid });
     const r = await h.hospital.post('/api/v1/claims/submit', {
@@ -227,7 +228,7 @@ describe('discharge (inpatient)', () => {
 
 describe('attachments', () => {
   it('stores a PDF, PNG or JPEG and refuses other types, lying content, oversized files and an eleventh file', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const ok = await attachment(token, codes.capitation, PDF, 'application/pdf', 'invoice.pdf');
     expect(ok.status).toBe(200);
@@ -253,7 +254,7 @@ describe('attachments', () => {
 
 describe('housekeeping', () => {
   it('removes a line and a diagnosis, switches an intervention, edits after resubmission', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const added = await addLine(h.hospital, token, codes.capitation, 500, { diagnoses: [{ code: 'CA00' }, { code: 'MG26' }] });
     const diag = await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body: { consent_token: token, icd_code: 'MG26', intervention_code: codes.capitation } });
@@ -272,7 +273,7 @@ describe('housekeeping', () => {
   });
 
   it('closes a draft claim for good', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const closed = await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'mixed up' });
     expect(closed.body).toMatchObject({ claim_auth_status: 'CLOSED', workflow_state: 'CLOSED' });
     expectError(await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'OTHER_REASONS', cancel_reason_text: 'x' }), 409, 'CLAIM_ALREADY_SUBMITTED');
@@ -280,7 +281,7 @@ describe('housekeeping', () => {
   });
 
   it("follows the payer's side through the control API, and resubmission after the payer returns the claim", async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const line = await addLine(h.hospital, token, codes.capitation, 900);
     const guid = await dischargeByFingerprint(h, h.hospital, token, patient);
