@@ -4,7 +4,7 @@
 // itself: no authorize on this path).
 import type { z } from 'zod';
 import type { consentView as consentViewSchema } from '../../contract';
-import { fail } from '../errors';
+import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
@@ -60,7 +60,14 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
    * to be reconciled (the caller schedules it).
    */
   afterVerified: async (ctx, wf) => {
-    if (wf.state === 'verified' && wf.data.verification.method === 'sms') await openVisit(ctx, wf, null);
+    if (wf.state !== 'verified' || wf.data.verification.method !== 'sms') return;
+    try {
+      await openVisit(ctx, wf, null);
+    } catch (error) {
+      // A refused code is answered as counted (attempts left), as the step now shows it.
+      if (error instanceof StationFailure && wf.state === 'verifying' && wf.lastError !== null) throw new StationFailure(wf.lastError);
+      throw error;
+    }
   },
   cancelWorkflow: (ctx, wf) => ctx.engine.transition(wf, 'cancel', 'withdrawn by the nurse'),
 };
