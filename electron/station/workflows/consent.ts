@@ -65,7 +65,7 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
       await openVisit(ctx, wf, null);
     } catch (error) {
       // A refused code is answered as counted (attempts left), as the step now shows it.
-      if (error instanceof StationFailure && wf.state === 'verifying' && wf.lastError !== null) throw new StationFailure(wf.lastError);
+      if (error instanceof StationFailure && wf.data.verification.stage === 'sms-sent' && wf.lastError !== null) throw new StationFailure(wf.lastError);
       throw error;
     }
   },
