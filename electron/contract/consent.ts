@@ -29,7 +29,11 @@ export const consentCommands = {
     input: z.strictObject({ workflowId, contactId: z.string().min(1).max(100).optional() }),
     output: workflowView,
   },
-  /** The code the patient (or, in an emergency, the doctor) read out. */
+  /**
+   * The code the patient (or, in an emergency, the doctor) read out. Flow B's consent and an
+   * elective's visit day spend it on the visit at once (the visit is the consent): the answer is
+   * then the consent with its visit open; a code the visit refuses leaves the step at the code.
+   */
   'consent.confirmSms': {
     input: z.strictObject({ workflowId, code: z.string().regex(/^[0-9]{4,8}$/, 'must be the 4 to 8 digits of the SMS code') }),
     output: workflowView,

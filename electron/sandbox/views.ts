@@ -3,10 +3,18 @@
 import { iso } from './clock';
 import type { SandboxContext } from './context';
 import type { AttachmentRecord, AuthorizationRecord, ClaimDiagnosisRecord, ClaimRecord, DoctorRecord, LineRecord, PreauthRecord } from './state/store';
-import { CATALOGUE } from './world/catalogue';
+import { CATALOGUE, normalisedMechanism } from './world/catalogue';
 
 const when = <T>(condition: boolean, value: T): T | Record<string, never> => (condition ? value : {});
 
+/** An intervention of an authorization, as UAT lists them (camelCase, R `tests/fixtures/authorization_pending.json`). */
+function authorizedInterventionView(code: string) {
+  const i = CATALOGUE.interventionByCode.get(code);
+  if (i === undefined) return { code, name: code };
+  return { code, name: i.name, needsPreauth: i.needsPreauth, paymentMechanism: normalisedMechanism(i), subBenefitCode: i.sub_benefit_code };
+}
+
+/** The authorization record of the look-up [doc]: camelCase, as the portal and UAT answer it. */
 export function authorizationView(a: AuthorizationRecord) {
   return {
     token: a.token,
@@ -14,13 +22,12 @@ export function authorizationView(a: AuthorizationRecord) {
     status: a.status,
     label: a.label,
     expiry: a.expires_at === null ? null : iso(a.expires_at),
-    patient_id: a.patient_id,
-    interventions: a.interventions,
-    service_type: a.service_type,
-    ...when(a.reason !== null, { reason: a.reason }),
-    ...when(a.phase === 'discharge', { discharge_auth_guid: a.guid }),
-    ...when(a.claim_consent_token !== null, { claim_consent_token: a.claim_consent_token }),
-    created_at: iso(a.created_at),
+    isOpen: a.status === 'PENDING',
+    ...when(a.patient_id !== null, { beneficiaryCode: a.patient_id }),
+    interventions: a.interventions.map(authorizedInterventionView),
+    ...when(a.reason !== null, { authorizationReason: a.reason }),
+    ...when(a.phase === 'discharge', { discharge_auth_guid: a.guid, isBiometricsDischargeAuthorization: true }),
+    ...when(a.ekyc !== null, { workStationId: a.ekyc?.workStationId ?? null }),
   };
 }
 
@@ -29,24 +36,31 @@ export function ekycUrl(ctx: SandboxContext, a: AuthorizationRecord): string {
   return `${ctx.baseUrl}/ekyc/authorize/${a.ekyc.requestId}?t=${a.ekyc.embedToken}`;
 }
 
-/** The biometric authorize answer [3x]: PENDING with the iframe link of the sandbox's own page. */
+/** Seconds the embedded token of the authorization page lives (the R test fixture's value). */
+export const EMBED_EXPIRY_SECONDS = 120;
+
+/**
+ * The biometric authorize answer [3x]: PENDING with the iframe link of the sandbox's own page.
+ * `embedExpiry` is a number of seconds; the page's time limit is `expiry`.
+ */
 export function biometricAuthorizeView(ctx: SandboxContext, a: AuthorizationRecord) {
-  const expiry = a.expires_at === null ? null : iso(a.expires_at);
   return {
     token: a.token,
     guid: a.guid,
     status: a.status,
     label: a.label,
-    expiry,
+    expiry: a.expires_at === null ? null : iso(a.expires_at),
+    isOpen: a.status === 'PENDING',
     ekycToken: a.ekyc?.ekycToken ?? null,
     workStationId: a.ekyc?.workStationId ?? null,
     shaVerificationRequest: {
-      embedExpiry: expiry,
+      embedExpiry: EMBED_EXPIRY_SECONDS,
       embededToken: a.ekyc?.embedToken ?? null,
       requestId: a.ekyc?.requestId ?? null,
       requestUrl: ekycUrl(ctx, a),
     },
-    ...when(a.phase === 'discharge', { discharge_auth_guid: a.guid }),
+    ...when(a.patient_id !== null, { beneficiaryCode: a.patient_id }),
+    ...when(a.phase === 'discharge', { discharge_auth_guid: a.guid, isBiometricsDischargeAuthorization: true }),
   };
 }
 
@@ -85,18 +99,33 @@ export function totalAmount(lines: readonly LineRecord[]): number {
   return roundMoney(lines.reduce((sum, l) => sum + l.unit_price * l.quantity, 0));
 }
 
+/** An intervention of a claim, as the visit answer lists them [doc]. */
+function claimInterventionView(code: string) {
+  const i = CATALOGUE.interventionByCode.get(code);
+  if (i === undefined) return { intervention_code: code, intervention_name: code, workflow_state: 'ACTIVE' };
+  return {
+    intervention_code: code,
+    intervention_name: i.name,
+    intervention_payment_mechanism: normalisedMechanism(i),
+    sub_benefit_code: i.sub_benefit_code,
+    needs_preauth: i.needsPreauth,
+    workflow_state: 'ACTIVE',
+  };
+}
+
+/** The visit answer [doc]: authorization_code is the claim's consent_token. */
 export function visitView(c: ClaimRecord) {
   return {
+    id: c.guid,
     authorization_code: c.consent_token,
-    consent_token: c.consent_token,
     authorization_guid: c.authorization_guid,
     claim_auth_status: c.claim_auth_status,
     workflow_state: c.workflow_state,
+    service_type: c.service_type,
     invoice_number: c.invoice_number,
     visit_number: c.visit_number,
     visit_start: iso(c.visit_start),
-    interventions: c.interventions,
-    claim_guid: c.guid,
+    interventions: c.interventions.map(claimInterventionView),
   };
 }
 

@@ -22,8 +22,8 @@ export interface Clock {
   now(): number;
 }
 
-/** The operating systems the exchange's biometric authorize knows (`authorizing_device_os`). */
-export type DeviceOs = 'windows' | 'linux' | 'macos' | 'android';
+/** The operating systems the exchange's biometric authorize knows (`authorizing_device_os`): two. */
+export type DeviceOs = 'windows' | 'android';
 
 /** A point just around an exchange call that changes state, for the crash-resume tests. */
 export interface JournalPoint {
@@ -102,20 +102,14 @@ export function defaultRandomId(): string {
   return randomBytes(12).toString('base64url');
 }
 
-/** Maps `process.platform` honestly: the exchange knows windows, linux, macos and android. */
+/**
+ * `authorizing_device_os` for this workstation. The exchange knows only windows and android (K, A,
+ * R): it names the kind of workstation its hardware service runs on, and that service is a Windows
+ * service. A desktop station that is not Android (Linux, macOS, the BSDs) sends windows, as the
+ * KenyaEMR client does for every platform it does not recognise as Android.
+ */
 export function deviceOsOf(platform: string): DeviceOs {
-  switch (platform) {
-    case 'win32':
-    case 'cygwin':
-      return 'windows';
-    case 'darwin':
-      return 'macos';
-    case 'android':
-      return 'android';
-    default:
-      // linux and the other unix kernels (freebsd, openbsd, sunos, aix) run a Linux-like desktop.
-      return 'linux';
-  }
+  return platform === 'android' ? 'android' : 'windows';
 }
 
 /** A secret store kept in memory: for tests and for browser mode without a keystore. */

@@ -16,7 +16,8 @@ type Table<S extends string, E extends string> = { readonly [state in S]: { read
 
 export const consentMachine = {
   verifying: { verified: 'verified', cancel: 'cancelled' },
-  verified: { openVisit: 'opening-visit', cancel: 'cancelled' },
+  // codeRefused: the visit refused the SMS code that was to open it; the nurse enters it again.
+  verified: { openVisit: 'opening-visit', cancel: 'cancelled', codeRefused: 'verifying' },
   'opening-visit': { visitOpened: 'visit-opened', visitNotOpened: 'verified' },
   'visit-opened': {},
   cancelled: {},
@@ -133,7 +134,7 @@ export const verificationMachine = {
     fingerprintStarted: 'awaiting-fingerprint',
     reset: 'ready',
   },
-  verified: { reset: 'ready' },
+  verified: { reset: 'ready', codeRefused: 'sms-sent' },
   blocked: { reset: 'ready', smsSent: 'sms-sent' },
   rejected: { retry: 'ready', smsSent: 'sms-sent', fingerprintStarted: 'awaiting-fingerprint', reset: 'ready' },
   expired: { retry: 'ready', smsSent: 'sms-sent', fingerprintStarted: 'awaiting-fingerprint', reset: 'ready' },

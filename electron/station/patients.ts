@@ -1,8 +1,11 @@
 // Finding the patient and what they are covered for, with as few round trips as the data allows:
 // the registry look-up and the eligibility check go out together (both need only the ID number),
-// then sub-benefits, contacts and the interventions together (they need the registry id). The
-// interventions (a member can have ~850) are cached per look-up and paged and searched here, and
-// the one that fits the ward is chosen as the default.
+// then sub-benefits and contacts together (they need the registry id), then the interventions of
+// every sub-benefit that fits the ward, together: the exchange lists interventions one sub-benefit
+// at a time (`sub_benefit_code` is required), and a member can have ~30 sub-benefits and ~850
+// interventions. The other sub-benefits' interventions are fetched when first asked for. They are
+// cached per look-up and paged and searched here, and the one that fits the ward is chosen as the
+// default.
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type {
@@ -76,8 +79,11 @@ export interface CoverKey {
 
 interface Entry extends StoredPatient {
   subBenefits: WireSubBenefit[] | null;
-  interventions: ContractIntervention[] | null;
   loading: Promise<void> | null;
+  /** Each sub-benefit's interventions, by its code: loaded, or on the way (a failed load is forgotten). */
+  interventionsOf: Map<string, Promise<ContractIntervention[]>>;
+  /** The lists that have arrived. */
+  listed: Map<string, ContractIntervention[]>;
 }
 
 const PAGE = 100;
@@ -108,7 +114,8 @@ const text = (value: string | undefined, max: number): string | null => {
   return v === undefined || v === '' ? null : v.slice(0, max);
 };
 
-export function toContractIntervention(i: WireIntervention): ContractIntervention {
+/** An intervention as the contract shows it; `subBenefitCode` is the sub-benefit it was listed under. */
+export function toContractIntervention(i: WireIntervention, subBenefitCode: string | null): ContractIntervention {
   const scenario = scenarioOf(i.scenario);
   const careSetting = careSettingOf(i.accessPoint);
   const serviceType: ServiceType = careSetting === 'inpatient' ? 'INPATIENT' : 'OUTPATIENT';
@@ -117,7 +124,7 @@ export function toContractIntervention(i: WireIntervention): ContractInterventio
   return {
     code: i.code,
     name: text(i.name, 200) ?? i.code,
-    subBenefitCode: text(i.subBenefitCode, 60),
+    subBenefitCode: text(subBenefitCode ?? undefined, 60),
     fund: text(i.fund, 60),
     careSetting,
     paymentMechanism: mechanismOf(i.paymentMechanism),
@@ -214,7 +221,7 @@ export class PatientDirectory {
       try {
         const stored = this.o.sealer.open<StoredPatient>(row.sealed);
         this.teachScrubber(stored);
-        this.entries.set(stored.ref, { ...stored, subBenefits: null, interventions: null, loading: null });
+        this.entries.set(stored.ref, { ...stored, subBenefits: null, loading: null, interventionsOf: new Map(), listed: new Map() });
       } catch (error) {
         this.o.log.warn({ err: (error as Error).message }, 'a looked-up patient could not be read back');
       }
@@ -243,10 +250,10 @@ export class PatientDirectory {
     // A window opened by BIOMETRICS_NOT_FOUND_OTP_ALLOWED is the exchange's, not the look-up's: it outlives a new look-up.
     entry.unusableUntil = this.entries.get(entry.ref)?.unusableUntil ?? null;
     if (entry.covered) {
-      const [contacts] = await Promise.all([client.consent.contacts({ patient_id: patientId }), this.loadBenefits(entry)]);
+      const [contacts, forWard] = await Promise.all([client.consent.contacts({ patient_id: patientId }), this.wardInterventions(entry, serviceType)]);
       entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
       if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
-      const suggestion = suggestIntervention(entry.interventions ?? [], serviceType, entry.contractedFunds, this.o.settings.memo(`usual.${serviceType}`));
+      const suggestion = suggestIntervention(forWard, serviceType, entry.contractedFunds, this.o.settings.memo(`usual.${serviceType}`));
       entry.suggested = suggestion === null ? null : briefOf(suggestion);
     }
     this.entries.set(entry.ref, entry);
@@ -302,11 +309,12 @@ export class PatientDirectory {
 
   async subBenefits(ref: string, careSetting: SubBenefit['careSetting'] | undefined, search: string | undefined): Promise<SubBenefit[]> {
     const entry = this.entry(ref);
-    await this.ensureBenefits(entry);
+    const subBenefits = await this.subBenefitsOf(entry);
     const needle = search?.trim().toLowerCase() ?? '';
-    return (entry.subBenefits ?? [])
+    return subBenefits
       .map((s): SubBenefit => {
-        const count = entry.interventions?.filter((i) => i.subBenefitCode === s.code).length;
+        // Only counts already at hand: asking the exchange for every list would defeat loading on demand.
+        const count = entry.listed.get(s.code)?.length;
         return {
           code: s.code.slice(0, 60),
           name: text(s.name, 200) ?? s.code.slice(0, 60),
@@ -321,21 +329,25 @@ export class PatientDirectory {
 
   async interventions(ref: string, filter: { subBenefitCode?: string | undefined; scenario?: ContractIntervention['scenario'] | undefined; search?: string | undefined }): Promise<ContractIntervention[]> {
     const entry = this.entry(ref);
-    await this.ensureBenefits(entry);
+    const subBenefits = await this.subBenefitsOf(entry);
+    const wanted = filter.subBenefitCode === undefined ? subBenefits : subBenefits.filter((s) => s.code === filter.subBenefitCode);
     const needle = filter.search?.trim().toLowerCase() ?? '';
-    return (entry.interventions ?? []).filter(
-      (i) =>
-        (filter.subBenefitCode === undefined || i.subBenefitCode === filter.subBenefitCode) &&
-        (filter.scenario === undefined || i.scenario === filter.scenario) &&
-        (needle === '' || i.code.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle)),
+    return (await this.interventionsOf(entry, wanted)).filter(
+      (i) => (filter.scenario === undefined || i.scenario === filter.scenario) && (needle === '' || i.code.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle)),
     );
   }
 
-  /** One intervention of the patient's benefits, by code (INTERVENTION_NOT_ALLOWED when not among them). */
+  /**
+   * One intervention of the patient's benefits, by code (INTERVENTION_NOT_ALLOWED when not among
+   * them): looked for in the lists already loaded, then in the others.
+   */
   async intervention(ref: string, code: string): Promise<ContractIntervention> {
     const entry = this.entry(ref);
-    await this.ensureBenefits(entry);
-    const found = entry.interventions?.find((i) => i.code === code);
+    const subBenefits = await this.subBenefitsOf(entry);
+    const loaded = subBenefits.filter((s) => entry.interventionsOf.has(s.code));
+    const found =
+      (await this.interventionsOf(entry, loaded)).find((i) => i.code === code) ??
+      (await this.interventionsOf(entry, subBenefits.filter((s) => !loaded.includes(s)))).find((i) => i.code === code);
     if (found === undefined) fail('INTERVENTION_NOT_ALLOWED', 'That intervention is not among the patient’s benefits.', { field: 'interventionCode' });
     return found;
   }
@@ -479,8 +491,9 @@ export class PatientDirectory {
       suggested: null,
       unusableUntil: null,
       subBenefits: null,
-      interventions: null,
       loading: null,
+      interventionsOf: new Map(),
+      listed: new Map(),
     };
   }
 
@@ -500,30 +513,60 @@ export class PatientDirectory {
     return ref;
   }
 
-  private ensureBenefits(entry: Entry): Promise<void> {
-    if (!entry.covered) return Promise.resolve();
-    if (entry.interventions !== null && entry.subBenefits !== null) return Promise.resolve();
-    return this.loadBenefits(entry);
-  }
-
-  /** Sub-benefits and every page of interventions, once per look-up (joined by concurrent callers). */
-  private loadBenefits(entry: Entry): Promise<void> {
+  /** The patient's sub-benefits, every page, once per look-up (joined by concurrent callers); none when not covered. */
+  private async subBenefitsOf(entry: Entry): Promise<WireSubBenefit[]> {
+    if (!entry.covered) return [];
+    if (entry.subBenefits !== null) return entry.subBenefits;
     entry.loading ??= (async () => {
       const client = this.o.session.client();
-      const [subBenefits, interventions] = await Promise.all([
-        allPages((page) => client.eligibility.subBenefits({ patient_id: entry.patientId, page, pageSize: PAGE })),
-        allPages((page) => client.eligibility.interventions({ patient_id: entry.patientId, page, pageSize: PAGE })),
-      ]);
-      entry.subBenefits = subBenefits;
-      entry.interventions = interventions.map(toContractIntervention);
+      entry.subBenefits = await allPages((page) => client.eligibility.subBenefits({ patient_id: entry.patientId, page, pageSize: PAGE }));
     })().finally(() => {
       entry.loading = null;
     });
-    return entry.loading;
+    await entry.loading;
+    return entry.subBenefits ?? [];
+  }
+
+  /** The interventions of the sub-benefits that fit the ward's service type, fetched together: enough to suggest one. */
+  private async wardInterventions(entry: Entry, serviceType: ServiceType): Promise<ContractIntervention[]> {
+    const subBenefits = await this.subBenefitsOf(entry);
+    const ward = serviceType === 'INPATIENT' ? 'inpatient' : 'outpatient';
+    return this.interventionsOf(
+      entry,
+      subBenefits.filter((s) => {
+        const setting = careSettingOf(s.accessPoint);
+        return setting === 'both' || setting === ward;
+      }),
+    );
+  }
+
+  /** The interventions of these sub-benefits, in their order; each list is fetched once (together with the others missing). */
+  private async interventionsOf(entry: Entry, subBenefits: readonly WireSubBenefit[]): Promise<ContractIntervention[]> {
+    const client = this.o.session.client();
+    const lists = subBenefits.map((s) => {
+      let list = entry.interventionsOf.get(s.code);
+      if (list === undefined) {
+        // The first page without paging parameters (the exchange serves a sub-benefit's list whole); more only if it says so.
+        list = allPages((page) => client.eligibility.interventions({ patient_id: entry.patientId, sub_benefit_code: s.code, ...(page === 1 ? {} : { page }) })).then(
+          (items) => {
+            const mapped = items.map((i) => toContractIntervention(i, s.code));
+            entry.listed.set(s.code, mapped);
+            return mapped;
+          },
+        );
+        entry.interventionsOf.set(s.code, list);
+        void list.catch(() => entry.interventionsOf.delete(s.code));
+      }
+      return list;
+    });
+    // An intervention listed under two sub-benefits is shown once, under the first.
+    const byCode = new Map<string, ContractIntervention>();
+    for (const i of (await Promise.all(lists)).flat()) if (!byCode.has(i.code)) byCode.set(i.code, i);
+    return [...byCode.values()];
   }
 
   private persist(entry: Entry): void {
-    const { subBenefits: _s, interventions: _i, loading: _l, ...stored } = entry;
+    const { subBenefits: _s, loading: _l, interventionsOf: _i, listed: _d, ...stored } = entry;
     this.teachScrubber(stored);
     this.upsertPatient.run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
   }

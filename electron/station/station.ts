@@ -294,7 +294,15 @@ export function createStation(deps: StationDeps): Station {
 
     'consent.begin': async (input) => consentView(requireCtx(), await beginConsent(requireCtx(), input)),
     'consent.sendSms': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.sendSms(c, h, wf, input.contactId)),
-    'consent.confirmSms': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.confirmSms(c, h, wf, input.code)),
+    'consent.confirmSms': async (input) =>
+      verificationCommand(input.workflowId, async (c, h, wf) => {
+        await verification.confirmSms(c, h, wf, input.code);
+        // The code opened a visit (flow B, the elective's visit day) whose answer was lost: checked later, as for visit.open.
+        if (c.engine.openCalls(wf.id).some((call) => call.operation === 'claims.createVisit')) {
+          void resumeSoon(c, wf.id, timing.reconcileRetryMs);
+          fail('EXCHANGE_TIMEOUT', 'The exchange did not answer; the station is checking whether the visit opened.', { workflowId: wf.id });
+        }
+      }),
     'consent.startFingerprint': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.startFingerprint(c, h, wf)),
     'consent.cancel': async (input) =>
       onWorkflow(input.workflowId, async (wf, c) => {

@@ -1,7 +1,8 @@
 // Flow B end to end, through `npm run station:web` (the real station core, its sandbox and the
-// virtual reader), in Chromium, by role and accessible name: consent by SMS code and by
-// fingerprint from the ID number to an open visit within the bedside targets of architecture.md
-// (at most 6 nurse actions by SMS code, 5 by fingerprint plus the capture), then the visit end.
+// virtual reader), in Chromium, by role and accessible name: consent by SMS code (Confirm spends
+// the code on the visit itself) and by fingerprint from the ID number to an open visit within the
+// bedside targets of architecture.md (at most 6 nurse actions by SMS code, 5 by fingerprint plus
+// the capture), then the visit end.
 // axe-core runs on every screen on the way.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,11 @@ describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
     await nurse.click(page.getByRole('button', { name: 'Send code' }), 'Send code');
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
     await nurse.fill(page.getByRole('textbox', { name: 'SMS code' }), code, 'SMS code');
+    const claimsBefore = (await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).length;
     await nurse.click(page.getByRole('button', { name: 'Confirm' }), 'Confirm');
+    // The code is spent by the visit itself: Confirm has opened the claim; "Open visit" shows it.
+    await page.getByText('The visit has started').waitFor();
+    expect((await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).length).toBe(claimsBefore + 1);
     await nurse.click(page.getByRole('button', { name: 'Open visit' }), 'Open visit');
     await page.getByText('Visit open', { exact: true }).waitFor();
     await expectAccessible(page, 'visit');

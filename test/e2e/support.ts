@@ -102,7 +102,21 @@ function sandboxControl(url: string): SandboxControl {
       const authorize = await fetch(`${url}/api/v1/claims/authorize`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${access_token}` },
-        body: JSON.stringify({ patient_id: crIdOf(nationalId), interventions: [interventionCode], service_type: 'OUTPATIENT', factors: ['SHA'], is_integration: true }),
+        // The twelve fields another workstation sends (a capitation intervention goes as CAPITATION).
+        body: JSON.stringify({
+          patient_id: crIdOf(nationalId),
+          interventions: [interventionCode],
+          service_type: 'CAPITATION',
+          agent_id: '22334455',
+          work_station_id: 'WS-ELSEWHERE-01',
+          authorizing_device_os: 'windows',
+          factors: ['SHA'],
+          ekyc_provider_id: 'Idhini Demo Hospital',
+          provider: 'FID-00-000004-0',
+          is_integration: true,
+          is_emergency: false,
+          is_biometrics_discharge_authorization: false,
+        }),
       });
       if (!authorize.ok) throw new Error(`sandbox authorize: ${authorize.status} ${await authorize.text()}`);
       return (await authorize.json()) as { guid: string; status: string };

@@ -16,9 +16,12 @@ import {
   dischargeOtpRequest,
   doctorConsentResendRequest,
   otpSentResponse,
+  otpWhitelistAttachments,
+  otpWhitelistFilePart,
   otpWhitelistRequest,
   otpWhitelistResponse,
   otpWhitelistStatusQuery,
+  otpWhitelistStatusResponse,
   rejectAuthorizationRequest,
   rejectAuthorizationResponse,
   sendOtpRequest,
@@ -98,7 +101,10 @@ export const consentOperations = nameOperations('consent', {
     safeToRepeat: false,
     request: otpWhitelistRequest,
     encode: ({ attachment, ...fields }) => ({
-      body: multipart(fields, attachment === undefined ? [] : [filePart('attachment', attachment)]),
+      body: multipart(
+        { ...fields, attachments: otpWhitelistAttachments(attachment) },
+        attachment === undefined ? [] : [filePart(otpWhitelistFilePart, attachment.file)],
+      ),
     }),
     response: { schema: otpWhitelistResponse },
   }),
@@ -107,6 +113,6 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/patients/otp-whitelists/callback',
     safeToRepeat: true,
     request: otpWhitelistStatusQuery,
-    response: { schema: otpWhitelistResponse },
+    response: { schema: otpWhitelistStatusResponse },
   }),
 });

@@ -71,11 +71,14 @@ const submitDischargeReason = z.enum(submitDischargeReasons, {
 
 // ---------------------------------------------------------------- visit
 
+/**
+ * A virtual claim: `intervention_codes` is a required array (R docs, A, R `open_visit()`), and
+ * exactly one consent: the SMS code (the visit is the consent) or a biometric authorization's guid.
+ */
 export const createVisitRequest = z
   .strictObject({
     patient_id: nonEmpty,
-    intervention_code: nonEmpty.optional(),
-    intervention_codes: z.array(nonEmpty).min(1).optional(),
+    intervention_codes: z.array(nonEmpty).min(1, 'give at least one intervention code'),
     service_type: serviceType,
     otp: otpDigits.optional(),
     auth_guid: nonEmpty.optional(),
@@ -88,7 +91,6 @@ export const createVisitRequest = z
   })
   .superRefine((v, ctx) => {
     requireExactlyOne(v, ['otp', 'auth_guid'], ctx, 'consent strategy');
-    requireExactlyOne(v, ['intervention_code', 'intervention_codes'], ctx, 'intervention');
     requireAllOrNone(v, practitionerFields, ctx, 'attending doctor');
   });
 
@@ -107,7 +109,6 @@ export interface Visit {
 export const createVisitResponse = z
   .looseObject({
     authorization_code: optionalText,
-    consent_token: optionalText,
     authorization_guid: optionalText,
     claim_auth_status: optionalStatus,
     workflow_state: optionalStatus,
@@ -116,13 +117,13 @@ export const createVisitResponse = z
     visit_start: optionalText,
     interventions: list(interventionRef),
   })
-  .refine((v) => (v.authorization_code ?? v.consent_token) !== undefined, {
+  .refine((v) => v.authorization_code !== undefined, {
     message: 'visit without authorization_code (the consent_token)',
     path: ['authorization_code'],
   })
   .transform(
     (v): Visit => ({
-      consentToken: String(v.authorization_code ?? v.consent_token),
+      consentToken: String(v.authorization_code),
       authorizationGuid: v.authorization_guid,
       claimAuthStatus: v.claim_auth_status,
       workflowState: v.workflow_state,

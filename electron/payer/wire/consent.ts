@@ -12,7 +12,7 @@ import {
   optionalNumber,
   optionalText,
   otpDigits,
-  serviceType,
+  pageOf,
   status,
   text,
 } from './common';
@@ -58,14 +58,14 @@ export const contactsResponse = oneOrMany(contact);
 export const sendOtpRequest = z.strictObject({
   patient_id: nonEmpty,
   intervention_codes: z.array(nonEmpty).min(1, 'give at least one intervention code'),
-  /** The contract's name; the sandbox also accepts beneficiary_contact_id. */
-  contact_id: nonEmpty.optional(),
+  /** The contact to send to (A sends `beneficiary_contact_id`; one docs page says `contact_id`). */
+  beneficiary_contact_id: nonEmpty.optional(),
 });
 
 export const dischargeOtpRequest = z.strictObject({
   consent_token: nonEmpty,
-  /** Outpatient claims name the patient too. */
-  patient_id: nonEmpty.optional(),
+  /** Every public client sends the patient with the claim's token (A, R). */
+  patient_id: nonEmpty,
 });
 
 export interface OtpSent {
@@ -97,24 +97,34 @@ export const authorizationStatuses = [
 ] as const;
 export type AuthorizationStatus = (typeof authorizationStatuses)[number] | (string & {});
 
-export const authorizeOtpRequest = z
-  .strictObject({
-    patient_id: nonEmpty,
-    otp: otpDigits,
-    intervention_codes: z.array(nonEmpty).min(1).optional(),
-    interventions: z.array(nonEmpty).min(1).optional(),
-    service_type: serviceType.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.intervention_codes !== undefined && v.interventions !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['interventions'], message: 'give intervention_codes or interventions, not both' });
-    }
-  });
+/**
+ * `service_type` of an authorize: the portal lists OUTPATIENT and INPATIENT; UAT accepts CAPITATION
+ * and refuses a capitation intervention under OUTPATIENT (R WORKFLOWS).
+ */
+export const authorizeServiceTypes = ['CAPITATION', 'OUTPATIENT', 'INPATIENT'] as const;
+const authorizeServiceType = z.enum(authorizeServiceTypes);
 
-export const deviceOperatingSystems = ['windows', 'android', 'linux', 'macos'] as const;
+/** Elective pre-visit consent by OTP: interventions and service_type are required (R docs, A). */
+export const authorizeOtpRequest = z.strictObject({
+  patient_id: nonEmpty,
+  otp: otpDigits,
+  interventions: z.array(nonEmpty).min(1, 'give at least one intervention'),
+  service_type: authorizeServiceType,
+  /** A forwards the contact the code went to when it knows it. */
+  beneficiary_contact_id: nonEmpty.optional(),
+});
 
-/** The fields every biometric authorize carries (field notes, [3x]). */
-const biometricFields = {
+/**
+ * The exchange's enumeration (K `AuthorizingDeviceOS`, A and R comments): the OS class of the
+ * workstation's hardware service, not the station's own. See deviceOsOf in electron/station/deps.ts.
+ */
+export const deviceOperatingSystems = ['windows', 'android'] as const;
+
+/** The twelve fields of a biometric authorize (K, A, R); the two flags are set by the operation. */
+const biometricRequest = {
+  patient_id: nonEmpty,
+  service_type: authorizeServiceType,
+  interventions: z.array(nonEmpty).min(1, 'give at least one intervention'),
   /** National ID of the facility's biometrics agent. */
   agent_id: nonEmpty,
   /** workstationID reported by the workstation's hardware service. */
@@ -128,20 +138,13 @@ const biometricFields = {
   is_integration: z.boolean().default(true),
 };
 
-export const authorizeBiometricRequest = z.strictObject({
-  patient_id: nonEmpty,
-  service_type: serviceType,
-  interventions: z.array(nonEmpty).min(1, 'give at least one intervention'),
-  ...biometricFields,
-});
+export const authorizeBiometricRequest = z.strictObject(biometricRequest);
 
-export const authorizeDischargeRequest = z.strictObject({
-  consent_token: nonEmpty,
-  patient_id: nonEmpty.optional(),
-  service_type: serviceType.optional(),
-  interventions: z.array(nonEmpty).min(1).optional(),
-  ...biometricFields,
-});
+/**
+ * Visit-end consent by fingerprint: the same body with is_biometrics_discharge_authorization true
+ * (A `client-registry.controller.ts`); the claim is found by the patient, not by a consent_token.
+ */
+export const authorizeDischargeRequest = z.strictObject(biometricRequest);
 
 export interface Authorization {
   /** The authorization token: consent_token of a preauth; keep it on the main side. */
@@ -150,10 +153,12 @@ export interface Authorization {
   readonly guid: string | undefined;
   readonly status: AuthorizationStatus;
   readonly label: string | undefined;
+  /** When the authorization itself expires: the fingerprint page's time limit. */
   readonly expiry: string | undefined;
   /** The page where the patient matches fingerprints (the contract's "iframe link"). */
   readonly verificationUrl: string | undefined;
-  readonly verificationExpiry: string | undefined;
+  /** `shaVerificationRequest.embedExpiry`: seconds (120, 0 in the examples), not a date. */
+  readonly verificationExpiresInSeconds: number | undefined;
   readonly verificationRequestId: string | undefined;
   readonly workStationId: string | undefined;
   /** Visit-end (discharge) authorization identifier, used as discharge_auth_guid. */
@@ -161,7 +166,7 @@ export interface Authorization {
 }
 
 const verificationRequest = z.looseObject({
-  embedExpiry: optionalText,
+  embedExpiry: optionalNumber,
   requestId: optionalText,
   requestUrl: optionalText,
 });
@@ -174,8 +179,6 @@ const authorizationWire = z.looseObject({
   expiry: optionalText,
   workStationId: optionalText,
   shaVerificationRequest: optional(verificationRequest),
-  iframe_link: optionalText,
-  iframeLink: optionalText,
   discharge_auth_guid: optionalText,
 });
 
@@ -186,8 +189,8 @@ function toAuthorization(a: z.output<typeof authorizationWire>): Authorization {
     status: a.status,
     label: a.label,
     expiry: a.expiry,
-    verificationUrl: a.shaVerificationRequest?.requestUrl ?? a.iframe_link ?? a.iframeLink,
-    verificationExpiry: a.shaVerificationRequest?.embedExpiry,
+    verificationUrl: a.shaVerificationRequest?.requestUrl,
+    verificationExpiresInSeconds: a.shaVerificationRequest?.embedExpiry,
     verificationRequestId: a.shaVerificationRequest?.requestId,
     workStationId: a.workStationId,
     dischargeAuthGuid: a.discharge_auth_guid,
@@ -205,11 +208,11 @@ export const authorizeBiometricResponse = authorizationWire
   .refine((a) => a.guid !== undefined, { message: 'biometric authorization without guid', path: ['guid'] })
   .transform(toAuthorization);
 
-/** Visit-end authorize: discharge_auth_guid (or guid), PENDING or immediately AUTHORIZED. */
+/** Visit-end authorize: the authorization's guid (or discharge_auth_guid), PENDING or immediately AUTHORIZED. */
 export const authorizeDischargeResponse = authorizationWire
   .refine((a) => (a.discharge_auth_guid ?? a.guid) !== undefined, {
-    message: 'discharge authorization without discharge_auth_guid',
-    path: ['discharge_auth_guid'],
+    message: 'discharge authorization without guid (or discharge_auth_guid)',
+    path: ['guid'],
   })
   .transform((a) => {
     const auth = toAuthorization(a);
@@ -218,6 +221,7 @@ export const authorizeDischargeResponse = authorizationWire
 
 // ---------------------------------------------------------------- look-up and reject
 
+/** R docs mark both required; A sends the token alone; the station sends what it holds. */
 export const authorizationQuery = z
   .strictObject({ token: nonEmpty.optional(), guid: nonEmpty.optional() })
   .superRefine((v, ctx) => {
@@ -227,35 +231,32 @@ export const authorizationQuery = z
   });
 
 export interface AuthorizationRecord extends Authorization {
+  /** `beneficiaryCode`: the patient's client registry id. */
   readonly patientId: string | undefined;
   readonly interventions: string[];
-  readonly serviceType: string | undefined;
+  /** `authorizationReason`, e.g. why it was rejected. */
   readonly reason: string | undefined;
-  readonly createdAt: string | undefined;
 }
 
 const authorizationRecord = authorizationWire
   .extend({
-    patient_id: optionalText,
+    beneficiaryCode: optionalText,
     interventions: list(interventionRef),
-    service_type: optionalText,
-    reason: optionalText,
-    created_at: optionalText,
+    authorizationReason: optionalText,
   })
   .transform(
     (a): AuthorizationRecord => ({
       ...toAuthorization(a),
-      patientId: a.patient_id,
+      patientId: a.beneficiaryCode,
       interventions: a.interventions,
-      serviceType: a.service_type,
-      reason: a.reason,
-      createdAt: a.created_at,
+      reason: a.authorizationReason,
     }),
   );
 
 /**
- * The record [doc], or `{results: [record]}`: the first record is the answer; an empty list means
- * the exchange knows no such authorization (reported as `results` missing an entry).
+ * The record [doc], a list of records (seen on UAT), or `{results: [record]}`: the first record is
+ * the answer; an empty list means the exchange knows no such authorization (reported as
+ * `results[0]` missing).
  */
 export const authorizationLookupResponse = oneOrMany(authorizationRecord).transform((records, ctx): AuthorizationRecord => {
   const [first] = records;
@@ -270,15 +271,12 @@ export const rejectAuthorizationRequest = z.strictObject({ token: nonEmpty });
 
 export interface AuthorizationRejected {
   readonly message: string | undefined;
-  readonly authorization: AuthorizationRecord | undefined;
 }
 
+/** `{message}` ("The authorization has been closed." on UAT), or an empty body. */
 export const rejectAuthorizationResponse = z
-  .union([
-    z.undefined().transform(() => ({ message: undefined, authorization: undefined })),
-    z.looseObject({ message: optionalText, authorization: optional(authorizationRecord) }),
-  ])
-  .transform((r): AuthorizationRejected => ({ message: r.message, authorization: r.authorization }));
+  .union([z.undefined().transform(() => ({ message: undefined })), z.looseObject({ message: optionalText })])
+  .transform((r): AuthorizationRejected => ({ message: r.message }));
 
 // ---------------------------------------------------------------- doctor consent, OTP whitelist
 
@@ -300,28 +298,60 @@ export const otpWhitelistReasons = [
   'TECHNICAL_ISSUES',
 ] as const;
 
-export const otpWhitelistRequest = z
-  .strictObject({
-    beneficiary_cr_id: nonEmpty,
-    reason_type: z.enum(otpWhitelistReasons),
-    /** Free text; required when reason_type is OTHER, since no listed reason says why. */
-    reason_text: z.string().optional(),
-    attachment: fileInput.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.reason_type === 'OTHER' && (v.reason_text ?? '').trim() === '') {
-      ctx.addIssue({ code: 'custom', path: ['reason_text'], message: 'reason_text is required when reason_type is OTHER: say why the patient needs OTP consent' });
-    }
-  });
+/** The one supporting document a whitelist request may carry; its part is named as A names it. */
+export const otpWhitelistFilePart = 'attachments_file_blob';
 
-export const otpWhitelistStatusQuery = z.strictObject({ beneficiary_cr_id: nonEmpty, guid: nonEmpty });
+export const otpWhitelistRequest = z.strictObject({
+  beneficiary_cr_id: nonEmpty,
+  reason_type: z.enum(otpWhitelistReasons),
+  /** Why, in the nurse's words (A requires it, K and V send it). */
+  reason: nonEmpty.max(2000, 'at most 2000 characters'),
+  /** How many fingerprint attempts were made before asking (A, K, V). */
+  biometric_attempts: z.number().int().min(0).max(1000),
+  /** The facility's registry code (A adds it; V lists it). */
+  facility_fr_code: nonEmpty,
+  attachment: z
+    .strictObject({
+      document_title: nonEmpty,
+      /** V's example value; no other type is published. */
+      document_type: nonEmpty.default('SUPPORT_DOCUMENT'),
+      file: fileInput,
+    })
+    .optional(),
+});
+
+/** The attachment's metadata as the multipart `attachments` text part: `[]` without one. */
+export function otpWhitelistAttachments(attachment: z.output<typeof otpWhitelistRequest>['attachment']): string {
+  if (attachment === undefined) return '[]';
+  return JSON.stringify([
+    {
+      document_title: attachment.document_title,
+      document_type: attachment.document_type,
+      file_field_name: otpWhitelistFilePart,
+      file_name: attachment.file.file_name,
+    },
+  ]);
+}
+
+/** V documents both; A sends the facility instead of the guid: the station sends all three. */
+export const otpWhitelistStatusQuery = z.strictObject({
+  beneficiary_cr_id: nonEmpty,
+  guid: nonEmpty.optional(),
+  facility_fr_code: nonEmpty.optional(),
+});
 
 export interface OtpWhitelistRequest {
   readonly guid: string;
   readonly status: string;
+  readonly reasonType: string | undefined;
 }
 
-export const otpWhitelistResponse = z
-  .looseObject({ guid: text, status })
-  .transform((w): OtpWhitelistRequest => ({ guid: w.guid, status: w.status }));
+const otpWhitelistEntry = z
+  .looseObject({ guid: text, status, reasonType: optionalText })
+  .transform((w): OtpWhitelistRequest => ({ guid: w.guid, status: w.status, reasonType: w.reasonType }));
 
+/** The created request, camelCase (A types, V). */
+export const otpWhitelistResponse = otpWhitelistEntry;
+
+/** The requests found, as a page `{count, results[]}` (V); a bare list is read the same way. */
+export const otpWhitelistStatusResponse = pageOf(otpWhitelistEntry);

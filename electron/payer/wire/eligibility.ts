@@ -266,12 +266,23 @@ export const subBenefitsResponse = pageOf(subBenefit);
 
 // ---------------------------------------------------------------- interventions
 
-export const interventionsQuery = z.strictObject({
-  patient_id: nonEmpty,
-  sub_benefit_code: nonEmpty.optional(),
-  search: z.string().optional(),
-  ...pageQuery,
-});
+/**
+ * One sub-benefit's interventions: `sub_benefit_code` is required (R docs, K, R `interventions()`);
+ * A also looks one intervention up by `code` alone, so one of the two must be given. `page` goes
+ * out only for pages the exchange said exist (it serves a sub-benefit's list as one page).
+ */
+export const interventionsQuery = z
+  .strictObject({
+    patient_id: nonEmpty,
+    sub_benefit_code: nonEmpty.optional(),
+    code: nonEmpty.optional(),
+    ...pageQuery,
+  })
+  .superRefine((v, ctx) => {
+    if (v.sub_benefit_code === undefined && v.code === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['sub_benefit_code'], message: 'give the sub-benefit whose interventions are wanted (or one intervention code)' });
+    }
+  });
 
 export type PaymentMechanism =
   | 'FEE_FOR_SERVICE'
@@ -334,9 +345,9 @@ export interface Intervention extends InterventionFlags {
   readonly applicableTariff: number | undefined;
   /** `kephLevelTarriff` on the wire (sic). */
   readonly kephLevelTariff: number | undefined;
+  /** `overallTariff` on the wire. */
   readonly tariff: number | undefined;
   readonly fund: string | undefined;
-  readonly subBenefitCode: string | undefined;
 }
 
 const documentType = z.union([
@@ -348,10 +359,9 @@ const documentType = z.union([
 
 const intervention = z
   .looseObject({
-    intervention_code: optionalText,
     code: optionalText,
+    intervention_code: optionalText,
     name: optionalText,
-    intervention_name: optionalText,
     paymentMechanism: optionalText,
     needsPreauth: optionalBoolean,
     needsManualPreauthApproval: optionalBoolean,
@@ -362,21 +372,20 @@ const intervention = z
     protocolCode: optionalText,
     applicableTariff: optionalNumber,
     kephLevelTarriff: optionalNumber,
-    tariff: optionalNumber,
+    overallTariff: optionalNumber,
     fund: optionalText,
-    sub_benefit_code: optionalText,
   })
-  .refine((i) => (i.intervention_code ?? i.code) !== undefined, { message: 'intervention without intervention_code', path: ['intervention_code'] })
+  .refine((i) => (i.code ?? i.intervention_code) !== undefined, { message: 'intervention without code', path: ['code'] })
   .transform((i): Intervention => {
     const flags: InterventionFlags = {
-      code: String(i.intervention_code ?? i.code),
+      code: String(i.code ?? i.intervention_code),
       paymentMechanism: i.paymentMechanism === undefined ? undefined : normalisePaymentMechanism(i.paymentMechanism),
       needsPreauth: i.needsPreauth ?? false,
       needsManualPreauthApproval: i.needsManualPreauthApproval ?? false,
     };
     return {
       ...flags,
-      name: i.name ?? i.intervention_name,
+      name: i.name,
       scenario: recogniseScenario(flags),
       accessPoint: i.accessPoint === undefined ? undefined : normaliseAccessPoint(i.accessPoint),
       needsDoctorAuthorization: i.needsDoctorAuthorization ?? false,
@@ -385,12 +394,12 @@ const intervention = z
       protocolCode: i.protocolCode,
       applicableTariff: i.applicableTariff,
       kephLevelTariff: i.kephLevelTarriff,
-      tariff: i.tariff,
+      tariff: i.overallTariff,
       fund: i.fund,
-      subBenefitCode: i.sub_benefit_code,
     };
   });
 
+/** A page [doc], or a bare list (UAT answers `[]` for an unknown sub-benefit). */
 export const interventionsResponse = pageOf(intervention);
 
 // ---------------------------------------------------------------- utilization, covers, POMSF

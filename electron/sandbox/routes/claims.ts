@@ -11,6 +11,7 @@ import {
   effectiveScheme,
   requireCoverSet,
   finalisedPreauthFor,
+  requireCapitationServiceType,
   requireFitsServiceType,
   requireInterventions,
   requireNoPendingAuthorization,
@@ -48,10 +49,14 @@ import { doctorRecord, requireClaim, requireEditable, requireProfessional } from
 const DAY_MS = 24 * 60 * 60 * 1000;
 const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'a date such as 2025-07-01');
 
+/**
+ * `intervention_codes` is a required array on the live service (R docs, A, R): a visit naming its
+ * intervention with the singular `intervention_code` is refused, naming the field.
+ */
 const visitRequest = z
   .object({
     patient_id: text,
-    intervention_code: text.optional(),
+    intervention_code: z.unknown().optional(),
     intervention_codes: interventionList.optional(),
     service_type: serviceType,
     otp: otpField.optional(),
@@ -63,14 +68,18 @@ const visitRequest = z
     is_biometrics: z.boolean().optional(),
     request_user_national_id: z.string().trim().max(50).optional(),
   })
-  .refine((v) => v.intervention_code !== undefined || v.intervention_codes !== undefined, {
-    path: ['intervention_code'],
-    message: 'intervention_code (or intervention_codes) is required',
+  .superRefine((v, ctx) => {
+    if (v.intervention_codes === undefined) {
+      const singular = v.intervention_code === undefined ? '' : ' (the singular intervention_code is not accepted)';
+      ctx.addIssue({ code: 'custom', path: ['intervention_codes'], message: `required: an array of intervention codes${singular}` });
+    } else if (v.intervention_code !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['intervention_code'], message: 'not a field of the visit: give the codes in intervention_codes only' });
+    }
+    if ((v.otp === undefined) === (v.auth_guid === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['otp'], message: 'exactly one consent strategy: otp or auth_guid' });
+    }
   })
-  .refine((v) => (v.otp === undefined) !== (v.auth_guid === undefined), {
-    path: ['otp'],
-    message: 'exactly one consent strategy: otp or auth_guid',
-  });
+  .transform(({ intervention_code: _singular, intervention_codes, ...v }) => ({ ...v, intervention_codes: intervention_codes ?? [] }));
 
 /** An ICD code as the live wire carries it: a bare string in `diagnoses` and `icd_code`. */
 const icdCode = z
@@ -400,7 +409,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(visitRequest, request.body);
     const practitioner = practitionerFrom(body);
     const patient = requirePatient(body.patient_id);
-    const codes = [...new Set(body.intervention_codes ?? [body.intervention_code ?? ''])];
+    const codes = [...new Set(body.intervention_codes)];
     ctx.sweep();
 
     // A re-post with the consent that opened a visit returns that visit (crash recovery).
@@ -424,6 +433,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     effectiveScheme(ctx, patient);
     const interventions = requireInterventions(codes);
     requireFitsServiceType(interventions, body.service_type);
+    requireCapitationServiceType(interventions, body.service_type);
 
     let otp: OtpRecord | undefined;
     if (body.otp !== undefined) {

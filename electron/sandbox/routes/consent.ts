@@ -11,6 +11,7 @@ import {
   effectiveScheme,
   notifyDoctor,
   phaseFor,
+  requireCapitationServiceType,
   requireFitsServiceType,
   requireInterventions,
   requireNoPendingAuthorization,
@@ -22,7 +23,7 @@ import {
 } from '../state/consent';
 import type { ClaimRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { interventionList, otpField, parse, practitionerIdType, regulator, serviceType, text } from '../validation';
+import { interventionList, otpField, parse, practitionerIdType, regulator, text } from '../validation';
 import { authorizationView, biometricAuthorizeView } from '../views';
 import { CATALOGUE, isEmergencyIntervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
@@ -33,16 +34,25 @@ const contactId = z.union([z.string().trim().min(1), z.number().int()]).transfor
 const otpRequest = z.object({
   patient_id: text,
   intervention_codes: interventionList,
-  contact_id: contactId.optional(),
-  // The name three public clients send [3x]; the contract says contact_id.
+  // A sends beneficiary_contact_id; one docs page (V) says contact_id: both are accepted.
   beneficiary_contact_id: contactId.optional(),
+  contact_id: contactId.optional(),
 });
 
+/** The portal lists OUTPATIENT and INPATIENT; UAT accepts CAPITATION (R WORKFLOWS). */
+const authorizeServiceType = z.enum(['CAPITATION', 'OUTPATIENT', 'INPATIENT']);
+
+/**
+ * The twelve fields of a biometric authorize (K, A, R). The live service refuses a capture without
+ * the agent or the workstation (R); the device OS is one of two values (K).
+ */
 const biometricFields = {
-  service_type: serviceType.optional(),
-  agent_id: z.string().trim().max(100).optional(),
-  work_station_id: z.string().trim().max(200).optional(),
-  authorizing_device_os: z.string().trim().max(50).optional(),
+  patient_id: text,
+  service_type: authorizeServiceType,
+  interventions: interventionList,
+  agent_id: text,
+  work_station_id: text,
+  authorizing_device_os: z.enum(['windows', 'android']).optional(),
   factors: z.array(z.string().max(50)).max(10).optional(),
   ekyc_provider_id: z.string().trim().max(200).optional(),
   provider: z.string().trim().max(100).optional(),
@@ -51,26 +61,21 @@ const biometricFields = {
   is_biometrics_discharge_authorization: z.boolean().optional(),
 };
 
-const biometricAuthorize = z
-  .object({ patient_id: text, interventions: interventionList.optional(), intervention_codes: interventionList.optional(), ...biometricFields })
-  .refine((v) => v.interventions !== undefined || v.intervention_codes !== undefined, {
-    path: ['interventions'],
-    message: 'interventions (or intervention_codes) is required',
-  });
+const biometricAuthorize = z.object(biometricFields);
 
-const dischargeAuthorize = z
-  .object({ consent_token: text.optional(), patient_id: text.optional(), ...biometricFields })
-  .refine((v) => v.consent_token !== undefined || v.patient_id !== undefined, {
-    path: ['consent_token'],
-    message: 'consent_token (or patient_id) is required',
-  });
+/** Visit-end consent: the live twelve-field body naming the patient (A), or the contract's consent_token. */
+const dischargeAuthorize = z.union([
+  z.object({ consent_token: text, work_station_id: z.string().trim().max(200).optional() }),
+  z.object(biometricFields).extend({ is_biometrics_discharge_authorization: z.literal(true) }),
+]);
 
+/** Elective pre-visit consent by OTP: interventions and service_type required (R docs, A). */
 const otpAuthorize = z.object({
   patient_id: text,
   otp: otpField,
-  intervention_codes: interventionList.optional(),
-  interventions: interventionList.optional(),
-  service_type: serviceType.optional(),
+  interventions: interventionList,
+  service_type: authorizeServiceType,
+  beneficiary_contact_id: contactId.optional(),
 });
 
 const emergencyAuthorize = z.object({
@@ -104,14 +109,25 @@ function requireEmergencyIntervention(code: string) {
   return intervention;
 }
 
-/** The claim a visit-end consent is for: named by consent_token, or the patient's one open claim. */
-function dischargeClaim(ctx: SandboxContext, facility: Facility, body: { consent_token?: string | undefined; patient_id?: string | undefined }): ClaimRecord {
+/**
+ * The claim a visit-end consent is for: named by consent_token, or the patient's one open claim
+ * (of these interventions, when named).
+ */
+function dischargeClaim(
+  ctx: SandboxContext,
+  facility: Facility,
+  body: { consent_token?: string | undefined; patient_id?: string | undefined; interventions?: readonly string[] | undefined },
+): ClaimRecord {
   let claim: ClaimRecord;
   if (body.consent_token !== undefined) {
     claim = requireClaim(ctx, facility, body.consent_token);
   } else {
     const open = [...ctx.state.claims.values()].filter(
-      (c) => c.facility === facility.code && c.patient_id === body.patient_id && c.workflow_state === 'DRAFT',
+      (c) =>
+        c.facility === facility.code &&
+        c.patient_id === body.patient_id &&
+        c.workflow_state === 'DRAFT' &&
+        (body.interventions === undefined || body.interventions.every((code) => c.interventions.includes(code))),
     );
     const only = open[0];
     if (only === undefined) throw fail.notFound(`No open claim for patient ${body.patient_id ?? ''} at ${facility.code}`);
@@ -144,7 +160,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       facility,
       purpose: 'consent',
       patient,
-      contactId: body.contact_id ?? body.beneficiary_contact_id,
+      contactId: body.beneficiary_contact_id ?? body.contact_id,
       interventions: interventions.map((i) => i.intervention_code),
       claimToken: null,
     });
@@ -199,29 +215,30 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       effectiveScheme(ctx, patient);
       requireNoPendingAuthorization(ctx, facility, patient.crId);
       requireOtpConsentAllowed(ctx, facility, patient);
+      const interventions = requireInterventions(body.interventions);
+      requireFitsServiceType(interventions, body.service_type);
+      requireCapitationServiceType(interventions, body.service_type);
       const otp = checkOtp(ctx, { facility, purpose: 'consent', code: body.otp, patientId: patient.crId });
-      const codes = body.intervention_codes ?? body.interventions ?? [...otp.interventions];
-      const outside = codes.filter((c) => !otp.interventions.includes(c));
+      const outside = body.interventions.filter((c) => !otp.interventions.includes(c));
       if (outside.length > 0) throw fail.rule('AUTHORIZATION_MISMATCH', `The OTP was not sent for ${outside.join(', ')}`);
-      const interventions = requireInterventions(codes);
-      if (body.service_type !== undefined) requireFitsServiceType(interventions, body.service_type);
       const phase = phaseFor(ctx, facility, patient.crId, interventions);
       otp.used_at = ctx.now();
       const a = createAuthorization(ctx, {
         facility,
         patient,
         interventions: interventions.map((i) => i.intervention_code),
-        serviceType: body.service_type ?? null,
+        serviceType: body.service_type,
         phase,
         method: 'otp',
         status: phase === 'pre_visit' ? 'AUTHORIZED_PENDING_VISIT' : 'AUTHORIZED',
         request: { ...raw, otp: '******' },
       });
-      return { token: a.token, guid: a.guid, status: a.status };
+      return { token: a.token, guid: a.guid, status: a.status, label: a.label, ...(a.patient_id === null ? {} : { beneficiaryCode: a.patient_id }) };
     }
 
     if (raw['consent_token'] !== undefined || raw['is_biometrics_discharge_authorization'] === true) {
       const body = parse(dischargeAuthorize, raw);
+      if ('service_type' in body) requireCapitationServiceType(requireInterventions(body.interventions), body.service_type);
       const claim = dischargeClaim(ctx, facility, body);
       const patient = requirePatient(claim.patient_id ?? '');
       const a = startBiometricAuthorization(ctx, {
@@ -240,13 +257,14 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(biometricAuthorize, raw);
     const patient = requirePatient(body.patient_id);
     effectiveScheme(ctx, patient);
-    const interventions = requireInterventions(body.interventions ?? body.intervention_codes ?? []);
-    if (body.service_type !== undefined) requireFitsServiceType(interventions, body.service_type);
+    const interventions = requireInterventions(body.interventions);
+    requireFitsServiceType(interventions, body.service_type);
+    requireCapitationServiceType(interventions, body.service_type);
     const a = startBiometricAuthorization(ctx, {
       facility,
       patient,
       interventions: interventions.map((i) => i.intervention_code),
-      serviceType: body.service_type ?? null,
+      serviceType: body.service_type,
       phase: phaseFor(ctx, facility, patient.crId, interventions),
       workStationId: body.work_station_id ?? null,
       request: raw,
@@ -273,7 +291,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     if (a === undefined) throw fail.notFound(`No authorization with token ${request.params.token} at this facility`);
     ctx.state.fireAuthorization(a, 'reject', 'AUTHORIZATION_NOT_PENDING', 'rejected by the facility');
     a.reason = 'REJECTED_BY_FACILITY';
-    return { message: 'Authorization rejected', authorization: authorizationView(a) };
+    return { message: 'The authorization has been closed.' };
   });
 
   app.post('/claims/doctor-consent', async (request) => {

@@ -8,21 +8,31 @@ import { isWhitelisted, requirePatient } from '../state/consent';
 import type { WhitelistRequest } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { checkAttachment, readMultipart } from '../uploads';
-import { identificationType, pageQuery, paginate, parse, text } from '../validation';
+import { identificationType, jsonField, pageQuery, paginate, parse, text } from '../validation';
 import { totalAmount } from '../views';
-import { CATALOGUE, isPerDiem, type SubBenefit } from '../world/catalogue';
+import { CATALOGUE, isPerDiem, type Intervention, type SubBenefit } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
-import { ageOn, findPatient, isCovered, maskPhone, type DemoPatient } from '../world/patients';
+import { ageOn, findPatient, isCovered, maskPhone, patientByCrId, type DemoPatient } from '../world/patients';
 import { requestUrl } from './shared';
 
 const identification = z.object({ identification_number: text, identification_type: identificationType });
 const byPatient = z.object({ patient_id: text });
 const subBenefitsQuery = byPatient.extend(pageQuery.shape);
-const interventionsQuery = byPatient.extend({ sub_benefit_code: text.optional(), search: z.string().trim().max(200).optional(), ...pageQuery.shape });
+/**
+ * `sub_benefit_code` is required on the live service (R docs; no code, no list); A also looks one
+ * intervention up by `code`, so the sandbox accepts either and refuses neither.
+ */
+const interventionsQuery = byPatient
+  .extend({ sub_benefit_code: text.optional(), code: text.optional(), ...pageQuery.shape })
+  .refine((v) => v.sub_benefit_code !== undefined || v.code !== undefined, {
+    path: ['sub_benefit_code'],
+    message: 'required: the sub-benefit whose interventions are wanted (or one intervention code)',
+  });
 const utilizationQuery = byPatient.extend({ intervention_code: text });
 // R `set_coverage()`, K `lockCover`: the cover is chosen under a consent token.
 const coverRequest = z.object({ consent_token: text, principal_cr_id: text, policy_number: text });
-const whitelistStatusQuery = z.object({ beneficiary_cr_id: text, guid: text });
+/** V documents beneficiary_cr_id and guid; A sends beneficiary_cr_id and facility_fr_code: both are accepted. */
+const whitelistStatusQuery = z.object({ beneficiary_cr_id: text, guid: text.optional(), facility_fr_code: text.optional(), ...pageQuery.shape });
 // The docs mark policy_year required, A sends it only when it has one: the sandbox does not require it.
 const pomsfBalanceQuery = byPatient.extend({
   policy_year: z.string().trim().regex(/^\d{4}$/, 'the year the policy year starts in, such as 2025').optional(),
@@ -143,16 +153,66 @@ const WHITELIST_REASONS = [
   'TECHNICAL_ISSUES',
 ] as const;
 
-const whitelistRequest = z
-  .object({
-    beneficiary_cr_id: text,
-    reason_type: z.enum(WHITELIST_REASONS),
-    reason_text: z.string().trim().max(2000).optional(),
-  })
-  .refine((v) => v.reason_type !== 'OTHER' || (v.reason_text ?? '') !== '', {
-    path: ['reason_text'],
-    message: 'reason_text is required when reason_type is OTHER',
-  });
+/** A supporting document's metadata; its file is the part its file_field_name names (V). */
+const whitelistAttachment = z.object({
+  document_title: z.string().trim().max(200).optional(),
+  document_type: z.string().trim().max(100).optional(),
+  file_field_name: text,
+  file_name: z.string().trim().max(200).optional(),
+});
+
+/** Multipart, as A, K and V send it; numbers arrive as text. */
+const whitelistRequest = z.object({
+  beneficiary_cr_id: text,
+  reason_type: z.enum(WHITELIST_REASONS),
+  reason: z.string().trim().min(1, 'say why the patient needs SMS codes').max(2000),
+  biometric_attempts: z.coerce.number().int('must be a whole number').min(0).max(1000).optional(),
+  facility_fr_code: z.string().trim().max(100).optional(),
+  facility_fr_type: z.string().trim().max(50).optional(),
+  attachments: jsonField(z.array(whitelistAttachment).max(10)).optional(),
+});
+
+/** A whitelist request as the exchange answers it: camelCase (A types, V). */
+function whitelistView(record: WhitelistRequest, facility: Facility) {
+  const patient = patientByCrId(record.beneficiary_cr_id);
+  return {
+    guid: record.guid,
+    status: record.status,
+    reasonType: record.reason_type,
+    reason: record.reason,
+    beneficiaryCrId: record.beneficiary_cr_id,
+    ...(patient === undefined ? {} : { beneficiaryName: patient.fullName }),
+    facilityFrCode: facility.code,
+    facilityName: facility.name,
+    reviewerResponseNotes: [],
+    attachments: record.attachments.map((a) => ({ guid: a.guid, uploadedFile: a.file_name, description: a.title, contentType: a.content_type })),
+  };
+}
+
+/** An intervention coverage entry [doc], with the contract's `intervention_code` beside the live `code`. */
+function interventionView(i: Intervention) {
+  return {
+    code: i.intervention_code,
+    intervention_code: i.intervention_code,
+    name: i.name,
+    accessPoint: i.accessPoint,
+    paymentMechanism: i.paymentMechanism,
+    needsPreauth: i.needsPreauth,
+    needsManualPreauthApproval: i.needsManualPreauthApproval,
+    needsDoctorAuthorization: i.needsDoctorAuthorization,
+    applicableDocumentTypes: i.applicableDocumentTypes,
+    requiredPreauthDocumentTypes: i.requiredPreauthDocumentTypes,
+    fund: i.fund,
+    overallTariff: i.tariff,
+    kephLevelTarriff: i.kephLevelTarriff,
+    active: i.isActive,
+    applicableGender: i.genderRestriction,
+    lowerAgeLimit: i.minAgeYears,
+    upperAgeLimit: i.maxAgeYears,
+    ...(i.protocolCode === null ? {} : { protocolCode: i.protocolCode }),
+    ...(i.applicableTariff === null ? {} : { applicableTariff: i.applicableTariff }),
+  };
+}
 
 export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   // The member record, flat snake_case (V registries docs; R `PatientRecordWire`); 404 when unknown (R).
@@ -191,18 +251,15 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/patients/benefits/interventions', async (request) => {
     const query = parse(interventionsQuery, request.query, 'query');
     const patient = requirePatient(query.patient_id);
-    if (query.sub_benefit_code !== undefined && !CATALOGUE.subBenefits.some((s) => s.code === query.sub_benefit_code)) {
-      throw fail.notFound(`No sub-benefit ${query.sub_benefit_code}`);
-    }
-    const needle = (query.search ?? '').toLowerCase();
+    // An unknown sub-benefit lists nothing (UAT answers [] rather than 400).
     const items = isCovered(patient)
       ? CATALOGUE.interventions.filter(
-          (i) =>
-            (query.sub_benefit_code === undefined || i.sub_benefit_code === query.sub_benefit_code) &&
-            (needle === '' || i.intervention_code.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle)),
+          (i) => (query.sub_benefit_code === undefined || i.sub_benefit_code === query.sub_benefit_code) && (query.code === undefined || i.intervention_code === query.code),
         )
       : [];
-    return paginate(items, query, requestUrl(ctx, request));
+    // Without a pageSize the whole list is one page, as UAT serves it (pageSize 10000 in R's fixture).
+    const whole = typeof request.query !== 'object' || request.query === null || !('pageSize' in request.query);
+    return paginate(items.map(interventionView), { page: query.page, pageSize: whole ? Math.max(1, items.length) : query.pageSize }, requestUrl(ctx, request));
   });
 
   // UAT answered a bare list, one record per limit scope (R); the portal documents one object.
@@ -268,31 +325,46 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const { fields, files } = await readMultipart(request);
     const body = parse(whitelistRequest, fields);
     const patient = requirePatient(body.beneficiary_cr_id);
-    if (files.length > 1) throw fail.field('attachment', 'at most one attachment');
-    const file = files[0];
-    if (file !== undefined) checkAttachment(file);
+    const described = body.attachments ?? [];
+    // A file no attachment names is dropped without complaint, as the exchange does (R).
+    const named = files.filter((file) => described.some((a) => a.file_field_name === file.fieldname));
+    for (const file of named) checkAttachment(file);
     const record: WhitelistRequest = {
       guid: ctx.rng.uuid(),
       facility: facility.code,
       beneficiary_cr_id: patient.crId,
       reason_type: body.reason_type,
-      reason_text: body.reason_text ?? null,
-      attachment: file === undefined ? null : { file_name: file.filename, content_type: file.mimetype, size: file.data.length },
+      reason: body.reason,
+      biometric_attempts: body.biometric_attempts ?? null,
+      attachments: named.map((file) => {
+        const meta = described.find((a) => a.file_field_name === file.fieldname);
+        return { guid: ctx.rng.uuid(), title: meta?.document_title ?? file.filename, file_name: file.filename, content_type: file.mimetype, size: file.data.length };
+      }),
       status: 'PENDING',
       created_at: ctx.now(),
       decided_at: null,
     };
     ctx.state.whitelistRequests.set(record.guid, record);
-    return { guid: record.guid, status: record.status };
+    return whitelistView(record, facility);
   });
 
   app.get('/patients/otp-whitelists/callback', async (request) => {
+    const facility = tenantOf(request);
     const query = parse(whitelistStatusQuery, request.query, 'query');
-    const record = ctx.state.whitelistRequests.get(query.guid);
-    if (record === undefined || record.beneficiary_cr_id !== query.beneficiary_cr_id || record.facility !== tenantOf(request).code) {
-      throw fail.notFound(`No OTP whitelist request ${query.guid} for ${query.beneficiary_cr_id}`);
-    }
-    return { guid: record.guid, status: record.status, beneficiary_cr_id: record.beneficiary_cr_id, reason_type: record.reason_type };
+    const found = [...ctx.state.whitelistRequests.values()].filter(
+      (r) => r.facility === facility.code && r.beneficiary_cr_id === query.beneficiary_cr_id && (query.guid === undefined || r.guid === query.guid),
+    );
+    const items = found.map((r) => {
+      const { reviewerResponseNotes: _notes, attachments: _files, ...entry } = whitelistView(r, facility);
+      return {
+        ...entry,
+        biometricsAttempt: r.biometric_attempts ?? 0,
+        created: iso(r.created_at),
+        ...(r.decided_at === null ? {} : { reviewedByUser: 'SHA reviewer (sandbox)' }),
+        reviewerResponseNotes: r.decided_at === null ? [] : [{ responseNotes: r.status === 'APPROVED' ? 'Approved for OTP consent' : 'Not approved' }],
+      };
+    });
+    return paginate(items, query, requestUrl(ctx, request));
   });
 
   // The member and the policies' benefits as the portal docs nest them; `balance` is the list of

@@ -4,7 +4,7 @@
 import { MINUTE, iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
-import { CATALOGUE, allowsInpatient, allowsOutpatient, isEmergencyIntervention, type Intervention } from '../world/catalogue';
+import { CATALOGUE, allowsInpatient, allowsOutpatient, isEmergencyIntervention, normalisedMechanism, type Intervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
 import { matchFinger } from '../world/fingerprints';
 import { maskPhone, patientByCrId, type DemoPatient, type Scheme } from '../world/patients';
@@ -72,6 +72,21 @@ export function requireFitsServiceType(interventions: readonly Intervention[], s
     if (!fits) {
       throw fail.rule('INTERVENTION_NOT_ALLOWED', `Intervention ${i.intervention_code} (access point ${i.accessPoint}) does not fit a ${serviceType} visit`);
     }
+  }
+}
+
+/**
+ * A capitation intervention is refused under OUTPATIENT: it needs service_type CAPITATION, on the
+ * authorize and the visit alike (R WORKFLOWS, UAT's words). Answered 400 naming service_type.
+ */
+export function requireCapitationServiceType(interventions: readonly Intervention[], serviceType: string): void {
+  if (serviceType !== 'OUTPATIENT') return;
+  const capitation = interventions.find((i) => normalisedMechanism(i) === 'CAPITATION');
+  if (capitation !== undefined) {
+    throw fail.field(
+      'service_type',
+      `Kindly note the intervention ${capitation.name}(${capitation.intervention_code}) is not supported for service type OUTPATIENT: use CAPITATION`,
+    );
   }
 }
 

@@ -220,8 +220,9 @@ export interface WhitelistRequest {
   readonly facility: string;
   readonly beneficiary_cr_id: string;
   readonly reason_type: string;
-  readonly reason_text: string | null;
-  readonly attachment: { file_name: string; content_type: string; size: number } | null;
+  readonly reason: string;
+  readonly biometric_attempts: number | null;
+  readonly attachments: readonly { guid: string; title: string; file_name: string; content_type: string; size: number }[];
   status: 'PENDING' | 'APPROVED' | 'REJECTED';
   readonly created_at: number;
   decided_at: number | null;

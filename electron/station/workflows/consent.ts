@@ -1,13 +1,15 @@
 // Flow B's consent: for one patient and one intervention, the route decided at once, consent by
-// fingerprint (biometric authorize, then the look-up) or by SMS code (OTP sent, then the OTP
-// authorize), then visit.open (visit.ts) with the authorization's guid.
+// fingerprint (biometric authorize, then the look-up; then visit.open with the authorization's
+// guid) or by SMS code (OTP sent; the code confirmed opens the visit with it, which is the consent
+// itself: no authorize on this path).
 import type { z } from 'zod';
 import type { consentView as consentViewSchema } from '../../contract';
-import { fail } from '../errors';
+import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
-import { otpAuthorizeCall, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { openVisit, wireServiceType } from './visit';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
@@ -37,22 +39,36 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
   },
   patientRef: (wf) => wf.data.patient.ref,
   fingerprintCall: (_ctx, wf, bio) => {
-    const request = { patient_id: wf.data.patient.patientId, service_type: wf.data.serviceType, interventions: [wf.data.intervention.code], ...bio };
+    const request = {
+      patient_id: wf.data.patient.patientId,
+      service_type: wireServiceType(wf.data.serviceType, wf.data.intervention),
+      interventions: [wf.data.intervention.code],
+      ...bio,
+    };
     return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
   },
   codeCall: (_ctx, wf, contact) => {
-    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { contact_id: contact.contactId }) };
+    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
     return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
-  confirmCall: (ctx, wf, code) => {
-    const v = wf.data.verification;
-    const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: wf.data.serviceType };
-    return otpAuthorizeCall(ctx, v, request, (a) => {
-      // Without a guid the visit is opened with the code itself (the contract's flow B OTP path).
-      v.code = a.guid === undefined ? code : null;
-    });
-  },
+  // The code is spent by the visit itself (afterVerified): the step keeps it until then.
+  confirmCall: () => null,
   onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),
+  /**
+   * A confirmed SMS code opens the visit at once: the visit creation is the consent. A code the
+   * visit refuses brings the step back to the code (visit.ts); an answer lost leaves the visit call
+   * to be reconciled (the caller schedules it).
+   */
+  afterVerified: async (ctx, wf) => {
+    if (wf.state !== 'verified' || wf.data.verification.method !== 'sms') return;
+    try {
+      await openVisit(ctx, wf, null);
+    } catch (error) {
+      // A refused code is answered as counted (attempts left), as the step now shows it.
+      if (error instanceof StationFailure && wf.data.verification.stage === 'sms-sent' && wf.lastError !== null) throw new StationFailure(wf.lastError);
+      throw error;
+    }
+  },
   cancelWorkflow: (ctx, wf) => ctx.engine.transition(wf, 'cancel', 'withdrawn by the nurse'),
 };
 

@@ -14,7 +14,7 @@ import { OutcomeUnknown, type CallRecord } from './engine';
 import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
 import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
+import { applyPreview, claimStatusOf, dateTimeOf, wireServiceType } from './visit';
 
 export type DischargeView = z.infer<typeof dischargeViewSchema>;
 
@@ -71,11 +71,12 @@ export const dischargeHost: VerificationHost<DischargeWorkflow> = {
     if (!taking) fail('WRONG_STATE', 'The visit-end consent is not being taken now.', { state: wf.state });
   },
   patientRef: (wf) => wf.data.patient.ref,
+  // The live visit-end body names the patient, not the claim (A): the twelve fields of a
+  // fingerprint authorize with is_biometrics_discharge_authorization true.
   fingerprintCall: (_ctx, wf, bio) => {
     const request = {
-      consent_token: wf.data.consentToken,
       patient_id: wf.data.patient.patientId,
-      service_type: wf.data.serviceType,
+      service_type: wireServiceType(wf.data.serviceType, wf.data.intervention),
       interventions: [wf.data.intervention.code],
       ...bio,
     };

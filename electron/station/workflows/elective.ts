@@ -67,7 +67,7 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
     return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
   },
   codeCall: (ctx, wf, contact) => {
-    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { contact_id: contact.contactId }) };
+    const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
     return {
       operation: 'consent.sendOtp',
       request,
@@ -83,7 +83,8 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
       wf.data.verification.code = code;
       return null;
     }
-    const request = { patient_id: wf.data.patient.patientId, otp: code, intervention_codes: [wf.data.intervention.code], service_type: 'INPATIENT' as const };
+    // Phase one: the pre-visit OTP authorize, with the interventions and service type it requires.
+    const request = { patient_id: wf.data.patient.patientId, otp: code, interventions: [wf.data.intervention.code], service_type: 'INPATIENT' as const };
     return otpAuthorizeCall(ctx, wf.data.verification, request);
   },
   onVerified: (ctx, wf) => {

@@ -106,7 +106,7 @@ export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
   patientRef: (wf) => wf.data.identifying?.ref ?? wf.data.patient?.ref ?? null,
   codeCall: (_ctx, wf, contact) => {
     if (wf.state === 'identifying' && wf.data.identifying !== null) {
-      const request = { patient_id: wf.data.identifying.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { contact_id: contact.contactId }) };
+      const request = { patient_id: wf.data.identifying.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
       return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
     }
     const request = { ...doctorFields(wf.data.doctor), intervention_code: wf.data.intervention.code };

@@ -68,8 +68,10 @@ export interface VerificationData {
   authToken: string | null;
   /** secret: the authorization guid (a visit's auth_guid, a discharge's discharge_auth_guid). */
   authGuid: string | null;
-  /** secret: an SMS code accepted by the nurse and spent by the next call (discharge, submit, visit day). */
+  /** secret: an SMS code accepted by the nurse and spent by the next call (the visit, discharge, submit). */
   code: string | null;
+  /** Fingerprint authorizations asked for in this step (`biometric_attempts` of a whitelist request); absent in older records. */
+  fingerprintAttempts?: number;
 }
 
 interface Base<K extends WorkflowKind, S extends string> {

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { deadline, ErrorCode, VerificationStep, verificationActions as actionList } from '../../contract';
 import { makeError } from '../../contract';
 import { isExchangeError, type Authorization, type ExchangeClient, type OtpSent } from '../../payer';
+import type { DeviceOs } from '../deps';
 import { fail, StationFailure } from '../errors';
 import { verificationNext, type VerificationEvent } from '../machines';
 import { maskContact } from '../masking';
@@ -36,14 +37,14 @@ export function callSpec<T>(spec: CallSpec<T>): CallSpec<unknown> {
 }
 
 /**
- * The OTP authorize that spends a consent's SMS code before a visit (consent, elective phase one):
- * the authorization's token and guid are taught to the scrubber and kept in the step; `then` runs
- * in the same settling transaction.
+ * The OTP authorize that spends an elective's SMS code before the visit (phase one): the
+ * authorization's token and guid are taught to the scrubber and kept in the step; `then` runs in
+ * the same settling transaction.
  */
 export function otpAuthorizeCall(
   ctx: Ctx,
   v: VerificationData,
-  request: { patient_id: string; otp: string; intervention_codes: string[]; service_type: 'INPATIENT' | 'OUTPATIENT' },
+  request: { patient_id: string; otp: string; interventions: string[]; service_type: 'CAPITATION' | 'OUTPATIENT' | 'INPATIENT' },
   then?: (a: Authorization) => void,
 ): CallSpec<unknown> {
   return callSpec({
@@ -64,7 +65,7 @@ export function otpAuthorizeCall(
 export interface BiometricFields {
   agent_id: string;
   work_station_id: string;
-  authorizing_device_os: 'windows' | 'linux' | 'macos' | 'android';
+  authorizing_device_os: DeviceOs;
   ekyc_provider_id: string;
   provider: string;
 }
@@ -126,6 +127,7 @@ export function newVerification(ctx: Ctx, purpose: VerificationPurpose, inputs: 
     authToken: null,
     authGuid: null,
     code: null,
+    fingerprintAttempts: 0,
   };
   if (v.route.route === 'blocked') v.stage = 'blocked';
   return v;
@@ -289,7 +291,10 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
           v.authToken = a.token ?? null;
           v.authGuid = a.dischargeAuthGuid ?? a.guid ?? null;
           v.attempt = 'fingerprint';
-          v.link = { handle: ctx.newId('lk'), url: url.slice(0, 2000), expiresAt: expiryOf(ctx, a.verificationExpiry ?? a.expiry) };
+          v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
+          // The page's time limit is the authorization's own expiry; embedExpiry is the embedded
+          // token's lifetime in seconds (120, or 0), not a date.
+          v.link = { handle: ctx.newId('lk'), url: url.slice(0, 2000), expiresAt: expiryOf(ctx, a.expiry) };
           v.checkedAt = ctx.nowIso();
           wf.lastError = null;
           move(v, 'fingerprintStarted');
@@ -304,6 +309,7 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
           if (ref !== null) ctx.patients.markUnusable(ref, until);
           reroute(ctx, v, { unusableUntil: until });
           v.attempt = 'fingerprint';
+          v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
           wf.lastError = null;
           ctx.engine.save(wf);
           ctx.engine.audit({ action: 'consent.fingerprintsUnusable', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `route now ${v.route.route} (${v.route.reason})` });
@@ -473,11 +479,22 @@ export async function requestWhitelist<W extends AnyWorkflow>(
   const v = requireStep(host, wf);
   if (patientId === null || v.purpose === 'emergency-doctor') fail('WRONG_STATE', 'There is no patient to whitelist here.', { state: v.stage });
   if (v.whitelist !== null && v.whitelist.status === 'pending') fail('WRONG_STATE', 'A whitelist request is already waiting.', { state: 'pending' });
-  if (reasonType === 'OTHER' && (reasonText === undefined || reasonText.trim() === '')) fail('VALIDATION', 'Say why, when the reason is OTHER.', { field: 'reasonText' });
+  const text = reasonText?.trim() ?? '';
+  if (reasonType === 'OTHER' && text === '') fail('VALIDATION', 'Say why, when the reason is OTHER.', { field: 'reasonText' });
+  const facilityCode = ctx.settings.values.facilityCode;
+  if (facilityCode === null) fail('SETTINGS_MISSING', 'Fill in the facility’s code before asking for a whitelist.', { issues: [{ field: 'facilityCode', message: 'is missing' }] });
+  const request = {
+    beneficiary_cr_id: patientId,
+    reason_type: reasonType,
+    // The exchange wants the reason in words too: the nurse's, else the reason's own name.
+    reason: text === '' ? wordsOf(reasonType) : text,
+    biometric_attempts: v.fingerprintAttempts ?? 0,
+    facility_fr_code: facilityCode,
+  };
   await run(ctx, wf, {
     operation: 'consent.requestOtpWhitelist',
-    request: { beneficiary_cr_id: patientId, reason_type: reasonType, ...(reasonText === undefined ? {} : { reason_text: reasonText }) },
-    send: (client) => client.consent.requestOtpWhitelist({ beneficiary_cr_id: patientId, reason_type: reasonType, ...(reasonText === undefined ? {} : { reason_text: reasonText }) }),
+    request,
+    send: (client) => client.consent.requestOtpWhitelist(request),
     settle: (w) => {
       v.whitelist = { status: 'pending', reasonType, requestedAt: ctx.nowIso(), guid: w.guid };
       wf.lastError = null;
@@ -485,6 +502,12 @@ export async function requestWhitelist<W extends AnyWorkflow>(
     },
   });
   scheduleWhitelistPoll(ctx, host, wf.id, patientId);
+}
+
+/** CHILD_BELOW_7_YEARS → "Child below 7 years". */
+function wordsOf(reasonType: string): string {
+  const words = reasonType.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 // ---------------------------------------------------------------- polling
@@ -545,8 +568,13 @@ function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
         const wf = ctx.engine.get(workflowId) as W | undefined;
         const v = wf === undefined ? null : host.step(wf);
         if (wf === undefined || v === null || v.whitelist === null || v.whitelist.status !== 'pending') return;
-        const answer = await ctx.session.client().consent.otpWhitelistStatus({ beneficiary_cr_id: patientId, guid: v.whitelist.guid });
-        const status = answer.status === 'APPROVED' ? 'approved' : answer.status === 'REJECTED' ? 'rejected' : 'pending';
+        const facilityCode = ctx.settings.values.facilityCode;
+        const answer = await ctx.session
+          .client()
+          .consent.otpWhitelistStatus({ beneficiary_cr_id: patientId, guid: v.whitelist.guid, ...(facilityCode === null ? {} : { facility_fr_code: facilityCode }) });
+        // The page lists the patient's requests: this one is found by its guid (not listed yet: still pending).
+        const mine = answer.items.find((w) => w.guid === v.whitelist!.guid);
+        const status = mine?.status === 'APPROVED' ? 'approved' : mine?.status === 'REJECTED' ? 'rejected' : 'pending';
         if (status === 'pending') return scheduleWhitelistPoll(ctx, host, workflowId, patientId);
         ctx.engine.commit(() => {
           v.whitelist = { ...v.whitelist!, status };

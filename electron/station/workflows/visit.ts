@@ -3,14 +3,16 @@
 // number and status. An unanswered visit call is reconciled by posting it again with the same
 // consent, which the exchange answers with the visit already open rather than a second one.
 import type { z } from 'zod';
-import { claimStatus as claimStatusSchema, type claimPreview as claimPreviewSchema, type lineAttachment, type visitView as visitViewSchema } from '../../contract';
-import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type ExchangeClient, type Visit } from '../../payer';
-import { fail, StationFailure } from '../errors';
+import { claimStatus as claimStatusSchema, makeError, type claimPreview as claimPreviewSchema, type lineAttachment, type StationError, type visitView as visitViewSchema } from '../../contract';
+import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type Doctor, type ExchangeClient, type Visit } from '../../payer';
+import { fail, fromExchangeError, StationFailure } from '../errors';
+import { verificationNext } from '../machines';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
 import { workflowHeader } from './start';
-import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, VisitWorkflow } from './types';
+import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
+import { codeRefused } from './verification';
 
 export type VisitView = z.infer<typeof visitViewSchema>;
 export type ClaimPreview = z.infer<typeof claimPreviewSchema>;
@@ -71,13 +73,22 @@ const practitioner = (d: AttendingDoctor | null | undefined) =>
 
 type Source = ConsentWorkflow | ElectiveWorkflow;
 
+/**
+ * `service_type` on the wire: a capitation intervention is refused under OUTPATIENT and needs
+ * CAPITATION, on the authorize and the visit alike (R WORKFLOWS, observed on UAT). The station's
+ * own service type (the care setting the views show) stays OUTPATIENT.
+ */
+export function wireServiceType(serviceType: ServiceType, intervention: InterventionBrief): 'CAPITATION' | ServiceType {
+  return intervention.scenario === 'capitation' ? 'CAPITATION' : serviceType;
+}
+
 /** The createVisit request for a source workflow (consent by guid or code; elective by phase one's guid, or the visit-day code). */
-function visitRequestOf(source: Source, doctor: AttendingDoctor | null): Record<string, unknown> & { patient_id: string; intervention_code: string; service_type: 'OUTPATIENT' | 'INPATIENT' } {
+function visitRequestOf(source: Source, doctor: AttendingDoctor | null): CreateVisitInput & Record<string, unknown> {
   const consent: { auth_guid: string } | { otp: string } = (() => {
     if (source.kind === 'consent') {
       const v = source.data.verification;
+      if (v.method === 'sms' && v.code !== null) return { otp: v.code };
       if (v.authGuid !== null) return { auth_guid: v.authGuid };
-      if (v.code !== null) return { otp: v.code };
     } else {
       if (source.data.phase === 'visit-day' && source.data.verification.code !== null) return { otp: source.data.verification.code };
       if (source.data.authGuid !== null) return { auth_guid: source.data.authGuid };
@@ -86,8 +97,8 @@ function visitRequestOf(source: Source, doctor: AttendingDoctor | null): Record<
   })();
   return {
     patient_id: source.data.patient.patientId,
-    intervention_code: source.data.intervention.code,
-    service_type: source.kind === 'consent' ? source.data.serviceType : 'INPATIENT',
+    intervention_codes: [source.data.intervention.code],
+    service_type: wireServiceType(source.kind === 'consent' ? source.data.serviceType : 'INPATIENT', source.data.intervention),
     ...consent,
     ...practitioner(doctor),
   };
@@ -139,15 +150,11 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
       source,
       'claims.createVisit',
       request,
-      () => ctx.session.client().claims.createVisit(request as CreateVisitInput),
+      () => ctx.session.client().claims.createVisit(request),
       (visit) => {
         opened = settleVisit(ctx, source, visit, request, doctor);
       },
-      (error) => {
-        source.lastError = error;
-        if (source.kind === 'consent') ctx.engine.transition(source, 'visitNotOpened', error.code);
-        else ctx.engine.transition(source, 'visitNotOpened', error.code);
-      },
+      (error) => visitRefused(ctx, source, error),
     );
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
@@ -175,6 +182,28 @@ async function setChosenCover(ctx: Ctx, wf: VisitWorkflow): Promise<void> {
   await billingCall(ctx, wf, 'eligibility.setCover', request, () => ctx.session.client().eligibility.setCover(request), () => undefined);
 }
 
+/**
+ * In the refusal's transaction. A consent whose SMS code the visit refused (wrong, expired) goes
+ * back to the code, counted as a wrong code where it was one; any other refusal leaves the consent
+ * verified, with the error, for the nurse to open the visit again.
+ */
+function visitRefused(ctx: Ctx, source: Source, error: StationError): void {
+  source.lastError = error;
+  if (source.kind === 'elective') {
+    ctx.engine.transition(source, 'visitNotOpened', error.code);
+    return;
+  }
+  ctx.engine.transition(source, 'visitNotOpened', error.code);
+  const v = source.data.verification;
+  if (v.method === 'sms' && (error.code === 'OTP_INVALID' || error.code === 'OTP_EXPIRED')) {
+    v.stage = verificationNext(v.stage, 'codeRefused');
+    v.method = null;
+    v.code = null;
+    ctx.engine.transition(source, 'codeRefused', error.code);
+    codeRefused(ctx, source, v, error);
+  }
+}
+
 function settleVisit(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
   const wf = createVisitWorkflow(ctx, source, visit, request, doctor);
   source.data.visitWorkflowId = wf.id;
@@ -198,9 +227,9 @@ export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRec
     // The exchange refuses it now: the visit was not opened.
     ctx.engine.commit(() => {
       ctx.engine.reconciled(call, 'the visit was not opened', source);
-      if (source.kind === 'consent') {
-        if (source.state === 'opening-visit') ctx.engine.transition(source, 'visitNotOpened');
-      } else if (source.state === 'reconciling' || source.state === 'opening-visit') ctx.engine.transition(source, 'visitNotOpened');
+      if (source.state === 'opening-visit' || (source.kind === 'elective' && source.state === 'reconciling')) {
+        visitRefused(ctx, source, isExchangeError(error) ? fromExchangeError(error, (t) => ctx.scrubber.scrub(t)) : makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
+      }
     });
     return;
   }

@@ -1,4 +1,5 @@
-// Flow B's consent: the verification step, then "Open visit" once the patient has consented.
+// Flow B's consent: the verification step, then "Open visit": by fingerprint it opens the visit;
+// a confirmed SMS code has opened it already (the visit is the consent), and it shows the visit.
 import { useTranslation } from 'react-i18next';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';

@@ -1,5 +1,5 @@
 // Opening the visit from a workflow that took consent (flow B's consent, flow A's visit day), and
-// the way to it once it is open.
+// the way to it once it is open (a confirmed SMS code opens it at once: "Open visit" then shows it).
 import { useTranslation } from 'react-i18next';
 import { go } from '../../state/navigation';
 import { run } from '../../state/workflows';
@@ -17,7 +17,7 @@ export function VisitOpened({ visitWorkflowId }: { readonly visitWorkflowId: str
   return (
     <Notice tone="ok" title={t('consent.visitStarted')}>
       <Button tone="primary" onClick={() => go({ name: 'workflow', workflowId: visitWorkflowId })}>
-        {t('consent.goToVisit')}
+        {t('visit.open')}
       </Button>
     </Notice>
   );

@@ -73,8 +73,9 @@ describe('secret scan over a whole flow B through the browser host', () => {
     await ok('consent.sendSms', { workflowId: consent.workflowId });
     const codeFor = async (purpose: string) =>
       (await control<{ otp: string | null; purpose: string }[]>(`/sms?patient_id=${crOf('30000002')}`)).filter((m) => m.purpose === purpose && m.otp !== null).at(-1)!.otp!;
-    await ok('consent.confirmSms', { workflowId: consent.workflowId, code: await codeFor('consent') });
-    const visit = (await ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })) as unknown as View;
+    // Confirm spends the code on the visit itself; the nurse then names the doctor on it.
+    const opened = (await ok('consent.confirmSms', { workflowId: consent.workflowId, code: await codeFor('consent') })) as unknown as View & { visitWorkflowId: string };
+    const visit = (await ok('visit.attachDoctor', { workflowId: opened.visitWorkflowId, doctor: DOCTOR })) as unknown as View;
     await ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
     await ok('visit.preview', { workflowId: visit.workflowId });
     const discharge = (await ok('discharge.begin', { workflowId: visit.workflowId })) as unknown as View;

@@ -77,7 +77,7 @@ describe('status callbacks', () => {
     expect(operation).toMatchObject({ action: 'status_changed', method: 'POST', path: '/exchange-status' });
 
     const patient = await patientId(w.hospital, NID.covered);
-    const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
     // Creation (null → PENDING): answered 500 first, then delivered again with the same event id.
     const [first, retry] = await until('the retried creation', () => (receiver.received.length >= 2 ? receiver.received : undefined));
     expect(first?.answered).toBe(500);
@@ -120,7 +120,7 @@ describe('status callbacks', () => {
     const claims = await w.hospital.callbacks.createEndpoint({ tenant: HOSPITAL.code, name: 'claims', base_url: receiver.url, entity_type: 'claim', environment: 'sandbox' });
     await w.hospital.callbacks.createOperation({ tenant: HOSPITAL.code, endpoint_id: claims.id, name: 'claims', path: '/claims' });
     const patient = await patientId(w.hospital, NID.covered);
-    await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
     await sleep(100);
     expect(receiver.received).toEqual([]);
 

@@ -40,17 +40,17 @@ async function sandboxRefusesRaw(path: string, body: unknown, field: string): Pr
 }
 
 async function openVisit(client: ExchangeClient, patient: string, withDoctor: boolean) {
-  const a = await client.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+  const a = await client.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
   await presentFinger(w.raw, a.guid ?? '', patient);
   const visit = await client.claims.createVisit({
     patient_id: patient,
-    intervention_code: codes.capitation.code,
-    service_type: 'OUTPATIENT',
+    intervention_codes: [codes.capitation.code],
+    service_type: 'CAPITATION',
     auth_guid: a.guid ?? '',
     ...(withDoctor ? PRACTITIONER : {}),
   });
   await client.claims.addBilling({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [DIAGNOSIS[0].code] });
-  const d = await client.consent.authorizeDischarge({ consent_token: visit.consentToken, ...BIOMETRIC });
+  const d = await client.consent.authorizeDischarge({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
   await presentFinger(w.raw, d.dischargeAuthGuid ?? '', patient);
   return { visit, dischargeAuthGuid: d.dischargeAuthGuid ?? '' };
 }
@@ -112,7 +112,7 @@ describe('contract: Errors', () => {
 
   it("authorization rejected because an adult's fingerprints are unusable → rule_violation BIOMETRICS_NOT_FOUND_OTP_ALLOWED", async () => {
     const patient = await patientId(w.hospital, NID.unusableFingers);
-    const error = await refusal(w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC }), {
+    const error = await refusal(w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC }), {
       kind: 'rule_violation',
       status: 422,
       code: 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED',
@@ -127,7 +127,7 @@ describe('contract: Errors', () => {
     const patient = await patientId(w.hospital, NID.covered);
     const other = await patientId(w.hospital, NID.whitelisted);
     const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'INPATIENT', interventions: [codes.elective.code], ...BIOMETRIC });
-    const visit = { patient_id: patient, intervention_code: codes.elective.code, service_type: 'INPATIENT', auth_guid: a.guid ?? '' } as const;
+    const visit = { patient_id: patient, intervention_codes: [codes.elective.code], service_type: 'INPATIENT', auth_guid: a.guid ?? '' } as const;
     // Not yet consented (PENDING), then consented but without an approved preauth.
     await refusal(w.hospital.claims.createVisit(visit), { kind: 'rule_violation', status: 422, code: 'AUTHORIZATION_NOT_AUTHORIZED' });
     await presentFinger(w.raw, a.guid ?? '', patient);
@@ -144,7 +144,7 @@ describe('contract: Errors', () => {
     await refusal(w.hospital.claims.createVisit(visit), { kind: 'rule_violation', status: 422, code: 'PREAUTH_REQUIRED' });
     await w.raw.control('POST', `/sandbox/preauths/${preauth.id}/payer-approval`);
     await refusal(w.hospital.claims.createVisit({ ...visit, patient_id: other }), { kind: 'rule_violation', status: 422, code: 'AUTHORIZATION_MISMATCH' });
-    await refusal(w.hospital.claims.createVisit({ ...visit, intervention_code: codes.perDiem.code }), { kind: 'rule_violation', status: 422, code: 'AUTHORIZATION_MISMATCH' });
+    await refusal(w.hospital.claims.createVisit({ ...visit, intervention_codes: [codes.perDiem.code] }), { kind: 'rule_violation', status: 422, code: 'AUTHORIZATION_MISMATCH' });
     expect((await w.hospital.claims.createVisit(visit)).consentToken).toBe(a.token);
   });
 
@@ -197,7 +197,7 @@ describe('contract: Limits', () => {
     expect(eligibility).toMatchObject({ whitelistedForOTP: false, facilityBiometricsEnforced: true });
     // Before any fingerprint attempt the hospital insists on biometrics.
     await refusal(w.hospital.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.capitation.code] }), { kind: 'rule_violation', status: 422, code: 'BIOMETRICS_REQUIRED' });
-    await refusal(w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC }), {
+    await refusal(w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC }), {
       kind: 'rule_violation',
       code: 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED',
     });
@@ -205,8 +205,8 @@ describe('contract: Limits', () => {
     await w.hospital.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.capitation.code] });
     const visit = await w.hospital.claims.createVisit({
       patient_id: patient,
-      intervention_code: codes.capitation.code,
-      service_type: 'OUTPATIENT',
+      intervention_codes: [codes.capitation.code],
+      service_type: 'CAPITATION',
       otp: await readOtp(w.raw, { patient_id: patient }),
     });
     expect(visit.workflowState).toBe('DRAFT');

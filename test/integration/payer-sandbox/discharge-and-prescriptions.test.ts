@@ -6,10 +6,10 @@ import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, advanceClock, patientId, prese
 const { w, codes } = useWorld();
 
 /** A visit opened by fingerprint, with the attending doctor named at the start. */
-async function visitByFingerprint(patient: string, intervention: string, serviceType: 'INPATIENT' | 'OUTPATIENT') {
+async function visitByFingerprint(patient: string, intervention: string, serviceType: 'INPATIENT' | 'CAPITATION') {
   const a = await w.hospital.consent.authorizeBiometric({ patient_id: patient, service_type: serviceType, interventions: [intervention], ...BIOMETRIC });
   await presentFinger(w.raw, a.guid ?? '', patient);
-  return w.hospital.claims.createVisit({ patient_id: patient, intervention_code: intervention, service_type: serviceType, auth_guid: a.guid ?? '', ...PRACTITIONER });
+  return w.hospital.claims.createVisit({ patient_id: patient, intervention_codes: [intervention], service_type: serviceType, auth_guid: a.guid ?? '', ...PRACTITIONER });
 }
 
 describe('partial discharge, then finalisation', () => {
@@ -27,7 +27,7 @@ describe('partial discharge, then finalisation', () => {
 
     // A day and a half later, a partial discharge by visit-end fingerprint.
     await advanceClock(w.raw, 36 * 3600 * 1000);
-    const discharge = await w.hospital.consent.authorizeDischarge({ consent_token: visit.consentToken, ...BIOMETRIC });
+    const discharge = await w.hospital.consent.authorizeDischarge({ patient_id: patient, service_type: 'INPATIENT', interventions: [codes.perDiem.code], ...BIOMETRIC });
     await presentFinger(w.raw, discharge.dischargeAuthGuid ?? '', patient);
     const partial = await w.hospital.claims.discharge({
       consent_token: visit.consentToken,
@@ -45,7 +45,7 @@ describe('partial discharge, then finalisation', () => {
 
     // The stay goes on: a line after the partial, then the finalisation by discharge OTP.
     await w.hospital.claims.addBilling({ consent_token: visit.consentToken, intervention_code: codes.perDiem.code, unit_price: 1_200, quantity: 3, diagnoses: [DIAGNOSIS[0].code], service_name: 'IV fluids' });
-    await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken });
+    await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken, patient_id: patient });
     const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
     // Without discharge_status FULL an inpatient claim is told to use discharge; the OTP survives.
     const { discharge_status: _full, ...plain } = { ...finalise, otp };
@@ -62,7 +62,7 @@ describe('partial discharge, then finalisation', () => {
 describe('prescriptions and dispense', () => {
   it('prescribes on a claim, dispenses at both paths, and removes the prescribing doctor', async () => {
     const patient = await patientId(w.hospital, NID.covered);
-    const visit = await visitByFingerprint(patient, codes.capitation.code, 'OUTPATIENT');
+    const visit = await visitByFingerprint(patient, codes.capitation.code, 'CAPITATION');
     const today = new Date().toISOString().slice(0, 10);
 
     const prescription = await w.hospital.prescriptions.create({
@@ -105,7 +105,7 @@ describe('prescriptions and dispense', () => {
 
   it('refuses a dispense without an earlier prescription, and a dispenser the registry does not know', async () => {
     const patient = await patientId(w.hospital, NID.covered);
-    const visit = await visitByFingerprint(patient, codes.capitation.code, 'OUTPATIENT');
+    const visit = await visitByFingerprint(patient, codes.capitation.code, 'CAPITATION');
     const dispense = {
       actual_products: [{ actual_product_code: 'AMOX-500-CAP', medication_price: 12.5, total_quantity: 15 }],
       consent_token: visit.consentToken,

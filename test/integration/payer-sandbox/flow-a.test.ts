@@ -19,8 +19,9 @@ async function lookUp(client: ExchangeClient, nationalId: string) {
   const [patient, eligibility] = await Promise.all([client.registry.findPatient(id), client.eligibility.check(id)]);
   expect(eligibility).toMatchObject({ found: true, covered: true, crNumber: patient.id, facilityBiometricsEnforced: true });
   const subBenefits = await client.eligibility.subBenefits({ patient_id: patient.id });
-  expect(subBenefits.items.length).toBeGreaterThan(0);
-  const page = await client.eligibility.interventions({ patient_id: patient.id, search: codes.elective.code });
+  const home = subBenefits.items.find((s) => s.allowedInterventions.includes(codes.elective.code));
+  expect(home).toBeDefined();
+  const page = await client.eligibility.interventions({ patient_id: patient.id, sub_benefit_code: home?.code ?? '' });
   const elective = page.items.find((i) => i.code === codes.elective.code);
   expect(elective).toMatchObject({ needsPreauth: true, needsManualPreauthApproval: true, scenario: 'elective-preauth' });
   return { patient: patient.id, eligibility };
@@ -103,13 +104,14 @@ describe('flow A: elective inpatient preauth', () => {
     const { patient, eligibility } = await lookUp(w.hospital, NID.whitelisted);
     expect(eligibility.whitelistedForOTP).toBe(true);
 
-    // Step 6, OTP path: contacts, the OTP to the main contact, authorize with it.
+    // Step 6, OTP path: contacts, the OTP to the main contact, the pre-visit authorize with it
+    // (interventions and service_type required).
     const contacts = await w.hospital.consent.contacts({ patient_id: patient });
     const main = contacts.find((c) => c.main);
     expect(main?.value).toMatch(/\*{3}/);
-    const sent = await w.hospital.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.elective.code], contact_id: main?.id });
+    const sent = await w.hospital.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.elective.code], beneficiary_contact_id: main?.id });
     expect(sent.contact).toBe(main?.value);
-    const previsit = await w.hospital.consent.authorizeOtp({ patient_id: patient, otp: await readOtp(w.raw, { patient_id: patient }), intervention_codes: [codes.elective.code] });
+    const previsit = await w.hospital.consent.authorizeOtp({ patient_id: patient, otp: await readOtp(w.raw, { patient_id: patient }), interventions: [codes.elective.code], service_type: 'INPATIENT' });
     expect(previsit.status).toBe('AUTHORIZED_PENDING_VISIT');
     const token = previsit.token ?? '';
 
@@ -124,7 +126,7 @@ describe('flow A: elective inpatient preauth', () => {
     await w.hospital.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.elective.code] });
     const visit = await w.hospital.claims.createVisit({
       patient_id: patient,
-      intervention_code: codes.elective.code,
+      intervention_codes: [codes.elective.code],
       service_type: 'INPATIENT',
       otp: await readOtp(w.raw, { patient_id: patient }),
     });
@@ -136,7 +138,7 @@ describe('flow A: elective inpatient preauth', () => {
     const preview = await bill(w.hospital, visit.consentToken);
 
     // Step 11, OTP: the discharge OTP (not subject to biometrics), then the discharge.
-    await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken });
+    await w.hospital.consent.sendDischargeOtp({ consent_token: visit.consentToken, patient_id: patient });
     const dischargeOtp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
     const discharged = await w.hospital.claims.discharge({
       consent_token: visit.consentToken,
@@ -163,7 +165,7 @@ describe('flow A: elective inpatient preauth', () => {
     expect(previsit).toMatchObject({ status: 'AUTHORIZED_PENDING_VISIT', token: pending.token, patientId: patient, interventions: [codes.elective.code] });
 
     // Rule 1: no claim before the preauth is approved.
-    const visitInput = { patient_id: patient, intervention_code: codes.elective.code, service_type: 'INPATIENT', auth_guid: pending.guid ?? '', ...PRACTITIONER } as const;
+    const visitInput = { patient_id: patient, intervention_codes: [codes.elective.code], service_type: 'INPATIENT', auth_guid: pending.guid ?? '', ...PRACTITIONER } as const;
     await refusal(w.hospital.claims.createVisit(visitInput), { kind: 'rule_violation', status: 422, code: 'PREAUTH_REQUIRED' });
 
     const preauth = await createPreauth(w.hospital, pending.token ?? '');
@@ -179,7 +181,7 @@ describe('flow A: elective inpatient preauth', () => {
     const preview = await bill(w.hospital, visit.consentToken);
 
     // Step 11, biometrics: a discharge authorization, the finger, then the discharge with its guid.
-    const discharge = await w.hospital.consent.authorizeDischarge({ consent_token: visit.consentToken, ...BIOMETRIC });
+    const discharge = await w.hospital.consent.authorizeDischarge({ patient_id: patient, service_type: 'INPATIENT', interventions: [codes.elective.code], ...BIOMETRIC });
     expect(discharge.status).toBe('PENDING');
     expect(discharge.dischargeAuthGuid).toBe(discharge.guid);
     expect(await presentFinger(w.raw, discharge.dischargeAuthGuid ?? '', patient)).toMatchObject({ status: 'AUTHORIZED' });

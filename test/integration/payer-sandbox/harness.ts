@@ -35,7 +35,7 @@ export const EMERGENCY_DOCTOR = { identification_number: 'A34567', identificatio
 export const BIOMETRIC = {
   agent_id: '22334455',
   work_station_id: 'WS-IDHINI-01',
-  authorizing_device_os: 'linux',
+  authorizing_device_os: 'windows',
   ekyc_provider_id: 'Idhini Demo Hospital',
   provider: HOSPITAL.code,
 } as const;
@@ -164,10 +164,17 @@ export interface Catalogue {
  */
 export async function catalogue(client: ExchangeClient, patient: string): Promise<Catalogue> {
   const all: Intervention[] = [];
+  // The exchange lists interventions one sub-benefit at a time (sub_benefit_code is required).
   for (let page = 1; ; page++) {
-    const p = await client.eligibility.interventions({ patient_id: patient, page, pageSize: 100 });
-    all.push(...p.items);
-    if (!p.hasNext) break;
+    const subBenefits = await client.eligibility.subBenefits({ patient_id: patient, page, pageSize: 100 });
+    for (const s of subBenefits.items) {
+      for (let p = 1; ; p++) {
+        const listed = await client.eligibility.interventions({ patient_id: patient, sub_benefit_code: s.code, ...(p === 1 ? {} : { page: p }) });
+        all.push(...listed.items);
+        if (!listed.hasNext) break;
+      }
+    }
+    if (!subBenefits.hasNext) break;
   }
   const pick = (what: string, fits: (i: Intervention) => boolean): Intervention => {
     const found = all.find(fits);

@@ -39,7 +39,9 @@ const variants: [OperationName, unknown][] = [
   ['claims.discharge', { ...(requestExamples['claims.discharge'] as object), discharge_date: '2025-07-03T11:30:00Z', discharge_status: undefined, notes: 'Wound clean' }],
   ['claims.editLine', { line_id: 'L-1', unit_price: 800, scheme_code: 'UHC' }],
   ['claims.switchIntervention', { ...(requestExamples['claims.switchIntervention'] as object), bill_from: '2025-07-01', bill_to: '2025-07-03T23:59:59Z' }],
-  ['consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR0000001', reason_type: 'OTHER', reason_text: 'burns to both hands' }],
+  ['consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR0000001', reason_type: 'OTHER', reason: 'burns to both hands', biometric_attempts: 3, facility_fr_code: HOSPITAL.code }],
+  ['consent.otpWhitelistStatus', { beneficiary_cr_id: 'CR0000001', facility_fr_code: HOSPITAL.code }],
+  ['eligibility.interventions', { patient_id: 'CR0000001', code: 'SHA-02-001' }],
   ['eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025', principal_member_number: 'CR6427810395574-2' }],
   ['prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: today, end_date: '2025-12-31' }] }],
 ];
@@ -82,11 +84,25 @@ const whitelistForm = () => {
   const form = new FormData();
   form.append('beneficiary_cr_id', 'CR5284739102216-4');
   form.append('reason_type', 'OTHER');
+  form.append('biometric_attempts', '3');
   return form;
 };
+const singularVisit = { patient_id: 'CR5284739102216-4', intervention_code: 'SHA-02-001', service_type: 'CAPITATION', otp: '123456' };
+const bareOtpAuthorize = { patient_id: 'CR5284739102216-4', otp: '123456' };
 
 const stricter: [string, OperationName, unknown, string, string, string, unknown][] = [
-  ['OTP whitelist for OTHER without reason_text', 'consent.requestOtpWhitelist', { beneficiary_cr_id: 'CR5284739102216-4', reason_type: 'OTHER' }, 'reason_text', 'POST', '/api/v1/patients/otp-whitelists', whitelistForm],
+  [
+    'an OTP whitelist without a reason',
+    'consent.requestOtpWhitelist',
+    { beneficiary_cr_id: 'CR5284739102216-4', reason_type: 'OTHER', biometric_attempts: 3, facility_fr_code: HOSPITAL.code },
+    'reason',
+    'POST',
+    '/api/v1/patients/otp-whitelists',
+    whitelistForm,
+  ],
+  ['a visit naming its intervention with the singular intervention_code', 'claims.createVisit', singularVisit, 'intervention_codes', 'POST', '/api/v1/claims/visit', singularVisit],
+  ['interventions without sub_benefit_code', 'eligibility.interventions', { patient_id: 'CR5284739102216-4' }, 'sub_benefit_code', 'GET', '/api/v1/patients/benefits/interventions?patient_id=CR5284739102216-4', undefined],
+  ['an OTP authorize without interventions and service_type', 'consent.authorizeOtp', bareOtpAuthorize, 'interventions', 'POST', '/api/v1/claims/authorize', bareOtpAuthorize],
   ['a line charged 01/07/2025', 'claims.addBilling', { ...billing, charge_date: '01/07/2025' }, 'charge_date', 'POST', '/api/v1/claims/lines', billingForm({ charge_date: '01/07/2025' })],
   ['a line whose diagnoses are objects, not ICD code strings', 'claims.addBilling', { ...billing, diagnoses: [{ code: 'CA40' }] }, 'diagnoses[0]', 'POST', '/api/v1/claims/lines', billingForm({ diagnoses: JSON.stringify([{ code: 'CA40' }]) })],
   ['a discharge with no discharge_date', 'claims.discharge', discharge, 'discharge_date', 'POST', '/api/v1/claims/discharge', discharge],
@@ -135,7 +151,7 @@ describe('where the sandbox is stricter than the contract, the client refuses fi
 
   it('sends the same inputs once they are put right, and the sandbox takes them', async () => {
     const patient = 'CR5284739102216-4';
-    expect((await w.hospital.consent.requestOtpWhitelist({ beneficiary_cr_id: patient, reason_type: 'OTHER', reason_text: 'Burns to both hands' })).status).toBe('PENDING');
+    expect((await w.hospital.consent.requestOtpWhitelist({ beneficiary_cr_id: patient, reason_type: 'OTHER', reason: 'Burns to both hands', biometric_attempts: 3, facility_fr_code: HOSPITAL.code })).status).toBe('PENDING');
     await refusal(
       w.hospital.preauth.create({ consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', ...PRACTITIONER, diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 }),
       { kind: 'not_found', status: 404 },

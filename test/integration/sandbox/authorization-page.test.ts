@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
-import { Client, HOSPITAL, NID, STRANGER_TEMPLATE, crId, fingerprints, tokenFor } from './harness';
+import { BIOMETRIC, Client, HOSPITAL, NID, STRANGER_TEMPLATE, crId, fingerprints, tokenFor } from './harness';
 
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
@@ -123,7 +123,7 @@ afterEach(async () => {
 async function biometricAuthorize(sandbox: RunningSandbox, nationalId = NID.covered) {
   const client = new Client(sandbox.url, await tokenFor(sandbox.url, HOSPITAL));
   const patientId = await crId(client, nationalId);
-  const r = await client.post('/api/v1/claims/authorize', { patient_id: patientId, interventions: ['SHA-02-001'], service_type: 'OUTPATIENT' });
+  const r = await client.post('/api/v1/claims/authorize', { patient_id: patientId, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
   expect(r.status).toBe(200);
   return { client, patientId, guid: r.body.guid as string, url: r.body.shaVerificationRequest.requestUrl as string };
 }

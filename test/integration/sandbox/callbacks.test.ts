@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, useHarness } from './harness';
+import { BIOMETRIC, DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, useHarness } from './harness';
 
 interface Received {
   path: string;
@@ -110,7 +110,7 @@ describe('status callbacks', () => {
     );
     const claim = changes.find((c) => c.body.entity_type === 'claim');
     expect(claim?.path).toBe('/hooks/exchange');
-    expect(claim?.body).toMatchObject({ facility_fr_code: HOSPITAL.code, consent_token: visit.consent_token, subject_guid: visit.claim_guid });
+    expect(claim?.body).toMatchObject({ facility_fr_code: HOSPITAL.code, consent_token: visit.consent_token, subject_guid: visit.id });
     expect(Date.parse(claim?.body.timestamp)).not.toBeNaN();
     for (const c of changes) {
       const timestamp = String(c.headers['x-exchange-timestamp']);
@@ -162,7 +162,7 @@ describe('status callbacks', () => {
     await register('authorization');
     receiver.failures = 2;
     const id = await crId(h.hospital, NID.covered);
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     const event = await until('a delivered retry', async () => {
       const events = (await h.control.get('/sandbox/events')).body as any[];
       return events[0]?.outcome === 'delivered' ? events[0] : undefined;
@@ -181,14 +181,14 @@ describe('status callbacks', () => {
     await register('authorization');
     receiver.failures = 100;
     const id = await crId(h.hospital, NID.covered);
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     const failed = await until('a failed delivery', async () => {
       const events = (await h.control.get('/sandbox/events')).body as any[];
       return events[0]?.outcome === 'failed' ? events[0] : undefined;
     });
     expect(failed.attempts).toHaveLength(5);
     await receiver.stop();
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     const unreachable = await until('a network error', async () => {
       const events = (await h.control.get('/sandbox/events')).body as any[];
       return events[1]?.attempts.length > 0 ? events[1] : undefined;
@@ -203,7 +203,7 @@ describe('status callbacks', () => {
     await register('authorization', h.dispensary, DISPENSARY.code, true);
     await register('claim', h.hospital, HOSPITAL.code, true);
     const id = await crId(h.hospital, NID.covered);
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     await new Promise((r) => setTimeout(r, 150));
     expect(receiver.received).toEqual([]);
     expect((await h.control.get('/sandbox/events')).body).toEqual([]);
@@ -226,7 +226,7 @@ describe('status callbacks', () => {
     expectError(await h.hospital.call('PATCH', `/api/v1/tenants/endpoints/${endpoint.endpoint_id}`, { body: { auth_type: 'api_key' } }), 400, 'VALIDATION_ERROR');
     expect((await h.hospital.call('PATCH', `/api/v1/tenants/endpoints/${endpoint.endpoint_id}`, { body: { is_active: false } })).body.is_active).toBe(false);
     const id = await crId(h.hospital, NID.covered);
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.received).toEqual([]);
     expect((await h.hospital.call('DELETE', `/api/v1/tenants/endpoints/${endpoint.endpoint_id}`)).status).toBe(204);

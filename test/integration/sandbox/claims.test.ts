@@ -49,7 +49,7 @@ function multipartLine(fields: Record<string, string>, files: [string, Buffer, s
 
 describe('billing lines and the doctor', () => {
   it('adds a JSON line and a multipart line with its diagnoses and a named file; the line object comes back and the preview holds them', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     const json = await h.hospital.post('/api/v1/claims/lines', { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '850', quantity: '1' });
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ intervention_code: codes.capitation, unit_price: 850, quantity: 1, line_total_amount: 850 });
@@ -84,7 +84,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('takes the file part R names attachment_{n} as long as the metadata names it too', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const meta = [{ document_title: 'Bill', document_type: 'FINAL_BILL', file_field_name: 'attachment_0' }];
     const r = await multipartLine(
       { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '10', quantity: '1', attachments: JSON.stringify(meta) },
@@ -95,7 +95,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('refuses what the live service refuses, and a file the metadata does not pair, naming the field', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: '100', quantity: '1' };
     const field = (r: any) => r.body.details[0].field;
     const objects = await multipartLine({ ...base, diagnoses: JSON.stringify([{ code: 'CA00' }]) });
@@ -118,7 +118,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('validates a line: positive price and quantity, an intervention of the claim; diagnoses are not required', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const base = { consent_token: visit.consent_token, intervention_code: codes.capitation, unit_price: 100, quantity: 1 };
     expectError(await h.hospital.post('/api/v1/claims/lines', { ...base, unit_price: -1 }), 400, 'VALIDATION_ERROR');
     // A zero price is a valid line (capitation services are paid per head, not per line).
@@ -130,7 +130,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('adds a diagnosis to an intervention of the claim with POST /claims/diagnoses, once, and removes it with PATCH', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     const body = { consent_token: visit.consent_token, icd_code: 'MG26', intervention_code: codes.capitation };
     const added = await h.hospital.post('/api/v1/claims/diagnoses', { ...body, ...DOCTOR });
     expect(added.status).toBe(200);
@@ -150,7 +150,7 @@ describe('billing lines and the doctor', () => {
   });
 
   it('attaches one doctor per claim: by a line, by POST /claims/doctors, removed by DELETE', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([]);
     await addLine(h.hospital, visit.consent_token, codes.capitation, 850, DOCTOR);
     expect((await preview(visit.consent_token)).invoices[0].doctors).toEqual([{}]);
@@ -170,15 +170,16 @@ describe('submit (outpatient)', () => {
   it('standard shape with the discharge OTP', async () => {
     const id = await crId(h.dispensary, NID.whitelisted);
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
-    const visit = (
+    const opened = (
       await h.dispensary.post('/api/v1/claims/visit', {
         patient_id: id,
-        intervention_code: codes.capitation,
-        service_type: 'OUTPATIENT',
+        intervention_codes: [codes.capitation],
+        service_type: 'CAPITATION',
         otp: await lastOtp(h.control, { patient_id: id }),
         ...DOCTOR,
       })
     ).body;
+    const visit = { ...opened, consent_token: opened.authorization_code as string };
     await addLine(h.dispensary, visit.consent_token, codes.capitation);
     const sent = await h.dispensary.post('/api/v1/claims/otp/discharge', { consent_token: visit.consent_token, patient_id: id });
     expect(sent.status).toBe(200);
@@ -194,7 +195,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('standard shape with discharge_auth_guid from the visit-end fingerprint', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, patient);
     const look = await h.hospital.get('/api/v1/claims/authorizations', { guid });
     expect(look.body).toMatchObject({ status: 'AUTHORIZED', discharge_auth_guid: guid });
@@ -208,7 +209,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('is refused with no doctor attached (rule 2), without spending the consent', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION', false);
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, patient);
     const body = { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid };
     expectError(await h.hospital.post('/api/v1/claims/submit', body), 422, 'NO_DOCTOR_ATTACHED');
@@ -217,7 +218,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('is refused with DECEASED as discharge_reason, and without a discharge OTP or discharge_auth_guid', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const base = { consent_token: visit.consent_token, invoice_number: visit.invoice_number };
     const deceased = await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'DECEASED', otp: '123456' });
     expectError(deceased, 400, 'VALIDATION_ERROR');
@@ -236,7 +237,7 @@ describe('submit (outpatient)', () => {
   });
 
   it('refuses a visit-end authorization that is still PENDING', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const pending = await h.hospital.post('/api/v1/claims/authorize', { consent_token: visit.consent_token, is_biometrics_discharge_authorization: true });
     expect(pending.body).toMatchObject({ status: 'PENDING', discharge_auth_guid: pending.body.guid });
     const r = await h.hospital.post('/api/v1/claims/submit', {
@@ -315,7 +316,7 @@ describe('discharge (inpatient)', () => {
 
 describe('attachments', () => {
   it('stores a PDF, PNG or JPEG and refuses other types, lying content, oversized files and an eleventh file', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const ok = await attachment(token, codes.capitation, PDF, 'application/pdf', 'invoice.pdf');
     expect(ok.status).toBe(200);
@@ -346,7 +347,7 @@ describe('attachments', () => {
 
 describe('housekeeping', () => {
   it('removes a line and a diagnosis, switches an intervention (keeping the bill items over a period)', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const added = await addLine(h.hospital, token, codes.capitation, 500, { diagnoses: JSON.stringify(['CA00', 'MG26']) });
     const diag = await h.hospital.call('PATCH', '/api/v1/claims/diagnoses', { body: { consent_token: token, icd_code: 'MG26', intervention_code: codes.capitation } });
@@ -371,7 +372,7 @@ describe('housekeeping', () => {
   });
 
   it('closes a draft claim for good', async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const closed = await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'mixed up' });
     expect(closed.body).toMatchObject({ claim_auth_status: 'CLOSED', workflow_state: 'CLOSED', authorization_code: visit.consent_token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'mixed up' });
     expectError(await h.hospital.post('/api/v1/claims/close', { consent_token: visit.consent_token, cancel_reason_type: 'OTHER_REASONS', cancel_reason_text: 'x' }), 409, 'CLAIM_ALREADY_SUBMITTED');
@@ -379,7 +380,7 @@ describe('housekeeping', () => {
   });
 
   it("follows the payer's side through the control API, and resubmission after the payer returns the claim", async () => {
-    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
     const token = visit.consent_token;
     const line = await addLine(h.hospital, token, codes.capitation, 900);
     const guid = await dischargeByFingerprint(h, h.hospital, token, patient);

@@ -2,6 +2,7 @@
 // so each row's proof is found by its own words.
 import { describe, expect, it } from 'vitest';
 import {
+  BIOMETRIC,
   Client,
   DOCTOR,
   EMERGENCY_DOCTOR,
@@ -46,7 +47,7 @@ describe('contract: Errors', () => {
 
   it('POST /claims/submit with no doctor attached to the claim → rejected', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const visit = await openVisit(h, h.hospital, id, 'SHA-02-001', 'OUTPATIENT', false);
+    const visit = await openVisit(h, h.hospital, id, 'SHA-02-001', 'CAPITATION', false);
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, id);
     const r = await h.hospital.post('/api/v1/claims/submit', { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid });
     expectError(r, 422, 'NO_DOCTOR_ATTACHED');
@@ -54,7 +55,7 @@ describe('contract: Errors', () => {
 
   it('DECEASED given as discharge_reason on submit → not valid', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const visit = await openVisit(h, h.hospital, id, 'SHA-02-001', 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, id, 'SHA-02-001', 'CAPITATION');
     const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, id);
     const r = await h.hospital.post('/api/v1/claims/submit', { consent_token: visit.consent_token, invoice_number: visit.invoice_number, discharge_reason: 'DECEASED', discharge_auth_guid: guid });
     expectError(r, 400, 'VALIDATION_ERROR');
@@ -63,10 +64,10 @@ describe('contract: Errors', () => {
 
   it("authorization rejected because an adult's fingerprints are unusable → BIOMETRICS_NOT_FOUND_OTP_ALLOWED; OTP consent works", async () => {
     const id = await crId(h.hospital, NID.unusableFingers);
-    expectError(await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] }), 422, 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED');
+    expectError(await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC }), 422, 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED');
     expect((await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] })).status).toBe(200);
     const otp = await lastOtp(h.control, { patient_id: id });
-    expect((await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, otp })).body.status).toBe('AUTHORIZED');
+    expect((await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-02-001'], service_type: 'CAPITATION', otp })).body.workflow_state).toBe('DRAFT');
   });
 
   it('claim creation without matching patient, intervention, AUTHORIZED authorization and approved preauth (elective) → cannot be created', async () => {
@@ -74,7 +75,7 @@ describe('contract: Errors', () => {
     const other = await crId(h.hospital, NID.whitelisted);
     const a = await authorizeByFingerprint(h, h.hospital, id, ['SHA-08-001'], 'INPATIENT');
     const visit = (extra: Record<string, unknown>) =>
-      h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: 'SHA-08-001', service_type: 'INPATIENT', auth_guid: a.guid, ...extra });
+      h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-08-001'], service_type: 'INPATIENT', auth_guid: a.guid, ...extra });
     expectError(await visit({}), 422, 'PREAUTH_REQUIRED');
     const p = await h.hospital.post('/api/v1/preauths', {
       consent_token: a.token,
@@ -88,7 +89,7 @@ describe('contract: Errors', () => {
     expectError(await visit({}), 422, 'PREAUTH_REQUIRED');
     await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
     expectError(await visit({ patient_id: other }), 422, 'AUTHORIZATION_MISMATCH');
-    expectError(await visit({ intervention_code: 'SHA-08-002' }), 422, 'AUTHORIZATION_MISMATCH');
+    expectError(await visit({ intervention_codes: ['SHA-08-002'] }), 422, 'AUTHORIZATION_MISMATCH');
     expect((await visit({})).status).toBe(200);
   });
 

@@ -114,13 +114,15 @@ describe('benefits', () => {
     const found = await findInterventions(h.hospital, id);
     expect(found.all.length).toBeGreaterThanOrEqual(800);
     expect(found.all.length).toBeLessThanOrEqual(900);
-    for (const i of found.all) expect(i.intervention_code).toMatch(/^SHA-\d{2}-\d{3}$/);
+    for (const i of found.all) expect(i.code).toMatch(/^SHA-\d{2}-\d{3}$/);
     const mechanisms = new Set(found.all.map((i) => i.paymentMechanism));
     expect([...mechanisms].sort()).toEqual(['CAPITATION', 'CASE BASED', 'FEE FOR SERVICE', 'FEE_FOR_SERVICE', 'PER_DIEM']);
     expect(new Set([found.capitation, found.elective, found.perDiem, found.emergency]).size).toBe(4);
+    // The portal's names (code, overallTariff, …), with the contract's intervention_code beside code.
     const fields = Object.keys(found.all[0]);
     expect(fields).toEqual(
       expect.arrayContaining([
+        'code',
         'intervention_code',
         'name',
         'paymentMechanism',
@@ -130,30 +132,35 @@ describe('benefits', () => {
         'applicableDocumentTypes',
         'requiredPreauthDocumentTypes',
         'needsDoctorAuthorization',
-        'protocolCode',
-        'applicableTariff',
         'kephLevelTarriff',
+        'overallTariff',
         'fund',
-        'sub_benefit_code',
-        'tariff',
       ]),
     );
+    expect(fields).not.toContain('sub_benefit_code');
+    const emergency = found.all.find((i) => i.code === found.emergency);
+    expect(emergency).toMatchObject({ protocolCode: expect.any(String), applicableTariff: expect.any(Number) });
   });
 
-  it('filters interventions by sub-benefit and search, and bounds pageSize to 1..100', async () => {
+  it('lists interventions one sub-benefit at a time (sub_benefit_code required, or one code), whole unless paged, bounding pageSize to 1..100', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const sub = await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, sub_benefit_code: 'SB-02-01', pageSize: '5', page: '2' });
-    expect(sub.body).toMatchObject({ currentPage: 2, pageSize: 5, startIndex: 6, endIndex: 10 });
-    expect((sub.body.results as any[]).every((i) => i.sub_benefit_code === 'SB-02-01')).toBe(true);
-    const search = await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, search: 'hernia' });
-    expect(search.body.count).toBeGreaterThan(0);
-    expect((search.body.results as any[]).every((i) => /hernia/i.test(i.name))).toBe(true);
-    for (const pageSize of ['0', '101', 'x']) {
-      expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, pageSize }), 400, 'VALIDATION_ERROR');
-    }
-    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, page: '0' }), 400, 'VALIDATION_ERROR');
-    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', {}), 400, 'VALIDATION_ERROR');
-    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: 'CR0' }), 404, 'NOT_FOUND');
+    const get = (query: Record<string, string>) => h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: id, ...query });
+    const none = await get({});
+    expectError(none, 400, 'VALIDATION_ERROR');
+    expect(none.body.details).toEqual([{ field: 'sub_benefit_code', message: expect.stringContaining('required') }]);
+    const whole = await get({ sub_benefit_code: 'SB-02-01' });
+    expect(whole.body.count).toBeGreaterThan(5);
+    expect(whole.body).toMatchObject({ currentPage: 1, totalPages: 1, pageSize: whole.body.count, next: null });
+    expect(whole.body.results).toHaveLength(whole.body.count);
+    const paged = await get({ sub_benefit_code: 'SB-02-01', pageSize: '5', page: '2' });
+    expect(paged.body).toMatchObject({ currentPage: 2, pageSize: 5, startIndex: 6, endIndex: 10 });
+    expect((paged.body.results as any[]).map((i) => i.code)).toEqual((whole.body.results as any[]).slice(5, 10).map((i) => i.code));
+    // A's single-intervention look-up by code; an unknown sub-benefit lists nothing, as UAT does.
+    expect((await get({ code: 'SHA-02-001' })).body.results.map((i: { code: string }) => i.code)).toEqual(['SHA-02-001']);
+    expect((await get({ sub_benefit_code: 'POLICY-123' })).body).toMatchObject({ count: 0, results: [] });
+    for (const pageSize of ['0', '101', 'x']) expectError(await get({ sub_benefit_code: 'SB-02-01', pageSize }), 400, 'VALIDATION_ERROR');
+    expectError(await get({ sub_benefit_code: 'SB-02-01', page: '0' }), 400, 'VALIDATION_ERROR');
+    expectError(await h.hospital.get('/api/v1/patients/benefits/interventions', { patient_id: 'CR0', sub_benefit_code: 'SB-02-01' }), 404, 'NOT_FOUND');
   });
 
   it('answers utilization as UAT did: a bare list, one record per limit scope, with its computational detail', async () => {

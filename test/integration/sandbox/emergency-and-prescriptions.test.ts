@@ -123,7 +123,7 @@ describe('emergency claims', () => {
     expectError(await h.hospital.post('/api/v1/claims/emergency', emergencyBody(a.token, protocol, { identification_number: 'A00000' })), 422, 'PROFESSIONAL_NOT_FOUND');
     expectError(await h.hospital.post('/api/v1/claims/emergency', emergencyBody(a.token, protocol, { mode_of_arrival: 'HELICOPTER' })), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/emergency', emergencyBody(a.token, protocol, { beneficiary_cr_id: 'CR1' })), 400, 'VALIDATION_ERROR');
-    const visit = await openVisit(h, h.hospital, await crId(h.hospital, NID.covered), codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, await crId(h.hospital, NID.covered), codes.capitation, 'CAPITATION');
     expectError(await h.hospital.post('/api/v1/claims/emergency', emergencyBody(visit.consent_token, protocol)), 422, 'AUTHORIZATION_MISMATCH');
   });
 
@@ -151,7 +151,7 @@ describe('emergency claims', () => {
 describe('prescriptions', () => {
   it('creates a prescription, dispenses it on both paths, removes its doctor', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const visit = await openVisit(h, h.hospital, id, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, id, codes.capitation, 'CAPITATION');
     const item = { generic_concept_code: 'RXN-723', dose_quantity: 1, dose_unit: 'tablet', frequency: 'TDS', duration: 5, duration_unit: 'days' };
     const doctor = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' };
     const rx = await h.hospital.post('/api/v1/prescriptions', { consent_token: visit.consent_token, intervention_code: codes.capitation, items: [item], ...doctor });

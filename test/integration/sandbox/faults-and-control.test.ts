@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../../electron/sandbox/index';
 import { isLoopback } from '../../../electron/sandbox/server';
-import { Client, HOSPITAL, NID, crId, expectError, startHarness, tokenFor, useHarness } from './harness';
+import { BIOMETRIC, Client, HOSPITAL, NID, crId, expectError, startHarness, tokenFor, useHarness } from './harness';
 
 const h = useHarness();
 
@@ -88,7 +88,7 @@ describe('control API', () => {
 
   it('expires PENDING authorizations on its own, by a periodic sweep, as sandbox time passes', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     // Move the clock without the control API (which sweeps at once); GET /sandbox/transitions reads without sweeping.
     h.sandbox.context.clock.advance(10 * 60 * 1000);
     const started = Date.now();
@@ -104,7 +104,7 @@ describe('control API', () => {
   it('resets to the seeded world: claims, outbox, clock and events are gone; tokens still work', async () => {
     const id = await crId(h.dispensary, NID.covered);
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] });
-    await h.dispensary.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.dispensary.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     await h.control.post('/sandbox/clock', { advance_ms: 60_000 });
     expect((await h.control.get('/sandbox/sms')).body).toHaveLength(1);
     const token = h.dispensary.token;

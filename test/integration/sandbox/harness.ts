@@ -153,27 +153,31 @@ export async function crId(client: Client, nationalId: string): Promise<string> 
   return r.body.id as string;
 }
 
-/** Interventions found by their properties, as contracts.md says a client finds them. */
+/**
+ * Interventions found by their properties, as contracts.md says a client finds them: one
+ * sub-benefit at a time, as the exchange lists them (sub_benefit_code is required).
+ */
 export async function findInterventions(client: Client, patientId: string) {
   const all: any[] = [];
-  for (let page = 1; ; page++) {
-    const r = await client.get('/api/v1/patients/benefits/interventions', { patient_id: patientId, page: String(page), pageSize: '100' });
+  const subBenefits = await client.get('/api/v1/patients/sub-benefits', { patient_id: patientId, pageSize: '100' });
+  if (subBenefits.status !== 200) throw new Error(`sub-benefits: ${subBenefits.status}`);
+  for (const s of subBenefits.body.results as { code: string }[]) {
+    const r = await client.get('/api/v1/patients/benefits/interventions', { patient_id: patientId, sub_benefit_code: s.code });
     if (r.status !== 200) throw new Error(`interventions: ${r.status}`);
     all.push(...r.body.results);
-    if (r.body.next === null) break;
   }
   const norm = (m: string) => m.replace(/\s+/g, '_');
   const pick = (what: string, f: (i: any) => boolean) => {
     const found = all.find(f);
     if (found === undefined) throw new Error(`no ${what} intervention`);
-    return found.intervention_code as string;
+    return found.code as string;
   };
   return {
     all,
     capitation: pick('capitation', (i) => norm(i.paymentMechanism) === 'CAPITATION' && i.accessPoint === 'OP' && !i.needsPreauth),
     elective: pick('elective', (i) => norm(i.paymentMechanism) === 'FEE_FOR_SERVICE' && i.accessPoint === 'IP' && i.needsPreauth && i.needsManualPreauthApproval),
     perDiem: pick('per diem', (i) => norm(i.paymentMechanism) === 'PER_DIEM' && i.accessPoint === 'IP'),
-    emergency: pick('emergency', (i) => i.intervention_code.startsWith('SHA-01') && i.protocolCode !== null && i.applicableTariff !== null),
+    emergency: pick('emergency', (i) => i.code.startsWith('SHA-01') && i.protocolCode !== undefined && i.applicableTariff !== undefined),
   };
 }
 
@@ -205,15 +209,27 @@ export async function fingerprints(control: Client, patientId: string): Promise<
 /** A 512-byte template that no demo patient has enrolled. */
 export const STRANGER_TEMPLATE = Buffer.alloc(512, 7).toString('base64');
 
+/** The biometric fields every fingerprint authorize carries (the twelve with patient, service type and interventions). */
+export const BIOMETRIC = {
+  agent_id: '22334455',
+  work_station_id: 'WS-TEST-01',
+  authorizing_device_os: 'windows',
+  factors: ['SHA'],
+  ekyc_provider_id: 'Idhini Demo Hospital',
+  provider: HOSPITAL.code,
+  is_integration: true,
+  is_emergency: false,
+} as const;
+
 /** Biometric authorize, then a matching finger through the control API. */
-export async function authorizeByFingerprint(h: Harness, client: Client, patientId: string, interventions: string[], serviceType?: string) {
+export async function authorizeByFingerprint(h: Harness, client: Client, patientId: string, interventions: string[], serviceType: string) {
   const r = await client.post('/api/v1/claims/authorize', {
     patient_id: patientId,
     interventions,
-    ...(serviceType === undefined ? {} : { service_type: serviceType }),
+    service_type: serviceType,
     agent_id: '22334455',
     work_station_id: 'WS-TEST-01',
-    authorizing_device_os: 'linux',
+    authorizing_device_os: 'windows',
     factors: ['SHA'],
     ekyc_provider_id: 'Idhini Demo Hospital',
     provider: HOSPITAL.code,
@@ -233,13 +249,14 @@ export async function openVisit(h: Harness, client: Client, patientId: string, c
   const a = await authorizeByFingerprint(h, client, patientId, [code], serviceType);
   const r = await client.post('/api/v1/claims/visit', {
     patient_id: patientId,
-    intervention_code: code,
+    intervention_codes: [code],
     service_type: serviceType,
     auth_guid: a.guid,
     ...(withDoctor ? DOCTOR : {}),
   });
   if (r.status !== 200) throw new Error(`visit: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body;
+  // authorization_code is the claim's consent_token: named so for the billing calls that follow.
+  return { ...r.body, consent_token: r.body.authorization_code as string };
 }
 
 /** A multipart billing line with one diagnosis (the live shape); returns the line object. */

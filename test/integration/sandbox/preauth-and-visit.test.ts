@@ -2,7 +2,7 @@
 // The elective flow (flow A phase 1 and the day of visit): AUTHORIZED_PENDING_VISIT, preauth
 // lifecycle, rule 1, and visit creation (open visit returned again, per-diem line, tenants).
 import { describe, expect, it } from 'vitest';
-import { DOCTOR, NID, authorizeByFingerprint, crId, expectError, lastOtp, openVisit, useHarness, useInterventions } from './harness';
+import { BIOMETRIC, DOCTOR, NID, authorizeByFingerprint, crId, expectError, lastOtp, openVisit, useHarness, useInterventions } from './harness';
 
 const h = useHarness();
 const codes = useInterventions(h);
@@ -24,7 +24,7 @@ async function previsitByOtp(patientNid: string) {
   const id = await crId(h.hospital, patientNid);
   expect((await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.elective] })).status).toBe(200);
   const otp = await lastOtp(h.control, { patient_id: id });
-  const a = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, otp, intervention_codes: [codes.elective], service_type: 'INPATIENT' });
+  const a = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, otp, interventions: [codes.elective], service_type: 'INPATIENT' });
   return { id, a: a.body };
 }
 
@@ -33,7 +33,7 @@ describe('elective preauthorization', () => {
     const { id, a } = await previsitByOtp(NID.whitelisted);
     expect(a.status).toBe('AUTHORIZED_PENDING_VISIT');
     const visitByGuid = () =>
-      h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.elective, service_type: 'INPATIENT', auth_guid: a.guid });
+      h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.elective], service_type: 'INPATIENT', auth_guid: a.guid });
     expectError(await visitByGuid(), 422, 'PREAUTH_REQUIRED');
 
     const created = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
@@ -57,8 +57,8 @@ describe('elective preauthorization', () => {
 
     const visit = await visitByGuid();
     expect(visit.status).toBe(200);
-    expect(visit.body).toMatchObject({ consent_token: a.token, authorization_code: a.token, authorization_guid: a.guid, workflow_state: 'DRAFT' });
-    const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.body.consent_token });
+    expect(visit.body).toMatchObject({ authorization_code: a.token, authorization_guid: a.guid, workflow_state: 'DRAFT' });
+    const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.body.authorization_code });
     // The live preview marks the intervention whose preauth the claim carries.
     expect(preview.body.interventions).toEqual([expect.objectContaining({ preauth_exist: true })]);
     // Re-posting the visit with the same authorization returns the same claim.
@@ -78,7 +78,7 @@ describe('elective preauthorization', () => {
     await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
     const visit = await visitByOtp();
     expect(visit.status).toBe(200);
-    expect(visit.body.consent_token).toBe(a.token);
+    expect(visit.body.authorization_code).toBe(a.token);
   });
 
   it('pre-visit consent by fingerprint is AUTHORIZED_PENDING_VISIT too', async () => {
@@ -90,7 +90,7 @@ describe('elective preauthorization', () => {
 
   it('refuses a preauth without an AUTHORIZED_PENDING_VISIT consent, for another intervention, or without a doctor', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const visitConsent = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'OUTPATIENT');
+    const visitConsent = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'CAPITATION');
     expectError(await h.hospital.post('/api/v1/preauths', preauthBody(visitConsent.token, codes.capitation)), 422, 'INTERVENTION_NOT_ALLOWED');
     const { a } = await previsitByOtp(NID.whitelisted);
     expectError(await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.capitation)), 422, 'AUTHORIZATION_MISMATCH');
@@ -152,7 +152,7 @@ describe('elective preauthorization', () => {
 describe('visit creation', () => {
   it('needs exactly one consent strategy and the practitioner fields together', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const base = { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT' };
+    const base = { patient_id: id, intervention_codes: [codes.capitation], service_type: 'CAPITATION' };
     const none = await h.hospital.post('/api/v1/claims/visit', base);
     expectError(none, 400, 'VALIDATION_ERROR');
     expect(none.body.details[0].field).toBe('otp');
@@ -163,11 +163,39 @@ describe('visit creation', () => {
     expectError(await h.hospital.post('/api/v1/claims/visit', { ...base, service_type: 'DAYCASE', auth_guid: 'x' }), 400, 'VALIDATION_ERROR');
   });
 
+  it('refuses the singular intervention_code, naming intervention_codes: the live visit takes an array', async () => {
+    const id = await crId(h.dispensary, NID.covered);
+    await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
+    const otp = await lastOtp(h.control, { patient_id: id });
+    const singular = await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.capitation, service_type: 'CAPITATION', otp });
+    expectError(singular, 400, 'VALIDATION_ERROR');
+    expect(singular.body.details).toEqual([{ field: 'intervention_codes', message: expect.stringMatching(/singular intervention_code is not accepted/) }]);
+    const both = await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.capitation, intervention_codes: [codes.capitation], service_type: 'CAPITATION', otp });
+    expect(both.body.details.map((d: { field: string }) => d.field)).toEqual(['intervention_code']);
+    // Refused before the code was looked at: it still opens the visit.
+    expect((await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.capitation], service_type: 'CAPITATION', otp })).status).toBe(200);
+  });
+
+  it('refuses a capitation intervention under OUTPATIENT, naming service_type; CAPITATION opens it', async () => {
+    const id = await crId(h.dispensary, NID.covered);
+    await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
+    const otp = await lastOtp(h.control, { patient_id: id });
+    const outpatient = await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.capitation], service_type: 'OUTPATIENT', otp });
+    expectError(outpatient, 400, 'VALIDATION_ERROR');
+    expect(outpatient.body.details[0]).toMatchObject({ field: 'service_type', message: expect.stringContaining('is not supported for service type OUTPATIENT') });
+    const visit = await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.capitation], service_type: 'CAPITATION', otp });
+    expect(visit.body).toMatchObject({ service_type: 'CAPITATION', interventions: [{ intervention_code: codes.capitation, intervention_payment_mechanism: 'CAPITATION' }] });
+    // A fee-for-service outpatient intervention stays OUTPATIENT.
+    await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-03-001'] });
+    const fee = await h.dispensary.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-03-001'], service_type: 'OUTPATIENT', otp: await lastOtp(h.control, { patient_id: id }) });
+    expect(fee.status).toBe(200);
+  });
+
   it('returns an open visit again instead of duplicating it (crash recovery)', async () => {
     const id = await crId(h.dispensary, NID.covered);
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
     const otp = await lastOtp(h.control, { patient_id: id });
-    const body = { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT', otp };
+    const body = { patient_id: id, intervention_codes: [codes.capitation], service_type: 'CAPITATION', otp };
     const first = await h.dispensary.post('/api/v1/claims/visit', body);
     const repeat = await h.dispensary.post('/api/v1/claims/visit', body);
     expect(repeat.status).toBe(200);
@@ -175,7 +203,7 @@ describe('visit creation', () => {
     // A fresh consent for the same patient and intervention finds the same open visit.
     await h.dispensary.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.capitation] });
     const again = await h.dispensary.post('/api/v1/claims/visit', { ...body, otp: await lastOtp(h.control, { patient_id: id }) });
-    expect(again.body.consent_token).toBe(first.body.consent_token);
+    expect(again.body.authorization_code).toBe(first.body.authorization_code);
     // A wrong OTP gets nothing.
     expectError(await h.dispensary.post('/api/v1/claims/visit', { ...body, otp: '000000' }), 422, 'INVALID_OTP');
   });
@@ -183,25 +211,25 @@ describe('visit creation', () => {
   it('refuses an authorization of another patient or intervention, or one not AUTHORIZED', async () => {
     const id = await crId(h.hospital, NID.covered);
     const other = await crId(h.hospital, NID.whitelisted);
-    const a = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'OUTPATIENT');
+    const a = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'CAPITATION');
     expectError(
-      await h.hospital.post('/api/v1/claims/visit', { patient_id: other, intervention_code: codes.capitation, service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: other, intervention_codes: [codes.capitation], service_type: 'CAPITATION', auth_guid: a.guid }),
       422,
       'AUTHORIZATION_MISMATCH',
     );
     expectError(
-      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: 'SHA-03-001', service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-03-001'], service_type: 'OUTPATIENT', auth_guid: a.guid }),
       422,
       'AUTHORIZATION_MISMATCH',
     );
-    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: [codes.capitation] });
+    const pending = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: [codes.capitation], service_type: 'CAPITATION', ...BIOMETRIC });
     expectError(
-      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.capitation, service_type: 'OUTPATIENT', auth_guid: pending.body.guid }),
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.capitation], service_type: 'CAPITATION', auth_guid: pending.body.guid }),
       422,
       'AUTHORIZATION_NOT_AUTHORIZED',
     );
     expectError(
-      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_code: codes.perDiem, service_type: 'OUTPATIENT', auth_guid: a.guid }),
+      await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.perDiem], service_type: 'OUTPATIENT', auth_guid: a.guid }),
       422,
       'INTERVENTION_NOT_ALLOWED',
     );
@@ -218,7 +246,7 @@ describe('visit creation', () => {
 
   it("keeps claims to the facility that made them", async () => {
     const id = await crId(h.hospital, NID.covered);
-    const visit = await openVisit(h, h.hospital, id, codes.capitation, 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, id, codes.capitation, 'CAPITATION');
     expectError(await h.dispensary.post('/api/v1/claims/preview', { consent_token: visit.consent_token }), 404, 'NOT_FOUND');
     expect((await h.hospital.post('/api/v1/claims/preview', { consent_token: visit.consent_token })).status).toBe(200);
   });

@@ -117,7 +117,9 @@ async function driveFlowB(p: StationProcess, control: ControlApi, route: Scenari
       else if (discharge.state === 'ready') await ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
       else await new Promise((r) => setTimeout(r, 30));
     } else if (visit !== undefined && visit.kind === 'visit') {
-      if (visit.state === 'open' && visit.lines.length === 0) await ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+      // A visit opened by the SMS code has no doctor yet: the nurse names one before the claim goes.
+      if (visit.state === 'open' && visit.doctor === null) await ok('visit.attachDoctor', { workflowId: visit.workflowId, doctor: DOCTOR });
+      else if (visit.state === 'open' && visit.lines.length === 0) await ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
       else if (visit.state === 'open') await ok('discharge.begin', { workflowId: visit.workflowId });
       else await new Promise((r) => setTimeout(r, 30));
     } else if (consent !== undefined) {
@@ -173,7 +175,8 @@ async function runScenario(s: Scenario): Promise<{ crashed: boolean; sandbox: Ru
 }
 
 const fingerprintSteps = ['consent.authorizeBiometric', 'claims.createVisit', 'claims.addBilling', 'consent.authorizeDischarge', 'claims.submit'];
-const smsSteps = ['consent.sendOtp', 'consent.authorizeOtp', 'claims.createVisit', 'claims.addBilling', 'consent.sendDischargeOtp', 'claims.submit'];
+// By SMS code there is no authorize: the confirmed code is spent by the visit itself.
+const smsSteps = ['consent.sendOtp', 'claims.createVisit', 'claims.addBilling', 'consent.sendDischargeOtp', 'claims.submit'];
 const scenarios: Scenario[] = [
   ...fingerprintSteps.flatMap((op) => (['before-send', 'after-answer', 'after-outcome'] as const).map((phase) => ({ route: 'fingerprint' as const, crashAt: `${op}:${phase}` }))),
   ...smsSteps.map((op) => ({ route: 'sms' as const, crashAt: `${op}:after-answer` })),

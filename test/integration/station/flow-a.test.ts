@@ -82,6 +82,10 @@ describe('flow A, elective inpatient preauth', () => {
     const consentCode = await world.control.latestCode({ patient_id: cr }, 'consent');
     const afterCode = await s.ok('consent.confirmSms', { workflowId: elective.workflowId, code: consentCode });
     expect(afterCode).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL' } });
+    // Phase one spent the code on the pre-visit OTP authorize, with the interventions and service type it requires.
+    const previsit = [...world.sandbox.context.state.authorizations.values()].find((a) => a.patient_id === cr && a.phase === 'pre_visit');
+    expect(previsit?.request).toMatchObject({ patient_id: cr, interventions: [code], service_type: 'INPATIENT' });
+    expect(previsit?.request).not.toHaveProperty('intervention_codes');
     await approveAll(s, elective.workflowId);
 
     const finalised = await s.ok('workflow.get', { workflowId: elective.workflowId });

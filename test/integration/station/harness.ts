@@ -199,3 +199,15 @@ export async function eventually<T>(read: () => Promise<T> | T, accept: (value: 
 export function stepOf(view: WorkflowView): VerificationStep | null {
   return 'verification' in view ? view.verification : null;
 }
+
+/**
+ * The visit an SMS-code consent opened (a confirmed code opens it at once: the visit is the
+ * consent), with the attending doctor attached as visit.open would have: what "Open visit" shows.
+ */
+export async function visitOpenedBy(s: StationHandle, consentWorkflowId: string, doctor = DOCTOR): Promise<CommandOutput<'visit.attachDoctor'>> {
+  const consent = await s.ok('workflow.get', { workflowId: consentWorkflowId });
+  if (consent.kind !== 'consent' || consent.state !== 'visit-opened' || consent.visitWorkflowId === null) {
+    throw new Error(`the consent opened no visit: ${JSON.stringify(consent).slice(0, 300)}`);
+  }
+  return s.ok('visit.attachDoctor', { workflowId: consent.visitWorkflowId, doctor });
+}

@@ -1,7 +1,7 @@
 // The route decision against the demo world at both facilities, the stale PENDING, expiry,
 // cancel, wrong codes and 30000004's fallback, through the station core and the running sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCTOR, eventually, startWorld, stepOf, type StationHandle, type World } from './harness';
+import { FACILITIES, eventually, startWorld, stepOf, visitOpenedBy, type StationHandle, type World } from './harness';
 
 let world: World;
 let hospital: StationHandle;
@@ -75,8 +75,8 @@ describe('the route decision, each row of the demo world', () => {
     const patient = await dispensary.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
     const consent = await dispensary.ok('consent.begin', { patientRef: patient.patientRef });
     await dispensary.ok('consent.sendSms', { workflowId: consent.workflowId });
-    const verified = await dispensary.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-    expect(verified.state).toBe('verified');
+    const opened = await dispensary.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    expect(opened.state).toBe('visit-opened');
   });
 });
 
@@ -161,7 +161,7 @@ describe('30000004: fingerprints unusable', () => {
     expect(fallback.lastError).toBeNull();
     await hospital.ok('consent.sendSms', { workflowId: consent.workflowId });
     await hospital.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-    expect((await hospital.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })).state).toBe('open');
+    expect((await visitOpenedBy(hospital, consent.workflowId)).state).toBe('open');
 
     // A later consent of the same patient starts on the fallback while the window lasts …
     const later = await hospital.ok('consent.begin', { patientRef: patient.patientRef });
@@ -175,11 +175,13 @@ describe('30000004: fingerprints unusable', () => {
     const requested = await hospital.ok('consent.requestWhitelist', { workflowId: closed.workflowId, reasonType: 'BIOMETRIC_FAILURE' });
     expect(stepOf(requested)?.whitelist).toMatchObject({ status: 'pending', reasonType: 'BIOMETRIC_FAILURE' });
     const request = [...world.sandbox.context.state.whitelistRequests.values()].find((w) => w.beneficiary_cr_id === cr)!;
+    // The reason in words (the nurse wrote none: the reason's own name), and this step's fingerprint attempts.
+    expect(request).toMatchObject({ reason_type: 'BIOMETRIC_FAILURE', reason: 'Biometric failure', biometric_attempts: 0, facility: FACILITIES.hospital.code });
     await world.control.post(`/otp-whitelists/${request.guid}/approval`);
     const approved = await eventually(() => hospital.ok('workflow.get', { workflowId: closed.workflowId }), (v) => stepOf(v)?.whitelist?.status === 'approved', 'the whitelist approval');
     expect(stepOf(approved)?.route).toMatchObject({ route: 'sms', reason: 'whitelisted', smsAllowed: true });
     await hospital.ok('consent.sendSms', { workflowId: closed.workflowId });
-    const verified = await hospital.ok('consent.confirmSms', { workflowId: closed.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-    expect(verified.state).toBe('verified');
+    const opened = await hospital.ok('consent.confirmSms', { workflowId: closed.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    expect(opened.state).toBe('visit-opened');
   });
 });

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
 import { createSealer } from '../../../electron/station/sealing';
-import { DOCTOR, eventually, FACILITIES, openStation, presentAtPage, startWorld, stepOf, type StationHandle, type World } from './harness';
+import { DOCTOR, FACILITIES, eventually, openStation, presentAtPage, startWorld, stepOf, visitOpenedBy, type StationHandle, type World } from './harness';
 
 let world: World;
 let s: StationHandle;
@@ -35,7 +35,7 @@ async function smsFlow(nationalId: string): Promise<void> {
   // A wrong code first: its refusal is logged too.
   await s.refused('consent.confirmSms', { workflowId: consent.workflowId, code: '111111' });
   await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+  const visit = await visitOpenedBy(s, consent.workflowId);
   await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
   await s.ok('visit.preview', { workflowId: visit.workflowId });
   const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });

@@ -4,7 +4,7 @@
 // journaled or sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
-import { DOCTOR, startWorld, type StationHandle, type World } from './harness';
+import { startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
 
 let world: World;
 let s: StationHandle;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
   await s.ok('consent.sendSms', { workflowId: consent.workflowId });
   await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  visitId = (await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })).workflowId;
+  visitId = (await visitOpenedBy(s, consent.workflowId)).workflowId;
 });
 afterAll(async () => {
   await world.close();

@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
-import { DOCTOR, FACILITIES, openStation, startWorld, stepOf, type World } from './harness';
+import { FACILITIES, openStation, startWorld, stepOf, visitOpenedBy, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -69,16 +69,23 @@ describe('the idle lock', () => {
 });
 
 describe('benefits, paged and searched on the station', () => {
-  it('every intervention of the member is fetched once and paged, searched and filtered locally', async () => {
+  it('every intervention of the member is fetched once, one sub-benefit at a time, and paged, searched and filtered locally', async () => {
     const s = await world.station();
+    const interventionCalls = () => s.logs.filter((l) => l.includes('"operation":"eligibility.interventions"')).length;
     const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    // The look-up fetched the outpatient ward's sub-benefits' lists (enough for the suggestion) ...
+    const atLookUp = interventionCalls();
+    const subBenefits = await s.ok('benefits.subBenefits', { patientRef: patient.patientRef, pageSize: 100 });
+    const forWard = subBenefits.items.filter((b) => b.careSetting !== 'inpatient').length;
+    expect(atLookUp).toBe(forWard);
+    expect(atLookUp).toBeLessThan(subBenefits.total);
+    // ... the others when the whole list is asked for, each whole in one answer.
     const all = await s.ok('benefits.interventions', { patientRef: patient.patientRef, pageSize: 100 });
     expect(all.total).toBeGreaterThan(800);
     expect(all.totalPages).toBe(Math.ceil(all.total / 100));
-    const interventionCalls = () => s.logs.filter((l) => l.includes('"operation":"eligibility.interventions"')).length;
     const callsBefore = interventionCalls();
-    // 852 interventions in pages of 100, fetched once at look-up.
-    expect(callsBefore).toBe(Math.ceil(all.total / 100));
+    expect(callsBefore).toBe(subBenefits.total);
+    expect(all.items.every((i) => i.subBenefitCode !== null)).toBe(true);
     const searched = await s.ok('benefits.interventions', { patientRef: patient.patientRef, search: 'hernia' });
     expect(searched.items.length).toBeGreaterThan(0);
     expect(searched.items.every((i) => i.name.toLowerCase().includes('hernia') || i.code.toLowerCase().includes('hernia'))).toBe(true);
@@ -116,7 +123,7 @@ describe('after a restart', () => {
       expect(listed.items[0]).toMatchObject({ workflowId: consent.workflowId, state: 'verifying', verification: { stage: 'sms-sent' } });
       const cr = await world.control.crIdOf('30000002');
       await second.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-      expect((await second.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR })).state).toBe('open');
+      expect((await visitOpenedBy(second, consent.workflowId)).state).toBe('open');
       expect((await second.ok('workflow.list', { kind: 'consent', includeEnded: true })).items[0]?.state).toBe('visit-opened');
     } finally {
       await second.station.stop();

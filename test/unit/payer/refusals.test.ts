@@ -35,7 +35,18 @@ const practitioner = {
   practitioner_regulation_body: 'KMPDC',
 } as const;
 const submit = { consent_token: 'CT', invoice_number: 'INV', discharge_reason: 'RECOVERED', otp: '123456' } as const;
-const visit = { patient_id: 'CR1', intervention_code: 'SHA-02-001', service_type: 'OUTPATIENT', otp: '123456' } as const;
+const visit = { patient_id: 'CR1', intervention_codes: ['SHA-02-001'], service_type: 'CAPITATION', otp: '123456' } as const;
+const whitelist = { beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason: 'burns to both hands', biometric_attempts: 3, facility_fr_code: 'FID-1' } as const;
+const biometric = {
+  patient_id: 'CR1',
+  service_type: 'CAPITATION',
+  interventions: ['SHA-02-001'],
+  agent_id: '1',
+  work_station_id: 'W',
+  authorizing_device_os: 'windows',
+  ekyc_provider_id: 'Demo',
+  provider: 'FID',
+} as const;
 const line = { consent_token: 'CT', intervention_code: 'SHA-02-001', unit_price: 500, quantity: 1 } as const;
 const billing = { ...line, diagnoses: ['CA40'] } as const;
 const discharge = { consent_token: 'CT', discharge_date: '2025-07-01T14:30:00+03:00', discharge_reason: 'RECOVERED', invoice_number: 'INV', discharge_auth_guid: 'G-1' } as const;
@@ -73,7 +84,9 @@ const cases: [string, Call, string, RegExp?][] = [
   ['visit with a service_type outside the enumeration', (c) => c.claims.createVisit({ ...visit, service_type: 'DAYCASE' } as never), 'service_type'],
   ['visit with both otp and auth_guid', (c) => c.claims.createVisit({ ...visit, auth_guid: 'G-1' }), 'auth_guid', /consent strategy/],
   ['visit with no consent strategy', (c) => c.claims.createVisit({ ...visit, otp: undefined }), 'otp', /consent strategy/],
-  ['visit with intervention_code and intervention_codes', (c) => c.claims.createVisit({ ...visit, intervention_codes: ['X'] }), 'intervention_codes'],
+  ['visit naming its intervention with the singular intervention_code', (c) => c.claims.createVisit({ ...visit, intervention_codes: undefined, intervention_code: 'SHA-02-001' } as never), 'intervention_codes'],
+  ['visit with intervention_code beside intervention_codes', (c) => c.claims.createVisit({ ...visit, intervention_code: 'SHA-02-001' } as never), 'intervention_code', /not a field/],
+  ['visit with an empty intervention_codes', (c) => c.claims.createVisit({ ...visit, intervention_codes: [] }), 'intervention_codes', /at least one/],
   [
     'visit with two of the three doctor fields',
     (c) => c.claims.createVisit({ ...visit, ...practitioner, practitioner_regulation_body: undefined }),
@@ -119,22 +132,21 @@ const cases: [string, Call, string, RegExp?][] = [
   ['emergency claim with no intervention', (c) => c.emergency.createClaim({ ...emergencyClaim, intervention_code: undefined }), 'intervention_code'],
   ['emergency claim without the doctor regulation_body', (c) => c.emergency.createClaim({ ...emergencyClaim, regulation_body: undefined } as never), 'regulation_body'],
   ['emergency identification without the patient OTP', (c) => c.emergency.identifyClaim({ ...emergencyClaim, beneficiary_cr_id: 'CR1' } as never), 'otp'],
-  ['biometric authorize with an unknown service_type', (c) => c.consent.authorizeBiometric({
-    patient_id: 'CR1',
-    service_type: 'DAYCARE' as never,
-    interventions: ['SHA-02-001'],
-    agent_id: '1',
-    work_station_id: 'W',
-    authorizing_device_os: 'windows',
-    ekyc_provider_id: 'Demo',
-    provider: 'FID',
-  }), 'service_type'],
+  ['biometric authorize with an unknown service_type', (c) => c.consent.authorizeBiometric({ ...biometric, service_type: 'DAYCARE' as never }), 'service_type'],
+  ['biometric authorize from a linux device os (the exchange knows windows and android)', (c) => c.consent.authorizeBiometric({ ...biometric, authorizing_device_os: 'linux' as never }), 'authorizing_device_os'],
+  ['visit-end authorize naming the claim by consent_token (the live body names the patient)', (c) => c.consent.authorizeDischarge({ ...biometric, consent_token: 'CT' } as never), 'consent_token', /not a field/],
+  ['OTP authorize without interventions', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '123456', service_type: 'INPATIENT' } as never), 'interventions'],
+  ['OTP authorize without service_type', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '123456', interventions: ['SHA-05-010'] } as never), 'service_type'],
+  ['OTP send naming the contact contact_id (the live name is beneficiary_contact_id)', (c) => c.consent.sendOtp({ patient_id: 'CR1', intervention_codes: ['X'], contact_id: '7' } as never), 'contact_id', /not a field/],
+  ['interventions without sub_benefit_code (or code)', (c) => c.eligibility.interventions({ patient_id: 'CR1' }), 'sub_benefit_code'],
   ['eligibility with an unknown identification type', (c) => c.eligibility.check({ identification_number: '1', identification_type: 'Passport' } as never), 'identification_type'],
   ['a field the contract does not have', (c) => c.consent.sendOtp({ patient_id: 'CR1', intervention_codes: ['X'], phone: '0712' } as never), 'phone', /not a field/],
   // Where the sandbox (docs/exchange-wire.md) is stricter than the contract's words, the client
   // refuses first, naming the field, rather than sending a request the exchange will bounce.
-  ['OTP whitelist for OTHER without reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER' }), 'reason_text', /required when reason_type is OTHER/],
-  ['OTP whitelist for OTHER with a blank reason_text', (c) => c.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason_text: '   ' }), 'reason_text', /required/],
+  ['OTP whitelist without a reason', (c) => c.consent.requestOtpWhitelist({ ...whitelist, reason: undefined } as never), 'reason'],
+  ['OTP whitelist with a blank reason', (c) => c.consent.requestOtpWhitelist({ ...whitelist, reason: '   ' }), 'reason', /must not be empty/],
+  ['OTP whitelist without biometric_attempts', (c) => c.consent.requestOtpWhitelist({ ...whitelist, biometric_attempts: undefined } as never), 'biometric_attempts'],
+  ['an OTP that is not digits', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '12ab56', interventions: ['SHA-05-010'], service_type: 'INPATIENT' }), 'otp'],
   ['combined billing with a day/month/year charge_date', (c) => c.claims.addBilling({ ...billing, charge_date: '01/07/2025' }), 'charge_date', /ISO 8601 date/],
   ['combined billing with a charge_date that is no calendar day', (c) => c.claims.addBilling({ ...billing, charge_date: '2025-02-30' }), 'charge_date', /ISO 8601 date/],
   ['combined billing charged at an hour that does not exist', (c) => c.claims.addBilling({ ...billing, charge_date: '2025-07-01T24:00:00Z' }), 'charge_date'],
@@ -160,9 +172,8 @@ const cases: [string, Call, string, RegExp?][] = [
   ['an empty change to a callback endpoint', (c) => c.callbacks.updateEndpoint({ endpoint_id: 'EP-1' }), 'name', /at least one/],
   ['a callback operation delivered by DELETE', (c) => c.callbacks.createOperation({ tenant: 'FID', endpoint_id: 'EP-1', name: 'n', path: '/x', method: 'DELETE' as never }), 'method'],
   ['a callback operation with neither path nor path_url_override', (c) => c.callbacks.createOperation({ tenant: 'FID', endpoint_id: 'EP-1', name: 'n' }), 'path'],
-  ['an OTP that is not digits', (c) => c.consent.authorizeOtp({ patient_id: 'CR1', otp: '12ab56' }), 'otp'],
   ['an empty patient id', (c) => c.consent.contacts({ patient_id: '  ' }), 'patient_id'],
-  ['a page size beyond 100', (c) => c.eligibility.interventions({ patient_id: 'CR1', pageSize: 500 }), 'pageSize'],
+  ['a page size beyond 100', (c) => c.eligibility.interventions({ patient_id: 'CR1', sub_benefit_code: 'SB-OP', pageSize: 500 }), 'pageSize'],
   ['no input at all where fields are required', (c) => (c.claims.preview as (i?: unknown) => Promise<unknown>)(), 'consent_token'],
   ['an input that is not an object', (c) => (c.claims.preview as (i?: unknown) => Promise<unknown>)(42), undefined as unknown as string, /expected object/],
 ];
@@ -199,7 +210,7 @@ describe('accepted and sent as the contract says', () => {
   });
 
   it('sends an OTP whitelist request for OTHER once it says why', async () => {
-    await client.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OTHER', reason_text: 'burns to both hands' });
+    await client.consent.requestOtpWhitelist(whitelist);
     const [sent] = exchange.to('POST /api/v1/patients/otp-whitelists');
     expect(sent?.text).toContain('burns to both hands');
   });

@@ -32,6 +32,8 @@ function routes() {
     'POST /api/v1/authorizations/covers': ok(first('eligibility.setCover')),
     'GET /api/v1/patients/pomsf-balances': ok(first('eligibility.pomsfBalance')),
     'GET /api/v1/facilities/FID-00-000004-0/beds/occupancy': ok(first('lookups.bedOccupancy')),
+    'POST /api/v1/claims/visit': ok(first('claims.createVisit')),
+    'POST /api/v1/claims/otp': ok(first('consent.sendOtp')),
     'DELETE /api/v1/claims/doctors': () => ({ status: 204 }),
   };
 }
@@ -111,10 +113,23 @@ describe('multipart', () => {
     expect((form.get('file_blob') as File).name).toBe('lab.pdf');
   });
 
-  it('requests an OTP whitelist as multipart with an optional attachment', async () => {
-    await client.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OLD' });
+  it('requests an OTP whitelist as A sends it: text parts, the attachments metadata, no file part without one', async () => {
+    await client.consent.requestOtpWhitelist({ beneficiary_cr_id: 'CR1', reason_type: 'OLD', reason: 'Old', biometric_attempts: 2, facility_fr_code: 'FID-1' });
     const form = await formOf(only());
-    expect([...form.keys()].sort()).toEqual(['beneficiary_cr_id', 'reason_type']);
+    expect([...form.keys()].sort()).toEqual(['attachments', 'beneficiary_cr_id', 'biometric_attempts', 'facility_fr_code', 'reason', 'reason_type']);
+    expect(form.get('biometric_attempts')).toBe('2');
+    expect(form.get('attachments')).toBe('[]');
+  });
+
+  it('names the one whitelist attachment attachments_file_blob, in its part and in its metadata', async () => {
+    await client.consent.requestOtpWhitelist(requestExamples['consent.requestOtpWhitelist'] as never);
+    const form = await formOf(only());
+    expect(JSON.parse(String(form.get('attachments')))).toEqual([
+      { document_title: 'Clinician note', document_type: 'SUPPORT_DOCUMENT', file_field_name: 'attachments_file_blob', file_name: 'lab.pdf' },
+    ]);
+    const file = form.get('attachments_file_blob') as File;
+    expect(file.name).toBe('lab.pdf');
+    expect([...new Uint8Array(await file.arrayBuffer())]).toEqual(pdfBytes);
   });
 });
 
@@ -137,9 +152,37 @@ describe('authorize shapes', () => {
     });
   });
 
-  it('marks a visit-end authorize as a discharge authorization', async () => {
+  it('sends the visit-end authorize as the twelve-field body naming the patient, marked as a discharge authorization', async () => {
     await client.consent.authorizeDischarge(requestExamples['consent.authorizeDischarge'] as never);
-    expect(only().json).toMatchObject({ consent_token: 'CT-1', is_biometrics_discharge_authorization: true, is_emergency: false });
+    expect(only().json).toEqual({
+      patient_id: 'CR0000001',
+      service_type: 'CAPITATION',
+      interventions: ['SHA-02-001'],
+      agent_id: '12345678',
+      work_station_id: 'WS-0001',
+      authorizing_device_os: 'windows',
+      factors: ['SHA'],
+      ekyc_provider_id: 'Demo Hospital',
+      provider: 'FID-00-000004-0',
+      is_integration: true,
+      is_emergency: false,
+      is_biometrics_discharge_authorization: true,
+    });
+  });
+
+  it('sends the elective OTP authorize with its interventions and service type', async () => {
+    await client.consent.authorizeOtp(requestExamples['consent.authorizeOtp'] as never);
+    expect(only().json).toEqual({ patient_id: 'CR0000002', otp: '123456', interventions: ['SHA-05-010'], service_type: 'INPATIENT' });
+  });
+
+  it('opens a visit with intervention_codes, never the singular intervention_code', async () => {
+    await client.claims.createVisit({ patient_id: 'CR1', intervention_codes: ['SHA-12-001'], service_type: 'CAPITATION', otp: '123456' });
+    expect(only().json).toEqual({ patient_id: 'CR1', intervention_codes: ['SHA-12-001'], service_type: 'CAPITATION', otp: '123456' });
+  });
+
+  it('sends the OTP contact as beneficiary_contact_id', async () => {
+    await client.consent.sendOtp(requestExamples['consent.sendOtp'] as never);
+    expect(only().json).toEqual({ patient_id: 'CR0000002', intervention_codes: ['SHA-02-001'], beneficiary_contact_id: '7' });
   });
 
   it('marks the emergency authorize and the doctor OTP as emergency', async () => {
@@ -229,9 +272,17 @@ describe('paths, queries and headers', () => {
     expect(only().query.get('regulator')).toBe('KMPDC');
   });
 
-  it('sends page and search parameters of the interventions list', async () => {
-    const page = await client.eligibility.interventions({ patient_id: 'CR1', sub_benefit_code: 'SB-OP', page: 2, pageSize: 50 });
-    expect(Object.fromEntries(only().query)).toEqual({ patient_id: 'CR1', sub_benefit_code: 'SB-OP', page: '2', pageSize: '50' });
+  it('asks for one sub-benefit\'s interventions by sub_benefit_code, and a page only when asked', async () => {
+    const page = await client.eligibility.interventions({ patient_id: 'CR1', sub_benefit_code: 'SB-OP' });
+    expect(Object.fromEntries(only().query)).toEqual({ patient_id: 'CR1', sub_benefit_code: 'SB-OP' });
     expect(page.items.map((i) => i.scenario)).toEqual(['capitation', 'elective-preauth', 'emergency']);
+    exchange.requests.length = 0;
+    await client.eligibility.interventions({ patient_id: 'CR1', sub_benefit_code: 'SB-OP', page: 2, pageSize: 50 });
+    expect(Object.fromEntries(only().query)).toEqual({ patient_id: 'CR1', sub_benefit_code: 'SB-OP', page: '2', pageSize: '50' });
+  });
+
+  it('looks one intervention up by code, as A does', async () => {
+    await client.eligibility.interventions({ patient_id: 'CR1', code: 'SHA-12-001' });
+    expect(Object.fromEntries(only().query)).toEqual({ patient_id: 'CR1', code: 'SHA-12-001' });
   });
 });

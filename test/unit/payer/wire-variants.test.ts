@@ -179,6 +179,13 @@ describe('benefits', () => {
       field: 'results[1].needsPreauth',
     });
     expect(malformed(g.eligibility.interventions, { count: 1 })).toMatchObject({ field: 'results' });
+    expect(malformed(g.eligibility.interventions, page([{ name: 'No code' }]))).toMatchObject({ field: 'results[0].code' });
+  });
+
+  it('reads the portal\'s entries: code, overallTariff as a number or numeric text; an unknown sub-benefit\'s []', () => {
+    const [item] = read(g.eligibility.interventions, page([{ code: 'SHA-12-001', name: 'Consultation', paymentMechanism: 'CAPITATION', overallTariff: '0', kephLevelTarriff: '0' }])).items;
+    expect(item).toMatchObject({ code: 'SHA-12-001', scenario: 'capitation', tariff: 0, kephLevelTariff: 0 });
+    expect(read(g.eligibility.interventions, []).items).toEqual([]);
   });
 });
 
@@ -202,33 +209,67 @@ describe('consent', () => {
         expiry: '2025-01-01T10:10:00Z',
         ekycToken: 'ek',
         workStationId: 'WS-1',
-        shaVerificationRequest: { embedExpiry: '600', embededToken: 'emb', requestId: 'R-1', requestUrl: 'http://127.0.0.1:9/authorize/G-1' },
+        shaVerificationRequest: { embedExpiry: 120, embededToken: 'emb', requestId: 'R-1', requestUrl: 'http://127.0.0.1:9/authorize/G-1' },
       }),
-    ).toMatchObject({ token: 'AT-1', guid: 'G-1', status: 'PENDING', verificationUrl: 'http://127.0.0.1:9/authorize/G-1', verificationRequestId: 'R-1' });
+    ).toMatchObject({
+      token: 'AT-1',
+      guid: 'G-1',
+      status: 'PENDING',
+      expiry: '2025-01-01T10:10:00Z',
+      verificationUrl: 'http://127.0.0.1:9/authorize/G-1',
+      verificationRequestId: 'R-1',
+      verificationExpiresInSeconds: 120,
+    });
     expect(malformed(g.consent.authorizeBiometric, { token: 'AT-1', status: 'PENDING' })).toMatchObject({ field: 'guid' });
+  });
+
+  it('reads embedExpiry as seconds (a number, or one sent as text), never as a date', () => {
+    const answer = { token: 'AT-1', guid: 'G-1', status: 'PENDING', expiry: '2025-01-01T10:10:00Z' };
+    expect(read(g.consent.authorizeBiometric, { ...answer, shaVerificationRequest: { embedExpiry: 0 } })).toMatchObject({ verificationExpiresInSeconds: 0 });
+    expect(read(g.consent.authorizeBiometric, { ...answer, shaVerificationRequest: { embedExpiry: '120' } })).toMatchObject({ verificationExpiresInSeconds: 120 });
+    // A date where seconds are due is not read as some number: it is named.
+    expect(malformed(g.consent.authorizeBiometric, { ...answer, shaVerificationRequest: { embedExpiry: '2025-01-01T10:10:00Z' } })).toMatchObject({
+      field: 'shaVerificationRequest.embedExpiry',
+    });
   });
 
   it('reads a visit-end authorize with discharge_auth_guid, or only guid, PENDING or AUTHORIZED', () => {
     expect(read(g.consent.authorizeDischarge, { guid: 'D-1', discharge_auth_guid: 'D-1', status: 'pending' })).toMatchObject({ dischargeAuthGuid: 'D-1', status: 'PENDING' });
     expect(read(g.consent.authorizeDischarge, { guid: 'D-2', status: 'AUTHORIZED' })).toMatchObject({ dischargeAuthGuid: 'D-2', status: 'AUTHORIZED' });
-    expect(malformed(g.consent.authorizeDischarge, { status: 'AUTHORIZED' })).toMatchObject({ field: 'discharge_auth_guid' });
+    expect(malformed(g.consent.authorizeDischarge, { status: 'AUTHORIZED' })).toMatchObject({ field: 'guid' });
   });
 
-  it('reads the authorization look-up as a record or {results: [record]}', () => {
-    const record = { token: 'AT-1', guid: 'G-1', status: 'AUTHORIZED_PENDING_VISIT', patient_id: 'CR1', interventions: ['SHA-05-010'], service_type: 'INPATIENT', created_at: 't' };
-    const expected = { token: 'AT-1', guid: 'G-1', status: 'AUTHORIZED_PENDING_VISIT', patientId: 'CR1', interventions: ['SHA-05-010'], serviceType: 'INPATIENT' };
+  it('reads the authorization look-up as a record, a list (UAT) or {results: [record]}', () => {
+    const record = {
+      token: 'AT-1',
+      guid: 'G-1',
+      status: 'AUTHORIZED_PENDING_VISIT',
+      beneficiaryCode: 'CR1',
+      authorizationReason: 'pre-visit',
+      interventions: [{ code: 'SHA-05-010', name: 'Appendectomy', needsPreauth: true, subBenefitCode: 'SB-IP' }],
+    };
+    const expected = { token: 'AT-1', guid: 'G-1', status: 'AUTHORIZED_PENDING_VISIT', patientId: 'CR1', reason: 'pre-visit', interventions: ['SHA-05-010'] };
     expect(read(g.consent.getAuthorization, record)).toMatchObject(expected);
+    expect(read(g.consent.getAuthorization, [record])).toMatchObject(expected);
     expect(read(g.consent.getAuthorization, { results: [record] })).toMatchObject(expected);
+    expect(read(g.consent.getAuthorization, { ...record, interventions: ['SHA-05-010'] })).toMatchObject(expected);
     expect(malformed(g.consent.getAuthorization, { results: [] })).toMatchObject({ field: 'results[0]' });
+    expect(malformed(g.consent.getAuthorization, { ...record, status: 7 })).toMatchObject({ field: 'status' });
   });
 
-  it('reads the reject outcome with or without the record, or an empty body', () => {
-    expect(read(g.consent.rejectAuthorization, { message: 'rejected', authorization: { token: 'T', status: 'REJECTED' } })).toMatchObject({
-      message: 'rejected',
-      authorization: { status: 'REJECTED' },
-    });
-    expect(read(g.consent.rejectAuthorization, { message: 'ok' })).toEqual({ message: 'ok', authorization: undefined });
-    expect(read(g.consent.rejectAuthorization, undefined)).toEqual({ message: undefined, authorization: undefined });
+  it('reads the reject outcome as its message, or an empty body', () => {
+    expect(read(g.consent.rejectAuthorization, { message: 'The authorization has been closed.' })).toEqual({ message: 'The authorization has been closed.' });
+    expect(read(g.consent.rejectAuthorization, undefined)).toEqual({ message: undefined });
+  });
+
+  it('reads the whitelist request (camelCase) and its status as a page, naming what it cannot read', () => {
+    expect(read(g.consent.requestOtpWhitelist, { guid: 'W-1', status: 'pending', reasonType: 'OLD', beneficiaryCrId: 'CR1' })).toEqual({ guid: 'W-1', status: 'PENDING', reasonType: 'OLD' });
+    const status = read(g.consent.otpWhitelistStatus, { count: 1, results: [{ guid: 'W-1', status: 'APPROVED', reasonType: 'OLD', biometricsAttempt: 2 }] });
+    expect(status.items).toEqual([{ guid: 'W-1', status: 'APPROVED', reasonType: 'OLD' }]);
+    expect(read(g.consent.otpWhitelistStatus, [{ guid: 'W-1', status: 'PENDING' }]).items).toHaveLength(1);
+    // The old one-object answer is not a page: it is reported, not guessed at.
+    expect(malformed(g.consent.otpWhitelistStatus, { guid: 'W-1', status: 'PENDING' })).toMatchObject({ field: 'results' });
+    expect(malformed(g.consent.requestOtpWhitelist, { status: 'PENDING' })).toMatchObject({ field: 'guid' });
   });
 
   it('reads OTP confirmations as objects or sentences', () => {
@@ -251,8 +292,8 @@ describe('preauth, claims, emergency, prescriptions', () => {
   it('reads the visit with authorization_code as the consent token', () => {
     expect(
       read(g.claims.createVisit, {
+        id: 'C-1',
         authorization_code: 'CT-1',
-        consent_token: 'CT-1',
         authorization_guid: 'G',
         claim_auth_status: 'AUTHORIZED',
         workflow_state: 'DRAFT',
@@ -272,6 +313,8 @@ describe('preauth, claims, emergency, prescriptions', () => {
       interventions: ['SHA-02-001'],
     });
     expect(malformed(g.claims.createVisit, { workflow_state: 'DRAFT' })).toMatchObject({ field: 'authorization_code' });
+    // The sandbox's old consent_token alias is no answer of the exchange's.
+    expect(malformed(g.claims.createVisit, { consent_token: 'CT-1', workflow_state: 'DRAFT' })).toMatchObject({ field: 'authorization_code' });
   });
 
   const line = { id: 'L1', intervention_code: 'SHA-02-001', item_code: 'C-01', unit_price: '500.50', quantity: 2, line_total_amount: '1001.00', charge_date: '2025-07-01' };

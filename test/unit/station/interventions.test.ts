@@ -13,11 +13,12 @@ const catalogue = [
   wire('SHA-04-001', { scenario: 'per-diem', paymentMechanism: 'PER_DIEM', accessPoint: 'IP' }),
   wire('SHA-08-001', { scenario: 'elective-preauth', needsPreauth: true, needsManualPreauthApproval: true, accessPoint: 'IP' }),
   wire('SHA-12-001', { scenario: 'unrecognised', paymentMechanism: 'SOMETHING_NEW', accessPoint: 'OP_AND_IP' }),
-].map(toContractIntervention);
+].map((i) => toContractIntervention(i, 'SB-1'));
 
 describe('interventions as the nurse sees them', () => {
-  it('fit the contract, with their handling', () => {
+  it('fit the contract, with their handling, filed under the sub-benefit they were listed under', () => {
     for (const i of catalogue) expect(interventionSchema.parse(i)).toEqual(i);
+    expect(catalogue.every((i) => i.subBenefitCode === 'SB-1')).toBe(true);
     const byCode = new Map(catalogue.map((i) => [i.code, i]));
     expect(byCode.get('SHA-01-001')).toMatchObject({ scenario: 'emergency', careSetting: 'both', tariffKes: 6500, handling: { startsWith: 'emergency', needsDoctor: true, closeBy: 'submit' } });
     expect(byCode.get('SHA-04-001')).toMatchObject({ handling: { startsWith: 'visit', serviceType: 'INPATIENT', billing: 'automatic', closeBy: 'discharge' } });
@@ -47,10 +48,11 @@ describe('what crosses about a person', () => {
 });
 
 describe('authorizing_device_os', () => {
-  it('maps the platform honestly', () => {
+  it('is one of the two values the exchange knows: android on Android, windows on every desktop', () => {
     expect(deviceOsOf('win32')).toBe('windows');
-    expect(deviceOsOf('linux')).toBe('linux');
-    expect(deviceOsOf('darwin')).toBe('macos');
-    expect(deviceOsOf('freebsd')).toBe('linux');
+    expect(deviceOsOf('android')).toBe('android');
+    expect(deviceOsOf('linux')).toBe('windows');
+    expect(deviceOsOf('darwin')).toBe('windows');
+    expect(deviceOsOf('freebsd')).toBe('windows');
   });
 });

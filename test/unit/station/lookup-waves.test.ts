@@ -28,9 +28,15 @@ function intervention(i: number): Intervention {
     kephLevelTariff: 900,
     tariff: 900,
     fund: 'PHC',
-    subBenefitCode: 'SB-02-01',
   });
 }
+
+/** Three sub-benefits, two for outpatients: each answers its own list, whole, as UAT does. */
+const subBenefits = [
+  { code: 'SB-02-01', name: 'Primary outpatient care', accessPoint: 'OP', fund: 'PHC', parentBenefitCode: undefined, cover: undefined, allowedInterventions: [] },
+  { code: 'SB-02-02', name: 'Outpatient diagnostics', accessPoint: 'OP_AND_IP', fund: 'PHC', parentBenefitCode: undefined, cover: undefined, allowedInterventions: [] },
+  { code: 'SB-07-01', name: 'Inpatient care', accessPoint: 'IP', fund: 'SHIF', parentBenefitCode: undefined, cover: undefined, allowedInterventions: [] },
+];
 
 /** A fake exchange that holds every answer until the test releases a wave. */
 function wavedExchange() {
@@ -40,7 +46,12 @@ function wavedExchange() {
     <I, O>(operation: string, answer: (input: I) => O) =>
     (input: I) =>
       new Promise<O>((resolve) => pending.push({ operation, release: () => resolve(answer(input)) }));
-  const interventions = Array.from({ length: 850 }, (_, i) => intervention(i + 1));
+  const lists: Record<string, Intervention[]> = {
+    'SB-02-01': Array.from({ length: 300 }, (_, i) => intervention(i + 1)),
+    'SB-02-02': Array.from({ length: 250 }, (_, i) => intervention(i + 301)),
+    'SB-07-01': Array.from({ length: 300 }, (_, i) => intervention(i + 551)),
+  };
+  const inputs: Record<string, unknown>[] = [];
   const client = {
     auth: { authenticate: async () => undefined },
     close: async () => undefined,
@@ -65,16 +76,20 @@ function wavedExchange() {
         requestIdType: 'National ID',
         facilityContracts: [{ fund: 'PHC', status: 'ACTIVE' }],
       })),
-      subBenefits: held('eligibility.subBenefits', (q: { page?: number }) =>
-        page([{ code: 'SB-02-01', name: 'Primary outpatient care', accessPoint: 'OP', fund: 'PHC', parentBenefitCode: undefined, cover: undefined, allowedInterventions: [] }], q.page ?? 1, 100),
-      ),
-      interventions: held('eligibility.interventions', (q: { page?: number; pageSize?: number }) => page(interventions, q.page ?? 1, q.pageSize ?? 20)),
+      subBenefits: held('eligibility.subBenefits', (q: { page?: number }) => page(subBenefits, q.page ?? 1, 100)),
+      interventions: held('eligibility.interventions', (q: { sub_benefit_code: string; page?: number; pageSize?: number }) => {
+        inputs.push(q);
+        const list = lists[q.sub_benefit_code] ?? [];
+        return page(list, q.page ?? 1, q.pageSize ?? list.length);
+      }),
     },
     consent: { contacts: held('consent.contacts', () => [{ id: '41', value: '+254712***001', type: 'PHO', confirmed: true, active: true, main: true }]) },
   };
   return {
     client: client as unknown as ExchangeClient,
     log,
+    /** The interventions queries, as the station sent them (recorded when answered). */
+    inputs,
     /** Releases every call outstanding now; answers how many there were. */
     async wave(): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 20));
@@ -94,7 +109,7 @@ afterEach(async () => {
 });
 
 describe('patient.lookUp round trips', () => {
-  it('takes three waves: registry ∥ eligibility, then contacts ∥ sub-benefits ∥ first interventions page, then the other pages together', async () => {
+  it('takes three waves: registry ∥ eligibility, then contacts ∥ sub-benefits, then the ward\'s sub-benefits\' interventions together', async () => {
     dir = mkdtempSync(join(tmpdir(), 'idhini-waves-'));
     const exchange = wavedExchange();
     const secrets = memorySecretStore({ 'idhini.client-secret': 'secret-of-the-test' });
@@ -118,9 +133,23 @@ describe('patient.lookUp round trips', () => {
     const outcome = await lookUp;
     expect(outcome.ok).toBe(true);
     expect(exchange.log[0]?.sort()).toEqual(['eligibility.check', 'registry.findPatient']);
-    expect(exchange.log[1]?.sort()).toEqual(['consent.contacts', 'eligibility.interventions', 'eligibility.subBenefits']);
-    expect(exchange.log[2]).toEqual(Array.from({ length: 8 }, () => 'eligibility.interventions'));
+    expect(exchange.log[1]?.sort()).toEqual(['consent.contacts', 'eligibility.subBenefits']);
+    // The outpatient ward's two sub-benefits, each by its code, whole (no paging asked for); not the inpatient one.
+    expect(exchange.log[2]).toEqual(['eligibility.interventions', 'eligibility.interventions']);
+    expect(exchange.inputs).toEqual([
+      { patient_id: 'CR-1', sub_benefit_code: 'SB-02-01' },
+      { patient_id: 'CR-1', sub_benefit_code: 'SB-02-02' },
+    ]);
     expect(waves).toBe(3);
-    if (outcome.ok) expect(outcome.value.suggestedIntervention).toEqual({ code: 'SHA-02-003', name: 'Intervention 3', scenario: 'capitation' });
+    if (!outcome.ok) return;
+    expect(outcome.value.suggestedIntervention).toEqual({ code: 'SHA-02-003', name: 'Intervention 3', scenario: 'capitation' });
+
+    // The other sub-benefits' interventions are fetched when first asked for, once.
+    const all = station!.bridge.invoke('benefits.interventions', { patientRef: outcome.value.patientRef, page: 1, pageSize: 1000 });
+    await exchange.wave();
+    const listed = await all;
+    expect(exchange.inputs.slice(2)).toEqual([{ patient_id: 'CR-1', sub_benefit_code: 'SB-07-01' }]);
+    expect(listed.ok && listed.value.total).toBe(850);
+    if (listed.ok) expect(listed.value.items.find((i) => i.code === 'SHA-02-551')?.subBenefitCode).toBe('SB-07-01');
   });
 });

@@ -19,7 +19,6 @@ export function wireIntervention(code: string, over: Partial<Intervention> = {})
     kephLevelTariff: undefined,
     tariff: 1000,
     fund: 'SHIF',
-    subBenefitCode: 'SB-1',
     ...over,
   };
 }
