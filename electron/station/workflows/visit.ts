@@ -4,7 +4,7 @@
 // consent, which the exchange answers with the visit already open rather than a second one.
 import type { z } from 'zod';
 import { claimStatus as claimStatusSchema, makeError, type claimPreview as claimPreviewSchema, type lineAttachment, type StationError, type visitView as visitViewSchema } from '../../contract';
-import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type Doctor, type ExchangeClient, type Visit } from '../../payer';
+import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type ExchangeClient, type Visit } from '../../payer';
 import { fail, fromExchangeError, StationFailure } from '../errors';
 import { verificationNext } from '../machines';
 import type { Ctx } from './context';
