@@ -2,6 +2,7 @@
 // and reject, the doctor's consent request, and the OTP whitelist.
 import { z } from 'zod';
 import {
+  doctorFields,
   fileInput,
   interventionRef,
   list,
@@ -12,6 +13,9 @@ import {
   optionalNumber,
   optionalText,
   otpDigits,
+  practitionerIdentificationType,
+  regulationBody,
+  requireAllOrNone,
   serviceType,
   status,
   text,
@@ -282,7 +286,24 @@ export const rejectAuthorizationResponse = z
 
 // ---------------------------------------------------------------- doctor consent, OTP whitelist
 
-export const doctorConsentResendRequest = z.strictObject({ consent_token: nonEmpty, intervention_code: nonEmpty });
+/** request_type of POST /claims/doctor-consent: required (portal; A's DTO; R `doctor_consent()`). */
+export const doctorConsentRequestTypes = ['PREAUTH_DOCTOR_APPROVAL_REQUEST', 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST', 'PRESCRIPTION_REQUEST'] as const;
+export type DoctorConsentRequestType = (typeof doctorConsentRequestTypes)[number];
+
+/**
+ * The preauth doctor's approval request sent again. The doctor is named by registration number
+ * (A, K) and, where known, by the three identification fields too (R).
+ */
+export const doctorConsentResendRequest = z
+  .strictObject({
+    consent_token: nonEmpty,
+    intervention_code: nonEmpty,
+    practitioner_registration_number: nonEmpty,
+    identification_number: nonEmpty.optional(),
+    identification_type: practitionerIdentificationType.optional(),
+    regulation_body: regulationBody.optional(),
+  })
+  .superRefine((v, ctx) => requireAllOrNone(v, doctorFields, ctx, 'preauth doctor'));
 
 export const otpWhitelistReasons = [
   'OLD',
