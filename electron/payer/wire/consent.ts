@@ -292,18 +292,23 @@ export type DoctorConsentRequestType = (typeof doctorConsentRequestTypes)[number
 
 /**
  * The preauth doctor's approval request sent again. The doctor is named by registration number
- * (A, K) and, where known, by the three identification fields too (R).
+ * (A, K), by the three identification fields (R), or both (R, for a registration number).
  */
 export const doctorConsentResendRequest = z
   .strictObject({
     consent_token: nonEmpty,
     intervention_code: nonEmpty,
-    practitioner_registration_number: nonEmpty,
+    practitioner_registration_number: nonEmpty.optional(),
     identification_number: nonEmpty.optional(),
     identification_type: practitionerIdentificationType.optional(),
     regulation_body: regulationBody.optional(),
   })
-  .superRefine((v, ctx) => requireAllOrNone(v, doctorFields, ctx, 'preauth doctor'));
+  .superRefine((v, ctx) => {
+    requireAllOrNone(v, doctorFields, ctx, 'preauth doctor');
+    if (v.practitioner_registration_number === undefined && v.identification_number === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['practitioner_registration_number'], message: 'name the doctor: practitioner_registration_number, or identification_number, identification_type and regulation_body' });
+    }
+  });
 
 export const otpWhitelistReasons = [
   'OLD',

@@ -14,7 +14,6 @@ import {
   modeOfArrival,
   paymentMechanism,
   preauthStatus,
-  preauthType,
   scenario,
   serviceType,
   submitReason,
@@ -30,7 +29,6 @@ import {
   normalisePaymentMechanism,
   otpWhitelistReasons,
   preauthStatuses,
-  preauthTypes,
   serviceTypes,
   submitDischargeReasons,
   unknownPatientReasons,
@@ -52,7 +50,6 @@ describe('enumerations the station carries between the contract and the exchange
     ['identification types', idType.options, identificationTypes],
     ['modes of arrival', modeOfArrival.options, modesOfArrival],
     ['who brought the patient', contractBroughtBy.options, clientBroughtBy],
-    ['preauth types', preauthType.options, preauthTypes],
     ['discharge statuses', claimPreview.shape.dischargeStatus.unwrap().options, dischargeStatuses],
   ] as const)('%s are the same', (_name, contract, client) => {
     expect(sorted(contract)).toEqual(sorted(client));
