@@ -8,7 +8,12 @@ import type { AttendingDoctor } from './types';
 type IdentificationType = (typeof practitionerIdentificationTypes)[number];
 type RegulationBody = (typeof regulationBodies)[number];
 
-const isIdentificationType = (value: string): value is IdentificationType => (practitionerIdentificationTypes as readonly string[]).includes(value);
+/** The wire's spelling of a type as a screen may write it ("Registration Number" is registration_number). */
+function wireIdentificationType(value: string): IdentificationType | undefined {
+  const plain = value.trim().toLowerCase().replace(/[\s_]+/g, ' ');
+  return practitionerIdentificationTypes.find((type) => type.toLowerCase().replace(/_/g, ' ') === plain);
+}
+
 const isRegulationBody = (value: string): value is RegulationBody => (regulationBodies as readonly string[]).includes(value);
 
 export interface ListedDoctor {
@@ -19,8 +24,8 @@ export interface ListedDoctor {
 
 /** The doctor's three wire fields, or VALIDATION naming the field (`doctor.identificationType`). */
 export function listedDoctor(doctor: AttendingDoctor): ListedDoctor {
-  const type = doctor.identificationType;
-  if (!isIdentificationType(type)) fail('VALIDATION', `The doctor's identification type must be one of ${practitionerIdentificationTypes.join(', ')}.`, { field: 'doctor.identificationType' });
+  const type = wireIdentificationType(doctor.identificationType);
+  if (type === undefined) fail('VALIDATION', `The doctor's identification type must be one of ${practitionerIdentificationTypes.join(', ')}.`, { field: 'doctor.identificationType' });
   const regulator = doctor.regulationBody.toUpperCase();
   if (!isRegulationBody(regulator)) fail('VALIDATION', `The doctor's regulator must be one of ${regulationBodies.join(', ')}.`, { field: 'doctor.regulationBody' });
   return { identification_number: doctor.identificationNumber, identification_type: type, regulation_body: regulator };
