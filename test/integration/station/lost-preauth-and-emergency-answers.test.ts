@@ -4,7 +4,7 @@
 // emergency claim whose creation went unanswered cannot be looked up: nothing is sent behind the
 // nurse's back, she checks and sends it again herself; a lost protocol is settled by the preview.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExchangeClient, ExchangeError, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
+import { createExchangeClient, ExchangeError, type CallOptions, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import { eventually, presentAtPage, startWorld, stepOf, SURGEON, type StationHandle, type World } from './harness';
 
 let world: World;
@@ -19,8 +19,8 @@ function lost(operation: string): ExchangeError {
 function answerLosingClient(options: ExchangeClientOptions): ExchangeClient {
   const client = createExchangeClient(options);
   const losing =
-    <I, O>(name: 'preauth.create' | 'emergency.createClaim' | 'emergency.addProtocol', call: (input: I, o?: unknown) => Promise<O>) =>
-    async (input: I, o?: unknown): Promise<O> => {
+    <I, O>(name: 'preauth.create' | 'emergency.createClaim' | 'emergency.addProtocol', call: (input: I, o?: CallOptions) => Promise<O>) =>
+    async (input: I, o?: CallOptions): Promise<O> => {
       const answer = await call(input, o);
       if (!lose.delete(name)) return answer;
       throw lost(name);
