@@ -4,8 +4,10 @@
 import { z } from 'zod';
 import {
   amount,
+  byShape,
   camelCaseKeys,
   fileInput,
+  isRecord,
   nonEmpty,
   oneOrMany,
   optionalNumber,
@@ -166,5 +168,11 @@ export const preauth = z.preprocess(
 /** Create, cancel and diagnosis removal answer the preauth itself (portal). */
 export const preauthResponse = preauth;
 
+/** Members only a page carries: a body with one of them and no `results` is a page that lost its list. */
+const pageMembers = ['pageSize', 'count', 'currentPage', 'totalPages', 'startIndex', 'endIndex'] as const;
+const pageWithoutResults = (value: unknown): boolean => isRecord(value) && !('results' in value) && pageMembers.some((key) => key in value);
+
 /** `{pageSize, results}` [live, R WORKFLOWS], one preauth [portal] or a list: always a list (one per intervention). */
-export const findPreauthResponse = oneOrMany(preauth);
+export const findPreauthResponse = byShape((value) =>
+  pageWithoutResults(value) ? z.looseObject({ results: z.array(preauth) }).transform((page) => page.results) : oneOrMany(preauth),
+);

@@ -258,6 +258,8 @@ describe('preauth, claims, emergency, prescriptions', () => {
   it('names the field a preauth answer lacks, never inventing one', () => {
     expect(malformed(g.preauth.find, { pageSize: 1, results: [{ interventionCode: 'SHA-05-010', status: 'ACTIVE' }] })).toMatchObject({ field: 'results[0].id' });
     expect(malformed(g.preauth.create, { id: 3 })).toMatchObject({ field: 'status' });
+    // A page that lost its list is not read as one preauth: the missing member is named.
+    expect(malformed(g.preauth.find, { pageSize: 20, count: 1 })).toMatchObject({ field: 'results' });
   });
 
   it('reads the visit with authorization_code as the consent token', () => {
