@@ -136,6 +136,8 @@ function createClaim(ctx: SandboxContext, facility: Facility, body: EmergencyReq
       identified_at: patient === null ? null : ctx.now(),
     },
   });
+  // The 24 hours run from the visit's start: one instant for both.
+  if (claim.emergency !== null) claim.emergency = { ...claim.emergency, emergency_at: claim.visit_start };
   claim.notes = body.notes;
   return claim;
 }
