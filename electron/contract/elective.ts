@@ -2,24 +2,30 @@
 // before the visit and the preauth, watched until FINALISED (doctor step, then payer step). Phase
 // two, on the day: visit.open on the same workflow, with no new authorization.
 import { z } from 'zod';
-import { attendingDoctor, diagnosis, interventionCode, kes, longText, patientRef, workflowId } from './common';
+import { attendingDoctor, calendarDate, diagnosis, interventionCode, kes, longText, patientRef, workflowId } from './common';
 import { electiveView } from './workflows';
-
-export const preauthType = z.enum(['normal', 'surgical', 'renal', 'oncology', 'optical', 'imaging', 'dental']);
 
 export const electiveCommands = {
   /** Phase one: consent for an intervention that needs a manually approved preauth. */
   'elective.begin': { input: z.strictObject({ patientRef, interventionCode: interventionCode.optional() }), output: electiveView },
-  /** The preauth request; may be given before consent is complete, and is sent as soon as it is. */
+  /**
+   * The preauth request; may be given before consent is complete, and is sent as soon as it is.
+   * The planned service runs from `serviceStart` to `serviceEnd` (admission and expected discharge
+   * days); the exchange writes its notices about the request to `notificationEmail`.
+   */
   'elective.submitPreauth': {
-    input: z.strictObject({
-      workflowId,
-      preauthType,
-      requestedAmountKes: kes,
-      diagnoses: z.array(diagnosis).min(1).max(20),
-      doctor: attendingDoctor,
-      clinicalNotes: longText.optional(),
-    }),
+    input: z
+      .strictObject({
+        workflowId,
+        serviceStart: calendarDate,
+        serviceEnd: calendarDate,
+        requestedAmountKes: kes,
+        diagnoses: z.array(diagnosis).min(1).max(20),
+        doctor: attendingDoctor,
+        notificationEmail: z.email().max(200),
+        clinicalNotes: longText.optional(),
+      })
+      .refine((v) => v.serviceEnd >= v.serviceStart, { path: ['serviceEnd'], message: 'must not be before serviceStart' }),
     output: electiveView,
   },
   /** Sends the doctor's approval request again (no change of state at the exchange). */

@@ -41,7 +41,7 @@ export const routeReason = z.enum([
   'no-phone', // fingerprint only: there is no contact to send a code to
   'no-phone-no-fingerprints', // blocked: advise the OTP whitelist request
   'fallback-window-closed', // the SMS window after unusable fingerprints has ended
-  'sms-only', // emergency consent and emergency identification are by SMS code only
+  'sms-only', // identifying an emergency patient is by SMS code only
 ]);
 
 export const routeDecision = z.strictObject({
@@ -77,7 +77,7 @@ export const whitelistReasonType = z.enum([
 ]);
 
 export const verificationStep = z.strictObject({
-  purpose: z.enum(['visit', 'pre-visit', 'visit-day', 'discharge', 'emergency-doctor', 'identification']),
+  purpose: z.enum(['visit', 'pre-visit', 'visit-day', 'discharge', 'identification']),
   route: routeDecision,
   stage: z.enum(['ready', 'sms-sent', 'awaiting-fingerprint', 'verified', 'blocked', 'rejected', 'expired', 'cancelled']),
   sms: z
@@ -173,6 +173,8 @@ export const preauthProgress = z.strictObject({
 });
 
 export const emergencyProtocol = z.strictObject({ protocolCode: z.string().min(1).max(60), name: shortText, interventionCode, tariffKes: kes });
+/** The facility's reference for an emergency (ambulance or register number): it names the claim at SHA too. */
+export const emergencyReference = z.string().regex(/^[A-Za-z0-9/_ .-]{1,60}$/, 'must be 1 to 60 letters, digits, spaces, / _ . or -');
 
 // ---- The five workflow views.
 
@@ -284,8 +286,9 @@ export const electiveView = z.strictObject({
 });
 
 export const emergencyState = z.enum([
-  'awaiting-doctor-code', // the doctor's SMS code authorizes the emergency claim
   'creating',
+  'unconfirmed', // the answer to the creation was lost: SHA may or may not have the claim
+  'not-created', // SHA refused the claim
   'open-unidentified',
   'identifying', // waiting for the patient's SMS code
   'open-identified',
@@ -298,9 +301,25 @@ export const emergencyView = z.strictObject({
   ...viewBase,
   kind: z.literal('emergency'),
   state: emergencyState,
-  next: z.array(z.enum(['consent.sendSms', 'consent.confirmSms', 'consent.cancel', 'emergency.identify', 'emergency.submit'])),
+  next: z.array(
+    z.enum([
+      'consent.sendSms',
+      'consent.confirmSms',
+      'consent.cancel',
+      'emergency.identify',
+      'emergency.submit',
+      'emergency.resendClaim',
+      'emergency.addProtocol',
+      'emergency.requestDoctorApproval',
+    ]),
+  ),
   intervention: interventionBrief,
   protocol: emergencyProtocol,
+  referenceNumber: emergencyReference,
+  /** Whether the protocol is on the claim at SHA. */
+  protocolAdded: z.boolean(),
+  /** The attending doctor's approval: asked for once the claim exists; the doctor answers SHA directly. */
+  doctorApproval: z.enum(['not-requested', 'requested']),
   /** Null while the patient is unidentified. */
   patient: patientBrief.nullable(),
   verification: verificationStep.nullable(),

@@ -6,3 +6,5 @@ export type { CallOptions, ExchangeEvent } from './executor';
 export { operations, operationGroups, type OperationInfo, type OperationName } from './operations';
 export type { RetryPolicy } from './retry';
 export * from './wire/types';
+/** The practitioner identification types and regulators the portal lists for doctor-carrying requests. */
+export { practitionerIdentificationTypes, regulationBodies } from './wire/common';

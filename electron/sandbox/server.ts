@@ -9,6 +9,7 @@ import type { SandboxContext } from './context';
 import { ExchangeError, errorBody, fail, fromFrameworkError } from './errors';
 import { claimRoutes } from './routes/claims';
 import { consentRoutes } from './routes/consent';
+import { doctorConsentRoutes } from './routes/doctor-consent';
 import { controlRoutes } from './routes/control';
 import { ekycRoutes } from './routes/ekyc';
 import { emergencyRoutes } from './routes/emergency';
@@ -103,6 +104,7 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
       callbackEndpointRoutes(api, ctx);
       patientRoutes(api, ctx);
       consentRoutes(api, ctx);
+      doctorConsentRoutes(api, ctx);
       preauthRoutes(api, ctx);
       claimRoutes(api, ctx);
       emergencyRoutes(api, ctx);

@@ -51,3 +51,29 @@ export function checkAttachment(file: UploadedFile): (typeof ACCEPTED_CONTENT_TY
   if (!SIGNATURES[type](file.data)) throw fail.unsupportedMediaType(`${file.filename}: the content is not ${type}`);
   return type;
 }
+
+/** An attachment's metadata as the multipart forms carry it, in the `attachments` JSON text part. */
+export interface AttachmentMetadata {
+  readonly document_title: string;
+  readonly document_type: string;
+  readonly file_field_name: string;
+}
+
+/**
+ * Pairs each metadata entry with the file part its `file_field_name` names, checking every file:
+ * a metadata entry without its part, or a part no entry names, is refused (the exchange would lose
+ * the file without a word, R `create_preauth()`; A's pre-auth service refuses both the same way).
+ */
+export function pairAttachments(metadata: readonly AttachmentMetadata[], files: readonly UploadedFile[]): { meta: AttachmentMetadata; file: UploadedFile }[] {
+  if (metadata.length > MAX_ATTACHMENTS_PER_CLAIM) throw fail.rule('TOO_MANY_ATTACHMENTS', `At most ${MAX_ATTACHMENTS_PER_CLAIM} attachments`);
+  const pairs = metadata.map((meta, n) => {
+    const file = files.find((f) => f.fieldname === meta.file_field_name);
+    if (file === undefined) throw fail.field(`attachments.${n}.file_field_name`, `no file part named ${meta.file_field_name}`);
+    checkAttachment(file);
+    return { meta, file };
+  });
+  const named = new Set(metadata.map((m) => m.file_field_name));
+  const stray = files.find((f) => !named.has(f.fieldname));
+  if (stray !== undefined) throw fail.field(stray.fieldname, 'a file part that no attachments entry names in its file_field_name');
+  return pairs;
+}

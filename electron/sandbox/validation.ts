@@ -36,6 +36,13 @@ export const identificationType = z.enum(IDENTIFICATION_TYPES);
 export const practitionerIdType = z.string().trim().min(1, 'must not be empty').max(50);
 export const regulator = z.string().trim().min(1, 'must not be empty').max(20);
 
+/**
+ * Where the portal lists the allowed values (emergency claims, doctor consent): only these; the
+ * live service refuses others ("is not a valid choice", R WORKFLOWS and `create_dispense()`).
+ */
+export const listedPractitionerIdType = z.enum(['registration_number', 'National ID', 'Alien ID', 'Refugee ID']);
+export const listedRegulator = z.enum(['KMPDC', 'COC', 'NCK']);
+
 export const SERVICE_TYPES = ['CAPITATION', 'OUTPATIENT', 'INPATIENT', 'EMERGENCY'] as const;
 export const serviceType = z.enum(SERVICE_TYPES);
 

@@ -3,7 +3,7 @@
 import { iso } from './clock';
 import type { SandboxContext } from './context';
 import type { AttachmentRecord, AuthorizationRecord, ClaimDiagnosisRecord, ClaimRecord, DoctorRecord, LineRecord, PreauthRecord } from './state/store';
-import { CATALOGUE, normalisedMechanism } from './world/catalogue';
+import { CATALOGUE, normalisedMechanism, type Protocol } from './world/catalogue';
 
 const when = <T>(condition: boolean, value: T): T | Record<string, never> => (condition ? value : {});
 
@@ -253,25 +253,86 @@ export function emergencyView(c: ClaimRecord) {
   };
 }
 
+/** The emergency claim as its creation answers it (R docs eclaims--emergency; test/fixtures/wire/emergency.*). */
+export function emergencyClaimView(c: ClaimRecord) {
+  const e = c.emergency;
+  return {
+    id: c.guid,
+    authorization_code: c.consent_token,
+    authorization_guid: c.authorization_guid,
+    workflow_state: c.workflow_state,
+    claim_auth_status: c.claim_auth_status,
+    service_type: c.service_type,
+    invoice_number: c.invoice_number,
+    visit_number: c.visit_number,
+    visit_start: iso(c.visit_start),
+    admitted_on: iso(c.visit_start),
+    emergency_visit_expiry: iso((e?.emergency_at ?? c.visit_start) + EMERGENCY_WINDOW_MS),
+    initial_intervention: c.interventions[0] ?? '',
+    interventions: c.interventions.map((code) => ({ intervention_code: code, workflow_state: 'ACTIVE' })),
+    ...when(e !== null && e.reference_number !== null, { reference_number: e?.reference_number ?? '' }),
+    ...when(e !== null, { mode_of_arrival: e?.mode_of_arrival ?? '' }),
+    ...when(c.notes !== null, { notes: c.notes ?? '' }),
+    ...when(c.patient_id !== null, { member_number: c.patient_id ?? '' }),
+    total_claim_amount: totalAmount(c.lines),
+  };
+}
+
+/** An emergency protocol as the list answers it: camelCase, its tariff as text (the portal's example). */
+export function protocolView(p: Protocol) {
+  return {
+    protocolCode: p.protocolCode,
+    name: p.name,
+    applicableTariff: String(p.applicableTariff),
+    status: p.active ? 'ACTIVE' : 'INACTIVE',
+    intervention: [{ code: p.intervention_code }],
+  };
+}
+
+/** The billing line an added protocol became (the portal's answer of POST /claims/emergency/protocols). */
+export function protocolLineView(c: ClaimRecord, l: LineRecord) {
+  const total = roundMoney(l.unit_price * l.quantity);
+  return {
+    id: l.line_guid,
+    item_code: l.item_code ?? '',
+    item_name: l.description,
+    intervention_code: l.intervention_code,
+    invoice: c.invoice_number,
+    charge_date: iso(l.created_at),
+    unit_price: l.unit_price,
+    quantity: l.quantity,
+    line_total_amount: total,
+    line_net_amount: total,
+    is_active: true,
+  };
+}
+
+const DOCTOR_APPROVED: readonly string[] = ['ACTIVE', 'FINALISED', 'REJECTED'];
+
+/** A preauth as the portal shows it: camelCase (R docs eclaims--preauths; test/fixtures/wire/preauth.*). */
 export function preauthView(p: PreauthRecord) {
+  const approvedByDoctor = DOCTOR_APPROVED.includes(p.status);
+  const doctorReview = approvedByDoctor ? 'APPROVED' : 'PENDING';
   return {
     id: p.id,
     guid: p.guid,
-    consent_token: p.consent_token,
-    intervention_code: p.intervention_code,
-    patient_id: p.patient_id,
-    preauth_type: p.preauth_type,
+    token: p.consent_token,
+    interventionCode: p.intervention_code,
     status: p.status,
-    form: p.form,
-    ...when(p.doctor !== null, { doctor: p.doctor === null ? null : doctorView(p.doctor) }),
-    diagnoses: p.diagnoses,
-    requested_amount: p.requested_amount,
-    ...when(p.approved_amount !== null, { approved_amount: p.approved_amount }),
-    attachments: p.attachments,
-    authorization_guid: p.authorization_guid,
-    ...when(p.cancel_reason !== null, { cancel_reason: p.cancel_reason }),
-    ...when(p.claim_consent_token !== null, { claim_consent_token: p.claim_consent_token }),
-    created_at: iso(p.created_at),
-    updated_at: iso(p.updated_at),
+    doctorReviewStatus: doctorReview,
+    doctorApproved: approvedByDoctor,
+    needsDoctorApproval: true,
+    numberOfPreauthDoctorsRequired: 1,
+    isElective: true,
+    isRequestPhase: p.approved_amount === null,
+    isResponsePhase: p.approved_amount !== null,
+    serviceStart: p.service_start,
+    serviceEnd: p.service_end,
+    providerNotificationEmail: p.notification_email,
+    totalEstimatedAmountForPreauth: p.requested_amount,
+    ...when(p.approved_amount !== null, { finalApprovedAmount: p.approved_amount ?? 0 }),
+    preauthItems: p.items.map((unitPrice) => ({ interventionCode: p.intervention_code, quantity: '1', unitPrice, estimatedAmount: unitPrice })),
+    preauthDiagnoses: p.diagnoses.map((d) => ({ name: d.code, interventionCode: p.intervention_code, status: 'ACTIVE' })),
+    preauthDoctors: p.doctor === null ? [] : [{ name: p.doctor.name, doctorReviewStatus: doctorReview, status: doctorReview }],
   };
 }

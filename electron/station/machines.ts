@@ -88,8 +88,10 @@ export const electiveMachine = {
 } as const satisfies Table<ElectiveState, string>;
 
 export const emergencyMachine = {
-  'awaiting-doctor-code': { create: 'creating', windowClosed: 'window-expired' },
-  creating: { created: 'open-unidentified', refused: 'awaiting-doctor-code', outcomeUnknown: 'reconciling' },
+  creating: { created: 'open-unidentified', refused: 'not-created', outcomeUnknown: 'unconfirmed' },
+  // No look-up finds a claim without the answer that named it: the nurse checks, then sends again.
+  unconfirmed: { resend: 'creating', windowClosed: 'window-expired' },
+  'not-created': {},
   'open-unidentified': { identify: 'identifying', submit: 'submitting', windowClosed: 'window-expired' },
   identifying: { identified: 'open-identified', abandonIdentification: 'open-unidentified', outcomeUnknown: 'reconciling', windowClosed: 'window-expired' },
   'open-identified': { submit: 'submitting', windowClosed: 'window-expired' },
@@ -101,8 +103,6 @@ export const emergencyMachine = {
     windowClosed: 'window-expired',
   },
   reconciling: {
-    created: 'open-unidentified',
-    refused: 'awaiting-doctor-code',
     identified: 'open-identified',
     submitted: 'submitted',
     refusedUnidentified: 'open-unidentified',

@@ -1,8 +1,8 @@
 // The consent route: fingerprint by default; an SMS code only where the facility does not enforce
 // biometrics, the patient is whitelisted for OTP, or the exchange answered
 // BIOMETRICS_NOT_FOUND_OTP_ALLOWED (then only inside its window). A patient with neither a phone nor
-// usable fingerprints is blocked and told about the OTP whitelist request. Emergency consent (the
-// doctor's code) and emergency identification are by SMS code only. One table, read top to bottom.
+// usable fingerprints is blocked and told about the OTP whitelist request. Identifying an emergency
+// patient is by SMS code only. One table, read top to bottom.
 import type { z } from 'zod';
 import type { routeDecision, verificationStep } from '../contract';
 
@@ -29,7 +29,8 @@ const smsOnly = { route: 'sms', reason: 'sms-only', fingerprintAllowed: false, s
 
 /** First matching row wins. */
 const rules: readonly Rule[] = [
-  { when: (f) => f.purpose === 'emergency-doctor' || f.purpose === 'identification', decide: smsOnly },
+  // Identifying an emergency patient is by SMS code only (the contract).
+  { when: (f) => f.purpose === 'identification', decide: smsOnly },
   // Fingerprints known to be unusable, window open.
   {
     when: (f) => f.unusable && f.fallbackOpen && f.hasPhone,

@@ -32,7 +32,7 @@ import { beginConsent, consentView } from './workflows/consent';
 import type { Ctx } from './workflows/context';
 import { beginDischarge, cancelDischarge, closeVisit, dischargeView } from './workflows/discharge';
 import { beginElective, cancelPreauth, electiveView, openElectiveVisit, refreshPreauth, resendDoctorRequest, submitPreauth } from './workflows/elective';
-import { createEmergency, emergencyView, identifyPatient, listProtocols, submitEmergency } from './workflows/emergency';
+import { addProtocol, createEmergency, emergencyView, identifyPatient, listProtocols, requestDoctorApproval, resendClaim, submitEmergency } from './workflows/emergency';
 import { Engine, OutcomeUnknown } from './workflows/engine';
 import { hostOf, resumeAll, resumeSoon, resumeWorkflow } from './workflows/recovery';
 import type { AnyWorkflow, ConsentWorkflow, VisitWorkflow, WorkflowOf } from './workflows/types';
@@ -382,10 +382,12 @@ export function createStation(deps: StationDeps): Station {
       onWorkflow(input.workflowId, async (wf, c) => {
         const e = ofKind(wf, 'elective');
         await submitPreauth(c, e, {
-          preauthType: input.preauthType,
+          serviceStart: input.serviceStart,
+          serviceEnd: input.serviceEnd,
           requestedAmountKes: input.requestedAmountKes,
           diagnoses: input.diagnoses,
           doctor: input.doctor,
+          notificationEmail: input.notificationEmail,
           clinicalNotes: input.clinicalNotes ?? null,
         });
         return electiveView(c, e);
@@ -422,6 +424,24 @@ export function createStation(deps: StationDeps): Station {
       const c = requireCtx();
       return emergencyView(c, await createEmergency(c, input));
     },
+    'emergency.resendClaim': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'emergency');
+        await resendClaim(c, e);
+        return emergencyView(c, e);
+      }),
+    'emergency.addProtocol': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'emergency');
+        await addProtocol(c, e);
+        return emergencyView(c, e);
+      }),
+    'emergency.requestDoctorApproval': async (input) =>
+      onWorkflow(input.workflowId, async (wf, c) => {
+        const e = ofKind(wf, 'emergency');
+        await requestDoctorApproval(c, e);
+        return emergencyView(c, e);
+      }),
     'emergency.identify': async (input) =>
       onWorkflow(input.workflowId, async (wf, c) => {
         const e = ofKind(wf, 'emergency');

@@ -39,9 +39,13 @@ describe('flow A, elective inpatient preauthorization (30000001)', () => {
     await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
     await page.locator('iframe').waitFor();
     await page.getByRole('heading', { name: 'Preauthorization request' }).waitFor({ timeout: 30_000 });
+    // The preauthorization as the exchange takes it: the stay's days and the email for SHA's notices too.
+    await page.getByLabel('Admission day').fill('2030-01-15');
+    await page.getByLabel('Expected discharge day').fill('2030-01-17');
     await page.getByRole('textbox', { name: 'Amount requested (KES)' }).fill('85000');
     await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
     await page.getByRole('textbox', { name: 'Identification number' }).fill('A23456');
+    await page.getByRole('textbox', { name: "Email for SHA's notices" }).fill('claims@hospital.example');
     await page.getByRole('button', { name: 'Send the request' }).click();
 
     // The doctor's step first, then the payer's, each shown as it moves.

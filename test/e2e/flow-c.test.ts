@@ -1,7 +1,9 @@
-// Flow C end to end through `npm run station:web`: an emergency claim created for an unidentified
-// patient on the attending doctor's SMS code, the patient identified later by their own code, and
-// the claim submitted inside the 24 hours, with the time left on screen throughout — on the
-// station's clock, which in training is the sandbox's: moved forward, the countdown follows.
+// Flow C end to end through `npm run station:web`, as the live exchange runs it: an emergency claim
+// created at once for an unidentified patient (its reference number and notes collected), its
+// protocol added and the attending doctor asked to approve it once it exists, the patient identified
+// later by their own code, and the claim submitted inside the 24 hours, with the time left on screen
+// throughout — on the station's clock, which in training is the sandbox's: moved forward, the
+// countdown follows.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, nextCode, useTrainingStation } from './support';
@@ -27,20 +29,29 @@ describe('flow C, emergency for an unidentified patient', () => {
   it('creates, identifies later and submits inside the 24 hours', { timeout: 120_000 }, async () => {
     await page.getByRole('button', { name: 'Emergency', exact: true }).click();
     await page.getByRole('heading', { name: 'New emergency claim' }).waitFor();
+    await page.getByRole('textbox', { name: 'Emergency intervention code' }).fill('SHA-01-001');
     await page.getByRole('radio').first().check();
     await page.getByRole('textbox', { name: 'Identification number' }).fill('A34567');
     await page.getByRole('combobox', { name: 'Arrived by' }).selectOption('AMBULANCE');
     await page.getByRole('combobox', { name: 'Brought by' }).selectOption('PARAMEDICS');
+    // The reference number and notes are required: the exchange refuses a claim without them.
+    await page.getByRole('button', { name: 'Create emergency claim' }).click();
+    await page.getByText('Enter the reference number').waitFor();
+    await page.getByText('Say what happened').waitFor();
+    await page.getByRole('textbox', { name: 'Reference number' }).fill('AMB-2030-0042');
+    await page.getByRole('textbox', { name: 'Notes' }).fill('Road traffic accident, unconscious on arrival');
     await expectAccessible(page, 'new emergency');
-    const doctorBefore = (await station.sandbox.doctorCodes('A34567')).length;
+    const askedBefore = (await station.sandbox.doctorMessages('A34567')).filter((p) => p === 'emergency_doctor_approval').length;
     await page.getByRole('button', { name: 'Create emergency claim' }).click();
 
-    // The doctor's code went out at once.
-    await page.getByRole('heading', { name: "Doctor's authorization of the emergency" }).waitFor();
-    const doctorCode = await nextCode(() => station.sandbox.doctorCodes('A34567'), doctorBefore);
-    await page.getByRole('textbox', { name: 'SMS code' }).fill(doctorCode);
-    await page.getByRole('button', { name: 'Confirm' }).click();
+    // The claim exists at once: its protocol on it, the doctor asked to approve it (a request, no code).
     await page.getByRole('heading', { name: 'Identify the patient' }).waitFor({ timeout: 30_000 });
+    await page.getByText('reference AMB-2030-0042').waitFor();
+    await page.getByText('on the claim', { exact: true }).waitFor();
+    await page.getByText('asked; the doctor answers SHA directly').waitFor();
+    expect((await station.sandbox.doctorMessages('A34567')).filter((p) => p === 'emergency_doctor_approval').length).toBe(askedBefore + 1);
+    await page.getByRole('button', { name: 'Ask the doctor again' }).click();
+    await expect.poll(async () => (await station.sandbox.doctorMessages('A34567')).filter((p) => p === 'emergency_doctor_approval').length, { timeout: 10_000 }).toBe(askedBefore + 2);
     await timeLeft().waitFor();
     expect(await page.getByRole('timer').first().textContent()).toMatch(/2[34] hrs|23 hrs/);
     // Five hours pass on the sandbox's clock, which the training station follows: so does the countdown.

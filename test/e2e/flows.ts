@@ -127,9 +127,7 @@ async function electiveWaiting(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
   await page.locator('iframe').waitFor();
   await control(page, { name: 'authorize', args: [] });
-  await page.getByRole('textbox', { name: 'Amount requested (KES)' }).fill('85000');
-  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('DD50.Z');
-  await page.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await fillPreauth(page, 'A12345');
   await page.getByRole('button', { name: 'Send the request' }).click();
   await page.getByText('Waiting for the doctor').first().waitFor();
 }
@@ -141,18 +139,30 @@ async function electiveFinalised(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Open visit' }).waitFor();
 }
 
-async function emergencyNew(page: Page): Promise<void> {
+/** The preauthorization request as the exchange takes it: the stay's days, the amount, a diagnosis, the doctor, the email for SHA's notices. */
+async function fillPreauth(page: Page, doctorNumber: string): Promise<void> {
+  await page.getByLabel('Admission day').fill('2030-01-15');
+  await page.getByLabel('Expected discharge day').fill('2030-01-17');
+  await page.getByRole('textbox', { name: 'Amount requested (KES)' }).fill('85000');
+  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('DD50.Z');
+  await page.getByRole('textbox', { name: 'Identification number' }).fill(doctorNumber);
+  await page.getByRole('textbox', { name: "Email for SHA's notices" }).fill('claims@hospital.example');
+}
+
+/** A new emergency claim filled in: the intervention and its first protocol, the doctor, the reference number and notes. */
+async function emergencyNew(page: Page, doctorNumber = 'A12345'): Promise<void> {
   await page.getByRole('button', { name: 'Emergency', exact: true }).click();
   await page.getByRole('heading', { name: 'New emergency claim' }).waitFor();
+  await page.getByRole('textbox', { name: 'Emergency intervention code' }).fill('SHA-01-001');
   await page.getByRole('radio').first().check();
-  await page.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await page.getByRole('textbox', { name: 'Identification number' }).fill(doctorNumber);
+  await page.getByRole('textbox', { name: 'Reference number' }).fill('AMB-2030-0042');
+  await page.getByRole('textbox', { name: 'Notes' }).fill('Road traffic accident, unconscious on arrival');
 }
 
 async function emergencyOpen(page: Page): Promise<void> {
   await emergencyNew(page);
   await page.getByRole('button', { name: 'Create emergency claim' }).click();
-  await page.getByRole('textbox', { name: 'SMS code' }).fill('123456');
-  await page.getByRole('button', { name: 'Confirm' }).click();
   await page.getByRole('heading', { name: 'Identify the patient' }).waitFor();
 }
 
@@ -198,6 +208,7 @@ export const flows = {
   electiveFinalised,
   emergencyNew,
   emergencyOpen,
+  fillPreauth,
   workList,
   activity,
   settings,

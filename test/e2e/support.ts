@@ -51,7 +51,8 @@ export interface SandboxControl {
   readonly url: string;
   /** OTPs sent to the patient (by national ID of the demo world), oldest first. */
   smsCodes(nationalId: string): Promise<string[]>;
-  doctorCodes(doctorId: string): Promise<string[]>;
+  /** The purposes of the SMS sent to a doctor (registration number or national ID), oldest first: requests, no codes. */
+  doctorMessages(doctorId: string): Promise<string[]>;
   faults(rule: Record<string, unknown>): Promise<void>;
   clearFaults(): Promise<void>;
   doctorApproval(preauthId: string): Promise<void>;
@@ -85,7 +86,7 @@ function sandboxControl(url: string): SandboxControl {
   return {
     url,
     smsCodes: (nationalId) => codes(`patient_id=${encodeURIComponent(crIdOf(nationalId))}`),
-    doctorCodes: (doctorId) => codes(`doctor_id=${encodeURIComponent(doctorId)}`),
+    doctorMessages: async (doctorId) => ((await send('GET', `/sms?doctor_id=${encodeURIComponent(doctorId)}`)) as { purpose: string }[]).map((m) => m.purpose),
     faults: async (rule) => void (await send('POST', '/faults', rule)),
     clearFaults: async () => void (await send('DELETE', '/faults')),
     doctorApproval: async (id) => void (await send('POST', `/preauths/${encodeURIComponent(id)}/doctor-approval`, {})),

@@ -15,6 +15,7 @@ import {
   contactsResponse,
   dischargeOtpRequest,
   doctorConsentResendRequest,
+  type DoctorConsentRequestType,
   otpSentResponse,
   otpWhitelistAttachments,
   otpWhitelistFilePart,
@@ -93,6 +94,7 @@ export const consentOperations = nameOperations('consent', {
     path: '/api/v1/claims/doctor-consent',
     safeToRepeat: false,
     request: doctorConsentResendRequest,
+    encode: (v) => ({ body: jsonBody({ ...v, request_type: 'PREAUTH_DOCTOR_APPROVAL_REQUEST' satisfies DoctorConsentRequestType }) }),
     response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
   requestOtpWhitelist: defineOperation({

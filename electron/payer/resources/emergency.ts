@@ -1,17 +1,19 @@
-// Emergency (ECCIF): protocols, the doctor's OTP, the emergency authorize, and the claim created
-// for an unidentified patient and identified later on the same path.
+// Emergency (ECCIF): protocols, the claim created with no prior consent and identified later on
+// the same path, a protocol added to it, and the doctor's approval asked for once it exists.
 import { defineOperation, jsonBody, nameOperations } from '../operation';
-import { confirmation } from '../wire/common';
+import { confirmation, decimalText } from '../wire/common';
+import type { DoctorConsentRequestType } from '../wire/consent';
 import {
+  addProtocolRequest,
+  addProtocolResponse,
   createEmergencyClaimRequest,
-  emergencyAuthorizeRequest,
-  emergencyAuthorizeResponse,
   emergencyClaimResponse,
-  emergencyDoctorOtpRequest,
+  emergencyDoctorApprovalRequest,
   identifyEmergencyClaimRequest,
   protocolsQuery,
   protocolsResponse,
 } from '../wire/emergency';
+import { multipart } from './encode';
 
 export const emergencyOperations = nameOperations('emergency', {
   protocols: defineOperation({
@@ -20,22 +22,6 @@ export const emergencyOperations = nameOperations('emergency', {
     safeToRepeat: true,
     request: protocolsQuery,
     response: { schema: protocolsResponse },
-  }),
-  sendDoctorOtp: defineOperation({
-    method: 'POST',
-    path: '/api/v1/claims/doctor-consent',
-    safeToRepeat: false,
-    request: emergencyDoctorOtpRequest,
-    encode: (v) => ({ body: jsonBody({ is_emergency: true, ...v }) }),
-    response: { schema: confirmation, emptyBody: true, textBody: true },
-  }),
-  authorize: defineOperation({
-    method: 'POST',
-    path: '/api/v1/claims/authorize',
-    safeToRepeat: false,
-    request: emergencyAuthorizeRequest,
-    encode: (v) => ({ body: jsonBody({ is_emergency: true, ...v }) }),
-    response: { schema: emergencyAuthorizeResponse },
   }),
   createClaim: defineOperation({
     method: 'POST',
@@ -50,5 +36,23 @@ export const emergencyOperations = nameOperations('emergency', {
     safeToRepeat: false,
     request: identifyEmergencyClaimRequest,
     response: { schema: emergencyClaimResponse },
+  }),
+  addProtocol: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/emergency/protocols',
+    safeToRepeat: false,
+    request: addProtocolRequest,
+    encode: ({ diagnoses, unit_price, ...fields }) => ({
+      body: multipart({ ...fields, unit_price: decimalText(unit_price), ...(diagnoses === undefined ? {} : { diagnoses: diagnoses.join(',') }) }, []),
+    }),
+    response: { schema: addProtocolResponse },
+  }),
+  requestDoctorApproval: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/doctor-consent',
+    safeToRepeat: false,
+    request: emergencyDoctorApprovalRequest,
+    encode: (v) => ({ body: jsonBody({ ...v, request_type: 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST' satisfies DoctorConsentRequestType }) }),
+    response: { schema: confirmation, emptyBody: true, textBody: true },
   }),
 });

@@ -17,19 +17,20 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     request: createPrescriptionRequest,
     response: { schema: prescriptionResponse },
   }),
+  // The singular path: the portal's /prescriptions/dispenses answered 404 on UAT and this one 200
+  // (R `create_dispense()`, 2026-09-24).
   dispense: defineOperation({
     method: 'POST',
-    path: '/api/v1/prescriptions/dispenses',
+    path: '/api/v1/prescriptions/dispense',
     safeToRepeat: false,
     request: dispenseRequest,
     response: { schema: dispenseResponse },
   }),
-  // One live test saw /dispenses answer 404 and /dispense 200 (field notes, [1x]). A 404 cannot be
-  // told from "unknown consent token", so the client never falls back by itself: the station's
-  // settings choose the path.
-  dispenseAtSingularPath: defineOperation({
+  // The path the portal documents. A 404 cannot be told from "unknown consent token", so the
+  // client never falls from one to the other by itself.
+  dispenseAtDocumentedPath: defineOperation({
     method: 'POST',
-    path: '/api/v1/prescriptions/dispense',
+    path: '/api/v1/prescriptions/dispenses',
     safeToRepeat: false,
     request: dispenseRequest,
     response: { schema: dispenseResponse },

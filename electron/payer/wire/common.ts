@@ -332,3 +332,48 @@ export const practitioner = {
 };
 
 export const doctorFields = ['identification_number', 'identification_type', 'regulation_body'] as const;
+
+// ---------------------------------------------------------------- practitioners (preauth, emergency, doctor consent, prescriptions)
+
+/** How a practitioner is identified: the values the portal allows (R docs emergency, preauth-doctor-consent). */
+export const practitionerIdentificationTypes = ['registration_number', 'National ID', 'Alien ID', 'Refugee ID'] as const;
+export const practitionerIdentificationType = z.enum(practitionerIdentificationTypes);
+
+/** The regulators the portal allows (R docs emergency, preauth-doctor-consent). */
+export const regulationBodies = ['KMPDC', 'COC', 'NCK'] as const;
+export const regulationBody = z.enum(regulationBodies);
+
+/** A practitioner by the three fields every doctor-carrying request of the exchange uses. */
+export const practitionerRef = {
+  identification_number: nonEmpty,
+  identification_type: practitionerIdentificationType,
+  regulation_body: regulationBody,
+};
+
+/** Money written as the multipart forms carry it: "85000.00" (A pre-auth types, R `as_wire()`). */
+export function decimalText(value: number): string {
+  return value.toFixed(2);
+}
+
+const offsetPattern = /T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 date-time with its offset, e.g. 2026-03-05T15:30:00+03:00: a day alone is refused. */
+export const rfc3339DateTime = z
+  .string()
+  .trim()
+  .refine((value) => isIsoDate(value) && offsetPattern.test(value), 'an RFC 3339 date-time with its offset, such as 2026-03-05T08:00:00+03:00');
+
+/**
+ * Top-level snake_case keys of an answer rewritten in camelCase (`intervention_code` →
+ * `interventionCode`), for answers the portal documents in camelCase and a peer reads in both
+ * spellings (R's WireModel: `alias_generator=to_camel, populate_by_name`). A camelCase key wins.
+ */
+export function camelCaseKeys(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (camel === key || !(camel in value)) out[camel] = v;
+  }
+  return out;
+}

@@ -2,6 +2,7 @@
 // and reject, the doctor's consent request, and the OTP whitelist.
 import { z } from 'zod';
 import {
+  doctorFields,
   fileInput,
   interventionRef,
   list,
@@ -13,6 +14,10 @@ import {
   optionalText,
   otpDigits,
   pageOf,
+  practitionerIdentificationType,
+  regulationBody,
+  requireAllOrNone,
+  serviceType,
   status,
   text,
 } from './common';
@@ -280,7 +285,29 @@ export const rejectAuthorizationResponse = z
 
 // ---------------------------------------------------------------- doctor consent, OTP whitelist
 
-export const doctorConsentResendRequest = z.strictObject({ consent_token: nonEmpty, intervention_code: nonEmpty });
+/** request_type of POST /claims/doctor-consent: required (portal; A's DTO; R `doctor_consent()`). */
+export const doctorConsentRequestTypes = ['PREAUTH_DOCTOR_APPROVAL_REQUEST', 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST', 'PRESCRIPTION_REQUEST'] as const;
+export type DoctorConsentRequestType = (typeof doctorConsentRequestTypes)[number];
+
+/**
+ * The preauth doctor's approval request sent again. The doctor is named by registration number
+ * (A, K), by the three identification fields (R), or both (R, for a registration number).
+ */
+export const doctorConsentResendRequest = z
+  .strictObject({
+    consent_token: nonEmpty,
+    intervention_code: nonEmpty,
+    practitioner_registration_number: nonEmpty.optional(),
+    identification_number: nonEmpty.optional(),
+    identification_type: practitionerIdentificationType.optional(),
+    regulation_body: regulationBody.optional(),
+  })
+  .superRefine((v, ctx) => {
+    requireAllOrNone(v, doctorFields, ctx, 'preauth doctor');
+    if (v.practitioner_registration_number === undefined && v.identification_number === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['practitioner_registration_number'], message: 'name the doctor: practitioner_registration_number, or identification_number, identification_type and regulation_body' });
+    }
+  });
 
 export const otpWhitelistReasons = [
   'OLD',

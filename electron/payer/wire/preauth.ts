@@ -1,25 +1,21 @@
-// Preauthorization: create, find (one object [doc] or `{pageSize, results}` [live]), cancel, and
-// removing a diagnosis or the doctor before approval.
+// Preauthorization: create (multipart), find (a page `{pageSize, results}` [live], one object
+// [portal] or a list), cancel, and removing a diagnosis or the doctor before approval. The exchange
+// answers a preauth in camelCase (portal); R reads snake_case too, so both are read.
 import { z } from 'zod';
 import {
   amount,
   byShape,
-  diagnosis,
-  diagnosisRef,
+  camelCaseKeys,
+  fileInput,
   isRecord,
-  list,
   nonEmpty,
   oneOrMany,
   optionalNumber,
   optionalText,
-  practitioner,
-  practitionerFields,
-  requireAllOrNone,
-  requireExactlyOne,
+  practitionerRef,
+  rfc3339DateTime,
   status,
 } from './common';
-
-export const preauthTypes = ['normal', 'surgical', 'renal', 'oncology', 'optical', 'imaging', 'dental'] as const;
 
 export const preauthStatuses = [
   'DRAFT',
@@ -36,38 +32,73 @@ export const preauthStatuses = [
 ] as const;
 export type PreauthStatus = (typeof preauthStatuses)[number] | (string & {});
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
-const formValue = z.union([scalar, z.array(scalar), z.record(z.string(), scalar)]);
+/**
+ * The flat, type-specific parts of a preauth (renal, oncology, optical, surgical…): the names A's
+ * pre-auth service forwards to the exchange (`SPECIALTY_FORWARD_FIELDS`, `SURGICAL_HIE_FIELDS`) and
+ * K's `buildPreauthFormData` sends. Each is a text part; which ones a preauth needs is not documented.
+ */
+export const preauthDetailFields = [
+  'clinical_indications',
+  'carcinoma_staging',
+  'comorbidity',
+  'metastases',
+  'treatment_setting',
+  'number_of_sessions_required',
+  'cost_per_session',
+  'is_co_insured',
+  'necessity_of_service',
+  'lens_prescription',
+  'lens_amount',
+  'eye_examination_amount',
+  'frame_amount',
+  'new_or_replacement',
+  'frequency_of_sessions',
+  'start_date',
+  'expected_service_start_date',
+  'progress_report',
+  'is_condition_related_to_employment',
+  'is_condition_related_to_auto_or_other_accident',
+  'co_insurance_details',
+  'chief_complaint',
+  'vital_signs',
+  'history_of_present_illness',
+  'physical_examination',
+  'investigation_report_details',
+  'type_of_anaesthesia',
+  'surgery_date',
+] as const;
+export type PreauthDetailField = (typeof preauthDetailFields)[number];
+
+const detailParts = Object.fromEntries(preauthDetailFields.map((field) => [field, nonEmpty.optional()])) as Record<PreauthDetailField, z.ZodOptional<typeof nonEmpty>>;
+
+/** A document sent with the preauth: its metadata goes in `attachments`, its bytes in a part of its own. */
+export const preauthAttachment = z.strictObject({ document_title: nonEmpty, document_type: nonEmpty, file: fileInput });
 
 export const createPreauthRequest = z
   .strictObject({
     consent_token: nonEmpty,
     intervention_code: nonEmpty,
-    preauth_type: z.enum(preauthTypes),
-    /** The type-specific preauth form; its fields are not shown by the contract. */
-    form: z.record(z.string(), formValue).default({}),
-    ...practitioner,
-    diagnoses: z.array(diagnosis).min(1, 'give at least one diagnosis'),
-    requested_amount: amount,
-    /** References to documents already uploaded, e.g. {document_type, attachment_id}. */
-    attachments: z.array(z.record(z.string(), scalar)).optional(),
+    service_start: rfc3339DateTime,
+    service_end: rfc3339DateTime,
+    /** What is asked for; each item is its price (the Postman shape R and A send). */
+    items: z.array(z.strictObject({ unit_price: amount })).min(1, 'give at least one item'),
+    /** The requesting doctor first: the doctor who confirms the preauth (PENDING_DOCTOR_APPROVAL). */
+    doctors: z.array(z.strictObject({ ...practitionerRef, is_primary: z.boolean().default(false) })).min(1, 'a preauthorization names the requesting doctor'),
+    diagnoses: z.array(z.strictObject({ icd_code: nonEmpty })).min(1, 'give at least one diagnosis'),
+    attachments: z.array(preauthAttachment).max(10, 'at most 10 attachments').default([]),
+    provider_notification_email: z.email('an email address for the exchange’s notices about this preauthorization'),
+    ...detailParts,
   })
   .superRefine((v, ctx) => {
-    // The doctor who asks for the preauth confirms it (PENDING_DOCTOR_APPROVAL): it cannot be left out.
-    if (practitionerFields.every((f) => v[f] === undefined)) {
-      for (const field of practitionerFields) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `a preauthorization names the requesting doctor: give ${practitionerFields.join(', ')}` });
-      }
-      return;
+    if (Date.parse(v.service_end) < Date.parse(v.service_start)) {
+      ctx.addIssue({ code: 'custom', path: ['service_end'], message: 'service_end is before service_start' });
     }
-    requireAllOrNone(v, practitionerFields, ctx, 'requesting doctor');
   });
 
 export const findPreauthQuery = z.strictObject({ consent_token: nonEmpty });
 
-export const cancelPreauthRequest = z
-  .strictObject({ consent_token: nonEmpty.optional(), preauth_id: nonEmpty.optional(), reason: nonEmpty })
-  .superRefine((v, ctx) => requireExactlyOne(v, ['consent_token', 'preauth_id'], ctx, 'preauth to cancel'));
+/** Cancel by consent token and intervention: one preauth per intervention of a consent. */
+export const cancelPreauthRequest = z.strictObject({ consent_token: nonEmpty, intervention_code: nonEmpty });
 
 export const removePreauthDiagnosisRequest = z.strictObject({
   consent_token: nonEmpty,
@@ -82,63 +113,66 @@ export const removePreauthDoctorRequest = z.strictObject({
 });
 
 export interface Preauth {
+  /** The exchange's preauth id (an integer on the wire), for quoting to the payer. */
   readonly id: string | undefined;
   readonly guid: string | undefined;
+  /** The consent token the preauth was made with. */
   readonly consentToken: string | undefined;
   readonly interventionCode: string | undefined;
   readonly status: PreauthStatus;
+  readonly doctorReviewStatus: string | undefined;
   readonly preauthType: string | undefined;
+  /** totalEstimatedAmountForPreauth: what was asked for. */
   readonly requestedAmount: number | undefined;
+  /** finalApprovedAmount, else the interim approved amount. */
   readonly approvedAmount: number | undefined;
-  readonly diagnoses: string[];
-  readonly createdAt: string | undefined;
+  readonly serviceStart: string | undefined;
+  readonly serviceEnd: string | undefined;
 }
 
-export const preauth = z
-  .looseObject({
-    id: optionalText,
-    guid: optionalText,
-    consent_token: optionalText,
-    intervention_code: optionalText,
-    status,
-    preauth_type: optionalText,
-    requested_amount: optionalNumber,
-    approved_amount: optionalNumber,
-    diagnoses: list(diagnosisRef),
-    created_at: optionalText,
-  })
-  .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'preauth without id or guid', path: ['id'] })
-  .transform(
-    (p): Preauth => ({
-      id: p.id,
-      guid: p.guid,
-      consentToken: p.consent_token,
-      interventionCode: p.intervention_code,
-      status: p.status,
-      preauthType: p.preauth_type,
-      requestedAmount: p.requested_amount,
-      approvedAmount: p.approved_amount,
-      diagnoses: p.diagnoses,
-      createdAt: p.created_at,
-    }),
-  );
-
-export const createPreauthResponse = preauth;
-
-/** One preauth [doc], `{pageSize, results}` [live] or a list: always a list (one per intervention). */
-export const findPreauthResponse = oneOrMany(preauth);
-
-/** Removing a diagnosis answers the preauth [doc]; `{message, preauth}` is read the same way. */
-export const removePreauthDiagnosisResponse = byShape((value) =>
-  isRecord(value) && isRecord(value.preauth) ? z.looseObject({ preauth }).transform((r) => r.preauth) : preauth,
+export const preauth = z.preprocess(
+  camelCaseKeys,
+  z
+    .looseObject({
+      id: optionalText,
+      guid: optionalText,
+      token: optionalText,
+      interventionCode: optionalText,
+      status,
+      doctorReviewStatus: optionalText,
+      preauthType: optionalText,
+      totalEstimatedAmountForPreauth: optionalNumber,
+      totalInterimApprovedAmountForPreauth: optionalNumber,
+      finalApprovedAmount: optionalNumber,
+      serviceStart: optionalText,
+      serviceEnd: optionalText,
+    })
+    .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'preauth without id or guid', path: ['id'] })
+    .transform(
+      (p): Preauth => ({
+        id: p.id,
+        guid: p.guid,
+        consentToken: p.token,
+        interventionCode: p.interventionCode,
+        status: p.status,
+        doctorReviewStatus: p.doctorReviewStatus,
+        preauthType: p.preauthType,
+        requestedAmount: p.totalEstimatedAmountForPreauth,
+        approvedAmount: p.finalApprovedAmount ?? p.totalInterimApprovedAmountForPreauth,
+        serviceStart: p.serviceStart,
+        serviceEnd: p.serviceEnd,
+      }),
+    ),
 );
 
-export interface PreauthCancelled {
-  readonly message: string | undefined;
-  readonly preauth: Preauth | undefined;
-}
+/** Create, cancel and diagnosis removal answer the preauth itself (portal). */
+export const preauthResponse = preauth;
 
-export const cancelPreauthResponse = z
-  .looseObject({ message: optionalText, preauth: preauth.optional() })
-  .transform((c): PreauthCancelled => ({ message: c.message, preauth: c.preauth }));
+/** Members only a page carries: a body with one of them and no `results` is a page that lost its list. */
+const pageMembers = ['pageSize', 'count', 'currentPage', 'totalPages', 'startIndex', 'endIndex'] as const;
+const pageWithoutResults = (value: unknown): boolean => isRecord(value) && !('results' in value) && pageMembers.some((key) => key in value);
 
+/** `{pageSize, results}` [live, R WORKFLOWS], one preauth [portal] or a list: always a list (one per intervention). */
+export const findPreauthResponse = byShape((value) =>
+  pageWithoutResults(value) ? z.looseObject({ results: z.array(preauth) }).transform((page) => page.results) : oneOrMany(preauth),
+);

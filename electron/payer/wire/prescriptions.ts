@@ -4,19 +4,17 @@ import {
   amount,
   doctorFields,
   isoDate,
-  list,
   nonEmpty,
   oneOrMany,
-  optionalBoolean,
   optionalStatus,
   optionalText,
-  record,
+  practitionerIdentificationType,
+  regulationBody,
   requireAllOrNone,
   text,
-  type JsonValue,
 } from './common';
 
-/** Item fields as documented [doc]; the concept code is what is prescribed. */
+/** Item fields as documented (portal); the concept code is what is prescribed. */
 export const prescriptionItem = z.strictObject({
   generic_concept_code: nonEmpty,
   additional_instruction: z.string().optional(),
@@ -26,7 +24,8 @@ export const prescriptionItem = z.strictObject({
   duration_unit: nonEmpty.optional(),
   start_date: isoDate.optional(),
   end_date: isoDate.optional(),
-  frequency: nonEmpty.optional(),
+  /** How many times per period_unit: an integer (portal). */
+  frequency: z.number().int().positive().optional(),
   needs_refill: z.boolean().optional(),
   patient_instruction: z.string().optional(),
   period_unit: nonEmpty.optional(),
@@ -35,12 +34,12 @@ export const prescriptionItem = z.strictObject({
 
 export const createPrescriptionRequest = z
   .strictObject({
-    consent_token: nonEmpty.optional(),
-    intervention_code: nonEmpty.optional(),
+    consent_token: nonEmpty,
+    intervention_code: nonEmpty,
     items: z.array(prescriptionItem).min(1, 'a prescription has at least one item'),
     identification_number: nonEmpty.optional(),
-    identification_type: nonEmpty.optional(),
-    regulation_body: nonEmpty.optional(),
+    identification_type: practitionerIdentificationType.optional(),
+    regulation_body: regulationBody.optional(),
   })
   .superRefine((v, ctx) => requireAllOrNone(v, doctorFields, ctx, 'prescribing doctor'));
 
@@ -49,8 +48,9 @@ export interface Prescription {
   readonly guid: string | undefined;
   readonly code: string | undefined;
   readonly status: string | undefined;
-  readonly replicated: boolean | undefined;
-  readonly doctorReviewStatus: Record<string, JsonValue>[];
+  readonly replicated: string | undefined;
+  /** The prescribing doctor's review, one word (portal: a string). */
+  readonly doctorReviewStatus: string | undefined;
 }
 
 export const prescriptionResponse = z
@@ -59,8 +59,8 @@ export const prescriptionResponse = z
     guid: optionalText,
     code: optionalText,
     status: optionalStatus,
-    replicated: optionalBoolean,
-    doctorReviewStatus: list(record),
+    replicated: optionalText,
+    doctorReviewStatus: optionalStatus,
   })
   .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'prescription without id or guid', path: ['id'] })
   .transform(
@@ -74,12 +74,14 @@ export const prescriptionResponse = z
     }),
   );
 
-const dispensingProfessional = z
-  .strictObject({
-    identification_number: nonEmpty,
-    identification_type: nonEmpty,
-    regulation_body: nonEmpty.optional(),
-  });
+/**
+ * The dispenser by an identity document: UAT refuses `registration_number` here ("is not a valid
+ * choice") and takes `National ID` (R `create_dispense()`).
+ */
+const dispensingProfessional = z.strictObject({
+  identification_number: nonEmpty,
+  identification_type: z.enum(['National ID', 'Alien ID', 'Refugee ID']),
+});
 
 export const dispenseRequest = z.strictObject({
   actual_products: z

@@ -27,7 +27,7 @@ export type {
   OtpSent,
   OtpWhitelistRequest,
 } from './consent';
-export type { Preauth, PreauthCancelled, PreauthStatus } from './preauth';
+export type { Preauth, PreauthStatus } from './preauth';
 export type {
   Attachment,
   ClaimDiagnosis,
@@ -40,7 +40,7 @@ export type {
   Visit,
   WorkflowState,
 } from './claims';
-export type { EmergencyAuthorization, EmergencyClaim, EmergencyProtocol } from './emergency';
+export type { EmergencyClaim, EmergencyProtocol, EmergencyProtocolLine } from './emergency';
 export type { DispenseEntry, Prescription } from './prescriptions';
 export type { CallbackEndpoint, CallbackOperation } from './callbacks';
 export type { BedOccupancy, Facility, FhirBundle, Professional, ProfessionalLicence, SecurityLabel } from './lookups';

@@ -1,5 +1,5 @@
-// Consent: OTP sending, the four shapes of claims/authorize, the authorization look-up and reject,
-// and the doctor consent requests.
+// Consent: OTP sending, the shapes of claims/authorize, the authorization look-up and reject. The
+// doctor consent requests are in doctor-consent.ts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SandboxContext } from '../context';
@@ -9,7 +9,6 @@ import {
   checkOtp,
   createAuthorization,
   effectiveScheme,
-  notifyDoctor,
   phaseFor,
   requireCapitationServiceType,
   requireFitsServiceType,
@@ -17,17 +16,16 @@ import {
   requireNoPendingAuthorization,
   requireOtpConsentAllowed,
   requirePatient,
-  sendDoctorOtp,
   sendPatientOtp,
   startBiometricAuthorization,
 } from '../state/consent';
 import type { ClaimRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { interventionList, otpField, parse, practitionerIdType, regulator, text } from '../validation';
+import { interventionList, otpField, parse, practitionerIdType, regulator, serviceType, text } from '../validation';
 import { authorizationView, biometricAuthorizeView } from '../views';
-import { CATALOGUE, isEmergencyIntervention } from '../world/catalogue';
+import { isEmergencyIntervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
-import { requireClaim, requireEditable, requireProfessional } from './shared';
+import { requireClaim, requireEditable } from './shared';
 
 const contactId = z.union([z.string().trim().min(1), z.number().int()]).transform(String);
 
@@ -78,36 +76,10 @@ const otpAuthorize = z.object({
   beneficiary_contact_id: contactId.optional(),
 });
 
-const emergencyAuthorize = z.object({
-  is_emergency: z.literal(true),
-  otp: otpField,
-  identification_number: text,
-  identification_type: practitionerIdType,
-  regulation_body: regulator,
-  intervention_code: text,
-});
-
-const emergencyDoctorConsent = z.object({
-  is_emergency: z.literal(true),
-  identification_number: text,
-  identification_type: practitionerIdType,
-  regulation_body: regulator,
-  intervention_code: text,
-});
-
-const preauthDoctorConsent = z.object({ consent_token: text, intervention_code: text });
 const dischargeOtpRequest = z.object({ consent_token: text, patient_id: text.optional() });
 const authorizationLookup = z
   .object({ token: text.optional(), guid: text.optional(), beneficiary_code: z.string().optional() })
   .refine((v) => v.token !== undefined || v.guid !== undefined, { path: ['token'], message: 'token or guid is required' });
-
-function requireEmergencyIntervention(code: string) {
-  const intervention = CATALOGUE.interventionByCode.get(code);
-  if (intervention === undefined || !isEmergencyIntervention(intervention)) {
-    throw fail.rule('INTERVENTION_NOT_ALLOWED', `${code} is not an emergency intervention (SHA-01…)`);
-  }
-  return intervention;
-}
 
 /**
  * The claim a visit-end consent is for: named by consent_token, or the patient's one open claim
@@ -185,29 +157,6 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/claims/authorize', async (request) => {
     const facility = tenantOf(request);
     const raw = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
-
-    if (raw['is_emergency'] === true && raw['otp'] !== undefined && raw['patient_id'] === undefined) {
-      const body = parse(emergencyAuthorize, raw);
-      const doctor = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
-      requireEmergencyIntervention(body.intervention_code);
-      const otp = checkOtp(ctx, { facility, purpose: 'emergency_consent', code: body.otp, doctorRegistrationNumber: doctor.registrationNumber });
-      if (!otp.interventions.includes(body.intervention_code)) {
-        throw fail.rule('AUTHORIZATION_MISMATCH', `The doctor's code was sent for ${otp.interventions.join(', ')}, not ${body.intervention_code}`);
-      }
-      otp.used_at = ctx.now();
-      const a = createAuthorization(ctx, {
-        facility,
-        patient: null,
-        interventions: [body.intervention_code],
-        serviceType: 'EMERGENCY',
-        phase: 'emergency',
-        method: 'otp',
-        status: 'EMERGENCY_AUTHORIZED',
-        doctor: { identification_type: body.identification_type, identification_number: body.identification_number, regulation_body: body.regulation_body },
-        request: raw,
-      });
-      return { status: a.status, token: a.token, authorization_code: a.token, guid: a.guid };
-    }
 
     if (raw['otp'] !== undefined) {
       const body = parse(otpAuthorize, raw);
@@ -293,35 +242,4 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     a.reason = 'REJECTED_BY_FACILITY';
     return { message: 'The authorization has been closed.' };
   });
-
-  app.post('/claims/doctor-consent', async (request) => {
-    const facility = tenantOf(request);
-    const raw = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
-    if (raw['is_emergency'] === true) {
-      const body = parse(emergencyDoctorConsent, raw);
-      const doctor = requireProfessional(body.identification_type, body.identification_number, body.regulation_body);
-      requireEmergencyIntervention(body.intervention_code);
-      const sent = sendDoctorOtp(ctx, facility, doctor, body.intervention_code);
-      return { message: `Emergency consent code sent to the doctor at ${sent.contact}`, contact: sent.contact, expires_in: OTP_TTL_MS / 1000 };
-    }
-    const body = parse(preauthDoctorConsent, raw);
-    const preauth = [...ctx.state.preauths.values()]
-      .reverse()
-      .find((p) => p.facility === facility.code && p.consent_token === body.consent_token && p.intervention_code === body.intervention_code);
-    if (preauth === undefined) throw fail.notFound(`No preauthorization for ${body.intervention_code} with that consent_token`);
-    if (preauth.status !== 'PENDING_DOCTOR_APPROVAL') {
-      throw fail.conflict('PREAUTH_NOT_EDITABLE', `The preauthorization is ${preauth.status}: the doctor's consent is no longer awaited`);
-    }
-    if (preauth.doctor === null) throw fail.rule('NO_DOCTOR_ATTACHED', 'The preauthorization has no doctor to ask');
-    const doctor = requireProfessional('registration_number', preauth.doctor.registration_number, preauth.doctor.regulation_body);
-    notifyDoctor(
-      ctx,
-      facility,
-      doctor,
-      'preauth_doctor_consent',
-      `Reminder: ${facility.name} asks you to confirm preauthorization ${preauth.id} for ${preauth.intervention_code}.`,
-    );
-    return { message: `Doctor consent request resent to ${preauth.doctor.name}` };
-  });
 }
-

@@ -1,41 +1,54 @@
-// Preauthorization: create, preview, cancel, and removing a diagnosis or the doctor.
+// Preauthorization: create (multipart only), the look-up (a page, 404 while there is none), cancel
+// by consent token and intervention, and removing a diagnosis or the doctor.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { notifyDoctor, requireInterventions } from '../state/consent';
-import { findPreauth } from '../state/preauths';
 import type { PreauthRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { byConsentToken, diagnosis, doctorRemoval, money, parse, practitionerFields, practitionerFrom, text } from '../validation';
-import { preauthView } from '../views';
+import { readMultipart, pairAttachments } from '../uploads';
+import { byConsentToken, doctorRemoval, jsonField, listedPractitionerIdType, listedRegulator, money, parse, text } from '../validation';
+import { preauthView, roundMoney } from '../views';
+import { preauthDetailFields } from '../../payer/wire';
 import type { Facility } from '../world/facilities';
 import { doctorRecord, requireProfessional } from './shared';
 
-const PREAUTH_TYPES = ['normal', 'surgical', 'renal', 'oncology', 'optical', 'imaging', 'dental'] as const;
+const dateTime = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/, 'an ISO 8601 date-time with its offset, such as 2026-03-05T15:30:00+03:00');
 
-const preauthCreate = z.object({
-  consent_token: text,
-  intervention_code: text,
-  preauth_type: z.enum(PREAUTH_TYPES),
-  form: z.record(z.string(), z.unknown()).default({}),
-  ...practitionerFields,
-  diagnoses: z.array(diagnosis).min(1, 'at least one diagnosis'),
-  requested_amount: money,
-  attachments: z.array(z.record(z.string(), z.unknown())).max(10).default([]),
-});
-
-const preauthCancel = z
+/** The multipart parts of a preauth (A, K, R send this shape); the lists arrive as JSON text. */
+const preauthCreate = z
   .object({
-    consent_token: text.optional(),
-    preauth_id: z.union([z.number().int(), text]).transform(String).optional(),
-    intervention_code: text.optional(),
-    reason: text,
+    consent_token: text,
+    intervention_code: text,
+    service_start: dateTime,
+    service_end: dateTime,
+    items: jsonField(z.array(z.object({ unit_price: money })).min(1, 'at least one item')),
+    doctors: jsonField(
+      z
+        .array(
+          z.object({
+            identification_number: text,
+            identification_type: listedPractitionerIdType,
+            regulation_body: listedRegulator,
+            intervention_code: text.optional(),
+            is_primary: z.boolean().optional(),
+            practitioner_registration_number: text.optional(),
+          }),
+        )
+        .min(1, 'a preauthorization names the requesting doctor'),
+    ),
+    diagnoses: jsonField(z.array(z.object({ icd_code: text, consent_token: text.optional(), intervention_code: text.optional() })).min(1, 'at least one diagnosis')),
+    // Sent as [] when there is none (R); left out then by K: both are taken.
+    attachments: jsonField(z.array(z.object({ document_title: text, document_type: text, file_field_name: text })).max(10)).optional(),
+    provider_notification_email: z.email('an email address'),
   })
-  .refine((v) => v.consent_token !== undefined || v.preauth_id !== undefined, {
-    path: ['consent_token'],
-    message: 'consent_token or preauth_id is required',
-  });
+  .refine((v) => Date.parse(v.service_end) >= Date.parse(v.service_start), { path: ['service_end'], message: 'service_end is before service_start' });
+
+const preauthCancel = z.object({ consent_token: text, intervention_code: text });
 const diagnosisRemoval = z.object({ consent_token: text, icd_code: text.optional(), intervention_code: text });
 
 const LIVE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'ACTIVE', 'FINALISED'];
@@ -53,16 +66,9 @@ function livePreauth(ctx: SandboxContext, facility: Facility, consentToken: stri
 export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/preauths', async (request) => {
     const facility = tenantOf(request);
-    const body = parse(preauthCreate, request.body);
-    const practitioner = practitionerFrom(body);
-    if (practitioner === null) {
-      throw fail.validation(
-        ['practitioner_identification_type', 'practitioner_identification_number', 'practitioner_regulation_body'].map((field) => ({
-          field,
-          message: 'a preauthorization needs the requesting doctor',
-        })),
-      );
-    }
+    // A JSON preauth is refused 415: the exchange reads preauths as multipart only.
+    const { fields, files } = await readMultipart(request);
+    const body = parse(preauthCreate, fields);
     ctx.sweep();
     const a = ctx.state.authorizationByToken(facility.code, body.consent_token);
     if (a === undefined) throw fail.notFound('No authorization with that consent_token at this facility');
@@ -84,7 +90,10 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         { status: a.status },
       ]);
     }
-    const professional = requireProfessional(practitioner.identification_type, practitioner.identification_number, practitioner.regulation_body);
+    const requesting = body.doctors.find((d) => d.is_primary === true) ?? body.doctors[0];
+    if (requesting === undefined) throw fail.field('doctors', 'a preauthorization names the requesting doctor');
+    const professional = requireProfessional(requesting.identification_type, requesting.identification_number, requesting.regulation_body);
+    const attachments = pairAttachments(body.attachments ?? [], files);
     const now = ctx.now();
     const preauth: PreauthRecord = {
       id: ctx.state.nextSerial(),
@@ -94,17 +103,27 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       authorization_guid: a.guid,
       patient_id: a.patient_id ?? '',
       intervention_code: intervention.intervention_code,
-      preauth_type: body.preauth_type,
       status: 'PENDING_DOCTOR_APPROVAL',
-      form: body.form,
-      doctor: doctorRecord(professional, practitioner.identification_type, practitioner.identification_number),
-      diagnoses: body.diagnoses,
-      requested_amount: body.requested_amount,
+      service_start: body.service_start,
+      service_end: body.service_end,
+      details: Object.fromEntries(preauthDetailFields.flatMap((f) => (fields[f] === undefined || fields[f].trim() === '' ? [] : [[f, fields[f]]]))),
+      doctor: doctorRecord(professional, requesting.identification_type, requesting.identification_number),
+      diagnoses: body.diagnoses.map((d) => ({ code: d.icd_code })),
+      items: body.items.map((i) => i.unit_price),
+      requested_amount: roundMoney(body.items.reduce((sum, i) => sum + i.unit_price, 0)),
       approved_amount: null,
-      attachments: body.attachments,
+      attachments: attachments.map(({ meta, file }) => ({
+        attachment_id: ctx.rng.uuid(),
+        intervention_code: intervention.intervention_code,
+        document_type: meta.document_type,
+        file_name: file.filename,
+        content_type: file.mimetype,
+        size: file.data.length,
+        uploaded_at: now,
+      })),
+      notification_email: body.provider_notification_email,
       created_at: now,
       updated_at: now,
-      cancel_reason: null,
       claim_consent_token: null,
     };
     ctx.state.preauths.set(preauth.id, preauth);
@@ -122,35 +141,18 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/preauths', async (request) => {
     const facility = tenantOf(request);
     const query = parse(byConsentToken, request.query, 'query');
-    const known = ctx.state.authorizationByToken(facility.code, query.consent_token) ?? ctx.state.claimByToken(facility.code, query.consent_token);
-    if (known === undefined) throw fail.notFound('No authorization or claim with that consent_token at this facility');
     const results = [...ctx.state.preauths.values()].filter((p) => p.facility === facility.code && p.consent_token === query.consent_token).map(preauthView);
+    // No preauth yet for a consent token is a 404 (A's pre-auth service reads it as the empty state).
+    if (results.length === 0) throw fail.notFound('No preauthorization with that consent_token at this facility');
     return { pageSize: results.length, results };
   });
 
   app.post('/preauths/cancel', async (request) => {
     const facility = tenantOf(request);
     const body = parse(preauthCancel, request.body);
-    let preauth: PreauthRecord;
-    if (body.preauth_id !== undefined) {
-      preauth = findPreauth(ctx, body.preauth_id);
-      if (preauth.facility !== facility.code) throw fail.notFound(`No preauthorization ${body.preauth_id}`);
-    } else {
-      const candidates = [...ctx.state.preauths.values()].filter(
-        (p) =>
-          p.facility === facility.code &&
-          p.consent_token === body.consent_token &&
-          (body.intervention_code === undefined || p.intervention_code === body.intervention_code) &&
-          LIVE.includes(p.status),
-      );
-      const first = candidates[0];
-      if (first === undefined) throw fail.notFound('No preauthorization with that consent_token to cancel');
-      if (candidates.length > 1) throw fail.field('preauth_id', 'several preauthorizations share this consent_token: name one with preauth_id or intervention_code');
-      preauth = first;
-    }
-    ctx.state.firePreauth(preauth, 'cancel', 'PREAUTH_NOT_CANCELLABLE', body.reason);
-    preauth.cancel_reason = body.reason;
-    return { message: 'Preauthorization cancelled', preauth: preauthView(preauth) };
+    const preauth = livePreauth(ctx, facility, body.consent_token, body.intervention_code);
+    ctx.state.firePreauth(preauth, 'cancel', 'PREAUTH_NOT_CANCELLABLE');
+    return preauthView(preauth);
   });
 
   app.delete<{ Params: { icd_code: string } }>('/preauths/diagnoses/:icd_code', async (request) => {

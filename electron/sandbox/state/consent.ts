@@ -165,7 +165,6 @@ export function sendPatientOtp(
     facility: input.facility.code,
     purpose: input.purpose,
     patient_id: input.patient.crId,
-    doctor_registration_number: null,
     code: ctx.rng.digits(6),
     interventions: input.interventions,
     claim_consent_token: input.claimToken,
@@ -188,41 +187,6 @@ export function sendPatientOtp(
     facility_fr_code: input.facility.code,
   });
   return { record, contact: maskPhone(contact.phone) };
-}
-
-export function sendDoctorOtp(ctx: SandboxContext, facility: Facility, doctor: Professional, interventionCode: string): SentOtp {
-  supersede(
-    ctx,
-    (o) => o.facility === facility.code && o.purpose === 'emergency_consent' && o.doctor_registration_number === doctor.registrationNumber,
-  );
-  const now = ctx.now();
-  const record: OtpRecord = {
-    id: ctx.state.nextSerial(),
-    facility: facility.code,
-    purpose: 'emergency_consent',
-    patient_id: null,
-    doctor_registration_number: doctor.registrationNumber,
-    code: ctx.rng.digits(6),
-    interventions: [interventionCode],
-    claim_consent_token: null,
-    sent_at: now,
-    expires_at: now + OTP_TTL_MS,
-    used_at: null,
-    superseded: false,
-  };
-  ctx.state.otps.push(record);
-  ctx.state.sms.push({
-    to: doctor.phone,
-    text: `Emergency consent at ${facility.name} for ${interventionCode}: your SHA code is ${record.code}. It expires in 5 minutes.`,
-    otp: record.code,
-    purpose: 'emergency_consent',
-    sent_at: iso(now),
-    patient_id: null,
-    doctor_id: doctor.registrationNumber,
-    doctor_national_id: doctor.nationalId,
-    facility_fr_code: facility.code,
-  });
-  return { record, contact: maskPhone(doctor.phone) };
 }
 
 /** A notification without a code (doctor's preauth consent request). */
@@ -248,7 +212,6 @@ export function checkOtp(
     purpose: OtpPurpose;
     code: string;
     patientId?: string;
-    doctorRegistrationNumber?: string;
     claimToken?: string;
   },
 ): OtpRecord {
@@ -257,7 +220,6 @@ export function checkOtp(
       o.facility === key.facility.code &&
       o.purpose === key.purpose &&
       (key.patientId === undefined || o.patient_id === key.patientId) &&
-      (key.doctorRegistrationNumber === undefined || o.doctor_registration_number === key.doctorRegistrationNumber) &&
       (key.claimToken === undefined || o.claim_consent_token === key.claimToken) &&
       o.code === key.code,
   );

@@ -84,17 +84,22 @@ export interface PreauthRecord {
   readonly authorization_guid: string;
   readonly patient_id: string;
   readonly intervention_code: string;
-  readonly preauth_type: string;
   status: PreauthStatus;
-  readonly form: Readonly<Record<string, unknown>>;
+  readonly service_start: string;
+  readonly service_end: string;
+  /** The flat, type-specific text parts as sent (clinical_indications, chief_complaint, …). */
+  readonly details: Readonly<Record<string, string>>;
+  /** The requesting doctor (the primary one), who approves it. */
   doctor: DoctorRecord | null;
   diagnoses: { code: string; name?: string | undefined }[];
+  /** Each item's price, in the order sent. */
+  readonly items: readonly number[];
   readonly requested_amount: number;
   approved_amount: number | null;
-  readonly attachments: readonly Readonly<Record<string, unknown>>[];
+  readonly attachments: readonly AttachmentRecord[];
+  readonly notification_email: string;
   readonly created_at: number;
   updated_at: number;
-  cancel_reason: string | null;
   claim_consent_token: string | null;
 }
 
@@ -146,9 +151,12 @@ export interface EmergencyInfo {
   readonly emergency_at: number;
   readonly mode_of_arrival: string;
   readonly brought_by: string;
+  /** The facility's reference for the emergency (ambulance or register number); names it at the facility. */
   readonly reference_number: string | null;
   protocols: { protocol_code: string; name: string; unit_price: number; added_at: number }[];
   identified_at: number | null;
+  /** When the attending doctor's approval was last asked for (POST /claims/doctor-consent). */
+  doctor_approval_requested_at?: number;
 }
 
 export interface ClaimRecord {
@@ -185,15 +193,13 @@ export interface ClaimRecord {
   readonly created_at: number;
 }
 
-export type OtpPurpose = 'consent' | 'discharge' | 'emergency_consent';
+export type OtpPurpose = 'consent' | 'discharge';
 
 export interface OtpRecord {
   readonly id: number;
   readonly facility: string;
   readonly purpose: OtpPurpose;
   readonly patient_id: string | null;
-  /** Registration number of the doctor an emergency consent OTP went to. */
-  readonly doctor_registration_number: string | null;
   readonly code: string;
   readonly interventions: readonly string[];
   readonly claim_consent_token: string | null;

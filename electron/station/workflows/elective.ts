@@ -1,17 +1,18 @@
 // Flow A, the elective inpatient preauth, in two phases separated in time. Phase one: the patient's
-// consent before the visit (AUTHORIZED_PENDING_VISIT), the preauth sent with its token as
-// consent_token, then watched (doctor, then payer) until FINALISED. Phase two, on the day: no new
+// consent before the visit (AUTHORIZED_PENDING_VISIT), the preauth sent (multipart) with its token
+// as consent_token, then watched (doctor, then payer) until FINALISED. Phase two, on the day: no new
 // authorization — the visit opens with phase one's guid, or, where phase one was by SMS code, with
 // a fresh code (POST /claims/otp, then the visit with it).
 import type { z } from 'zod';
 import type { electiveView as electiveViewSchema } from '../../contract';
 import { makeError, preauthStatus } from '../../contract';
-import type { Preauth } from '../../payer';
+import { isExchangeError, type Preauth } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { newVerification, otpAuthorizeCall, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { listedDoctor } from './practitioner';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { openVisit, reconcileOpenVisit } from './visit';
 
@@ -120,23 +121,35 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
 
 export async function submitPreauth(ctx: Ctx, wf: ElectiveWorkflow, request: PreauthRequest): Promise<void> {
   if (wf.state !== 'verifying' && wf.state !== 'verified') fail('WRONG_STATE', 'The preauthorization has already been sent.', { state: wf.state });
+  listedDoctor(request.doctor);
   wf.data.preauthRequest = request;
   wf.lastError = null;
   ctx.engine.save(wf);
   if (wf.state === 'verified') await createPreauth(ctx, wf);
 }
 
+/** A calendar day at a time of day, with the station's UTC offset on that day: 2030-01-15T08:00:00+03:00. */
+function dayAt(day: string, time: string): string {
+  const local = new Date(`${day}T${time}`);
+  const offset = -local.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  return `${day}T${time}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+/** The preauth as the exchange takes it: the whole planned stay, its price as the one item, the requesting doctor first. */
 function preauthCreateRequest(wf: ElectiveWorkflow, r: PreauthRequest) {
+  const consentToken = wf.data.authToken!;
   return {
-    consent_token: wf.data.authToken!,
+    consent_token: consentToken,
     intervention_code: wf.data.intervention.code,
-    preauth_type: r.preauthType,
-    form: (r.clinicalNotes === null ? {} : { clinical_notes: r.clinicalNotes }) as Record<string, string>,
-    practitioner_identification_type: r.doctor.identificationType,
-    practitioner_identification_number: r.doctor.identificationNumber,
-    practitioner_regulation_body: r.doctor.regulationBody,
-    diagnoses: r.diagnoses.map((d) => (d.name === undefined ? { code: d.code } : { code: d.code, name: d.name })),
-    requested_amount: r.requestedAmountKes,
+    service_start: dayAt(r.serviceStart, '00:00:00'),
+    service_end: dayAt(r.serviceEnd, '23:59:59'),
+    items: [{ unit_price: r.requestedAmountKes }],
+    doctors: [{ ...listedDoctor(r.doctor), is_primary: true }],
+    diagnoses: r.diagnoses.map((d) => ({ icd_code: d.code })),
+    provider_notification_email: r.notificationEmail,
+    ...(r.clinicalNotes === null ? {} : { clinical_indications: r.clinicalNotes }),
   };
 }
 
@@ -176,7 +189,7 @@ function applyPreauth(ctx: Ctx, wf: ElectiveWorkflow, p: Preauth): void {
     reference: (p.id ?? before?.reference ?? null)?.slice(0, 100) ?? null,
     status,
     requestedAmountKes: p.requestedAmount ?? before?.requestedAmountKes ?? wf.data.preauthRequest?.requestedAmountKes ?? 0,
-    createdAt: before?.createdAt ?? toIso(p.createdAt) ?? ctx.nowIso(),
+    createdAt: before?.createdAt ?? ctx.nowIso(),
     checkedAt: ctx.nowIso(),
     doctorApprovedSeen: (before?.doctorApprovedSeen ?? false) || status === 'ACTIVE' || status === 'FINALISED',
   };
@@ -221,9 +234,22 @@ export function schedulePreauthPoll(ctx: Ctx, workflowId: string, delayMs = ctx.
   });
 }
 
+/**
+ * The preauths of a consent token. A 404 is the answer while there is none (A's pre-auth service
+ * reads it so): an empty list, not an error.
+ */
+async function findPreauths(ctx: Ctx, consentToken: string): Promise<Preauth[]> {
+  try {
+    return await ctx.session.client().preauth.find({ consent_token: consentToken });
+  } catch (error) {
+    if (isExchangeError(error) && error.kind === 'not_found') return [];
+    throw error;
+  }
+}
+
 export async function refreshPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   if (wf.data.authToken === null || wf.data.preauth === null) fail('WRONG_STATE', 'No preauthorization has been sent yet.', { state: wf.state });
-  const found = await ctx.session.client().preauth.find({ consent_token: wf.data.authToken });
+  const found = await findPreauths(ctx, wf.data.authToken);
   const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth.reference);
   if (mine !== undefined) ctx.engine.commit(() => applyPreauth(ctx, wf, mine));
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id);
@@ -236,14 +262,24 @@ function latestFor(found: Preauth[], code: string, reference: string | null): Pr
 
 export async function resendDoctorRequest(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   if (wf.state !== 'awaiting-doctor' || wf.data.authToken === null) fail('WRONG_STATE', 'The doctor’s approval is not awaited.', { state: wf.state });
-  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
+  const doctor = wf.data.preauthRequest?.doctor;
+  if (doctor === undefined) fail('WRONG_STATE', 'The preauthorization names no doctor.', { state: wf.state });
+  const named = listedDoctor(doctor);
+  // By registration number (A, K) and by the three identification fields (R).
+  const request = {
+    consent_token: wf.data.authToken,
+    intervention_code: wf.data.intervention.code,
+    ...(named.identification_type === 'registration_number' ? { practitioner_registration_number: named.identification_number } : {}),
+    ...named,
+  };
   await ctx.engine.call(wf, 'consent.resendDoctorConsent', request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
 }
 
 export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: string): Promise<void> {
   if (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer' && wf.state !== 'finalised') fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
   if (wf.data.authToken === null) fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
-  const request = { consent_token: wf.data.authToken, reason };
+  // The exchange takes no reason: it is kept in the audit log.
+  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
   try {
     await ctx.engine.call(
       wf,
@@ -284,7 +320,7 @@ export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: C
     if (call.operation === 'claims.createVisit') {
       await reconcileOpenVisit(ctx, wf, call);
     } else if (call.operation === 'preauth.create' || call.operation === 'preauth.cancel') {
-      const found = wf.data.authToken === null ? [] : await ctx.session.client().preauth.find({ consent_token: wf.data.authToken });
+      const found = wf.data.authToken === null ? [] : await findPreauths(ctx, wf.data.authToken);
       const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth?.reference ?? null);
       ctx.engine.commit(() => {
         if (wf.state === 'creating-preauth') ctx.engine.transition(wf, 'outcomeUnknown');
@@ -352,10 +388,4 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
     preauth,
     visitWorkflowId: wf.data.visitWorkflowId,
   };
-}
-
-function toIso(value: string | undefined): string | null {
-  if (value === undefined) return null;
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }

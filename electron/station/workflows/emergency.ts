@@ -1,6 +1,8 @@
-// Flow C, the emergency claim: the attending doctor's SMS code authorizes it (consent is by code
-// only), the claim is created for a patient who may be unidentified, the patient identified later
-// by their own code (the same claim, its protocols kept), and submitted within 24 hours.
+// Flow C, the emergency claim, as the live exchange runs it: the claim is created at once, with no
+// prior consent (its answer's authorization_code is the consent token of every later call); its
+// protocol is added by the multipart call and the attending doctor's approval asked for once it
+// exists; a patient unidentified on arrival is identified later by their own SMS code (the same
+// claim, its protocols kept); the claim is submitted within 24 hours.
 import type { z } from 'zod';
 import type { CommandInput, emergencyProtocol, emergencyView as emergencyViewSchema } from '../../contract';
 import { makeError } from '../../contract';
@@ -8,6 +10,7 @@ import type { EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../pa
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { listedDoctor } from './practitioner';
 import { workflowHeader } from './start';
 import type { AttendingDoctor, EmergencyWorkflow, PatientFacts } from './types';
 import { callSpec, newVerification, sendSms, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
@@ -17,27 +20,36 @@ export type EmergencyView = z.infer<typeof emergencyViewSchema>;
 export type Protocol = z.infer<typeof emergencyProtocol>;
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
+const EMERGENCY_CODE = /^SHA-01(\b|-|$)/i;
 
-export function protocolOf(p: WireProtocol): Protocol | null {
-  if (p.interventionCode === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(p.interventionCode)) return null;
+/** A protocol the station can bill: one with a tariff (a protocol without one cannot be priced). */
+export function protocolOf(p: WireProtocol, interventionCode: string): Protocol | null {
+  if (p.applicableTariff === undefined) return null;
   return {
     protocolCode: p.protocolCode.slice(0, 60),
     name: (p.name?.trim() || p.protocolCode).slice(0, 200),
-    interventionCode: p.interventionCode,
-    tariffKes: Math.min(Math.max(0, p.applicableTariff ?? 0), 1_000_000_000),
+    interventionCode,
+    tariffKes: Math.min(Math.max(0, p.applicableTariff), 1_000_000_000),
   };
 }
 
-/** Active protocols, every page, optionally of one intervention. */
-export async function listProtocols(ctx: Ctx, interventionCode: string | undefined): Promise<Protocol[]> {
+/**
+ * The active protocols of one emergency intervention (the exchange lists them per intervention
+ * only), every page; a protocol answered twice (a service ignoring the page asked for) counts once.
+ */
+export async function listProtocols(ctx: Ctx, interventionCode: string): Promise<Protocol[]> {
+  if (!EMERGENCY_CODE.test(interventionCode)) fail('INTERVENTION_NOT_ALLOWED', 'Emergency protocols belong to emergency interventions (SHA-01…).', { field: 'interventionCode' });
   const client = ctx.session.client();
-  const query = { active: true, pageSize: 100, ...(interventionCode === undefined ? {} : { intervention_code: interventionCode }) };
+  const query = { active: true, intervention_code: interventionCode, pageSize: 100 };
   const first = await client.emergency.protocols({ ...query, page: 1 });
   const rest = await Promise.all(Array.from({ length: Math.max(0, Math.min(first.totalPages, 50) - 1) }, (_, i) => client.emergency.protocols({ ...query, page: i + 2 })));
-  return [first, ...rest].flatMap((p) => p.items.filter((x) => x.active !== false)).map(protocolOf).filter((p): p is Protocol => p !== null);
+  const byCode = new Map<string, Protocol>();
+  for (const p of [first, ...rest].flatMap((page) => page.items)) {
+    const protocol = protocolOf(p, interventionCode);
+    if (protocol !== null && !byCode.has(protocol.protocolCode)) byCode.set(protocol.protocolCode, protocol);
+  }
+  return [...byCode.values()];
 }
-
-const doctorFields = (d: AttendingDoctor) => ({ identification_number: d.identificationNumber, identification_type: d.identificationType, regulation_body: d.regulationBody });
 
 export interface EmergencyInput {
   interventionCode: string;
@@ -45,27 +57,45 @@ export interface EmergencyInput {
   doctor: AttendingDoctor;
   modeOfArrival: EmergencyWorkflow['data']['modeOfArrival'];
   broughtBy: EmergencyWorkflow['data']['broughtBy'];
-  referenceNumber?: string | undefined;
-  notes?: string | undefined;
+  referenceNumber: string;
+  notes: string;
 }
 
+/** The claim payload every emergency post repeats: creation, then identification. */
+function claimPayload(wf: EmergencyWorkflow) {
+  const d = wf.data;
+  return {
+    interventions: [d.intervention.code],
+    mode_of_arrival: d.modeOfArrival,
+    brought_by: d.broughtBy,
+    reference_number: d.referenceNumber,
+    notes: d.notes,
+    ...listedDoctor(d.doctor),
+  };
+}
+
+const noPatient = { biometricsEnforced: true, whitelisted: false, contacts: [], unusableUntil: null };
+
 export async function createEmergency(ctx: Ctx, input: EmergencyInput): Promise<EmergencyWorkflow> {
-  if (!/^SHA-01(\b|-|$)/i.test(input.interventionCode)) fail('INTERVENTION_NOT_ALLOWED', 'Emergency claims are for emergency interventions (SHA-01…).', { field: 'interventionCode' });
+  listedDoctor(input.doctor);
   const protocols = await listProtocols(ctx, input.interventionCode);
   const protocol = protocols.find((p) => p.protocolCode === input.protocolCode);
   if (protocol === undefined) fail('NOT_FOUND', 'That protocol is not an active protocol of the intervention.', { field: 'protocolCode' });
   const wf: EmergencyWorkflow = {
-    ...workflowHeader(ctx, 'emergency', 'awaiting-doctor-code'),
+    ...workflowHeader(ctx, 'emergency', 'creating'),
     data: {
       intervention: { code: input.interventionCode, name: protocol.name, scenario: 'emergency' },
       protocol,
       doctor: input.doctor,
       modeOfArrival: input.modeOfArrival,
       broughtBy: input.broughtBy,
-      referenceNumber: input.referenceNumber ?? null,
-      notes: input.notes ?? null,
-      verification: newVerification(ctx, 'emergency-doctor', { biometricsEnforced: true, whitelisted: false, contacts: [], unusableUntil: null }, true),
+      referenceNumber: input.referenceNumber,
+      notes: input.notes,
+      verification: newVerification(ctx, 'identification', noPatient),
       consentToken: null,
+      claimId: null,
+      protocolAdded: false,
+      doctorApprovalRequestedAt: null,
       patient: null,
       identifying: null,
       emergencyAt: null,
@@ -77,99 +107,30 @@ export async function createEmergency(ctx: Ctx, input: EmergencyInput): Promise<
     },
   };
   ctx.engine.create(wf, `emergency claim for ${input.interventionCode} (${input.protocolCode})`);
-  // The doctor's code goes out at once: it is the only way forward.
-  await ctx.engine.lock(wf.id, () => sendSms(ctx, emergencyHost, wf, undefined));
+  await ctx.engine.lock(wf.id, () => sendClaim(ctx, wf));
   return wf;
 }
 
-/** The claim payload every emergency post repeats (creation, then identification). */
-function claimPayload(wf: EmergencyWorkflow, consentToken: string) {
-  const d = wf.data;
-  return {
-    consent_token: consentToken,
-    intervention_code: d.intervention.code,
-    protocol_code: d.protocol.protocolCode,
-    unit_price: d.protocol.tariffKes,
-    mode_of_arrival: d.modeOfArrival,
-    brought_by: d.broughtBy,
-    ...(d.referenceNumber === null ? {} : { reference_number: d.referenceNumber }),
-    ...doctorFields(d.doctor),
-    ...(d.notes === null ? {} : { notes: d.notes }),
-  };
-}
-
-export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
-  step: (wf) => wf.data.verification,
-  assertTakingConsent(wf) {
-    if (wf.state !== 'awaiting-doctor-code' && wf.state !== 'identifying') fail('WRONG_STATE', 'No SMS code is awaited for this emergency.', { state: wf.state });
-  },
-  patientRef: (wf) => wf.data.identifying?.ref ?? wf.data.patient?.ref ?? null,
-  codeCall: (_ctx, wf, contact) => {
-    if (wf.state === 'identifying' && wf.data.identifying !== null) {
-      const request = { patient_id: wf.data.identifying.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
-      return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
-    }
-    const request = { ...doctorFields(wf.data.doctor), intervention_code: wf.data.intervention.code };
-    return {
-      operation: 'emergency.sendDoctorOtp',
-      request,
-      send: async (client) => {
-        const answer = await client.emergency.sendDoctorOtp(request);
-        return { message: answer.message, contact: undefined, expiresInSeconds: undefined };
-      },
-      settle: () => undefined,
-    };
-  },
-  confirmCall: (ctx, wf, code) => {
-    if (wf.state === 'identifying') {
-      const who = wf.data.identifying;
-      if (who === null || wf.data.consentToken === null) fail('WRONG_STATE', 'There is no patient being identified.', { state: wf.state });
-      const request = { ...claimPayload(wf, wf.data.consentToken), beneficiary_cr_id: who.patientId, otp: code };
-      return callSpec({
-        operation: 'emergency.identifyClaim',
-        request,
-        send: (client) => client.emergency.identifyClaim(request),
-        settle: (claim) => {
-          applyClaim(wf, claim);
-          wf.data.patient = who;
-          wf.data.identifying = null;
-          ctx.engine.transition(wf, 'identified');
-        },
-      });
-    }
-    const request = { otp: code, ...doctorFields(wf.data.doctor), intervention_code: wf.data.intervention.code };
-    return callSpec({
-      operation: 'emergency.authorize',
-      request,
-      send: (client) => client.emergency.authorize(request),
-      settle: (a) => {
-        ctx.scrubber.add(a.consentToken);
-        wf.data.consentToken = a.consentToken;
-        ctx.engine.transition(wf, 'create', 'the doctor’s code was accepted');
-      },
-    });
-  },
-  onVerified: () => undefined,
-  afterVerified: async (ctx, wf) => {
-    if (wf.state === 'creating') await createClaim(ctx, wf);
-  },
-  cancelWorkflow: (ctx, wf) => {
-    if (wf.state !== 'identifying') fail('WRONG_STATE', 'An emergency claim is not withdrawn from the station.', { state: wf.state });
-    wf.data.identifying = null;
-    ctx.engine.transition(wf, 'abandonIdentification');
-  },
-};
-
-function applyClaim(wf: EmergencyWorkflow, claim: EmergencyClaim): void {
+function applyClaim(ctx: Ctx, wf: EmergencyWorkflow, claim: EmergencyClaim): void {
+  ctx.scrubber.add(claim.consentToken);
+  wf.data.consentToken = claim.consentToken;
+  wf.data.claimId = claim.claimId;
   wf.data.claimStatus = claim.workflowState ?? wf.data.claimStatus;
-  wf.data.emergencyAt = dateTimeOf(claim.emergencyAt) ?? wf.data.emergencyAt;
-  wf.data.submitBy = dateTimeOf(claim.submitDeadline) ?? (wf.data.emergencyAt === null ? null : new Date(Date.parse(wf.data.emergencyAt) + WINDOW_MS).toISOString());
+  wf.data.invoiceNumber = claim.invoiceNumber ?? wf.data.invoiceNumber;
+  wf.data.emergencyAt = dateTimeOf(claim.visitStart) ?? wf.data.emergencyAt ?? ctx.nowIso();
+  // The exchange's own end of the emergency visit; else the 24 hours of the contract from its start.
+  wf.data.submitBy = dateTimeOf(claim.expiresAt) ?? new Date(Date.parse(wf.data.emergencyAt) + WINDOW_MS).toISOString();
   wf.lastError = null;
 }
 
-async function createClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
-  if (wf.data.consentToken === null) fail('WRONG_STATE', 'The doctor’s consent is missing.', { state: wf.state });
-  const request = claimPayload(wf, wf.data.consentToken);
+/**
+ * Posts the claim (creation, or the nurse's resend after a lost answer). Refused: the workflow ends
+ * and the refusal goes back to the form. Answered: the protocol is added and the doctor asked.
+ * Lost: no look-up finds a claim without its answer, so nothing is sent again behind the nurse's
+ * back — she checks with SHA by the reference number and sends it again herself.
+ */
+async function sendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
+  const request = claimPayload(wf);
   try {
     await ctx.engine.call(
       wf,
@@ -177,25 +138,156 @@ async function createClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
       request,
       () => ctx.session.client().emergency.createClaim(request),
       (claim) => {
-        applyClaim(wf, claim);
-        ctx.engine.transition(wf, 'created');
+        applyClaim(ctx, wf, claim);
+        ctx.engine.transition(wf, 'created', `reference ${wf.data.referenceNumber}`);
       },
       (error) => {
         wf.lastError = error;
-        wf.data.verification = newVerification(ctx, 'emergency-doctor', { biometricsEnforced: true, whitelisted: false, contacts: [], unusableUntil: null }, true);
         ctx.engine.transition(wf, 'refused', error.code);
       },
     );
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
-      ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      ctx.engine.commit(() => markUnconfirmed(ctx, wf));
+      scheduleWindowCheck(ctx, wf);
       return;
     }
     throw error;
   }
   scheduleWindowCheck(ctx, wf);
+  await afterCreated(ctx, wf);
 }
+
+function markUnconfirmed(ctx: Ctx, wf: EmergencyWorkflow): void {
+  wf.lastError = makeError(
+    'EXCHANGE_TIMEOUT',
+    `SHA did not answer the creation of this claim (reference ${wf.data.referenceNumber}): it may or may not have it. Check with SHA by the reference number before sending it again.`,
+  );
+  ctx.engine.transition(wf, 'outcomeUnknown', 'the answer to the creation was lost');
+}
+
+/** Right after creation: the protocol, then the doctor's approval. A refusal of either stays on the view; the claim is open. */
+async function afterCreated(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
+  try {
+    await addProtocol(ctx, wf);
+    await requestDoctorApproval(ctx, wf);
+  } catch (error) {
+    if (!(error instanceof StationFailure)) throw error;
+  }
+}
+
+function requireOpenClaim(wf: EmergencyWorkflow): string {
+  if ((wf.state !== 'open-unidentified' && wf.state !== 'open-identified') || wf.data.consentToken === null) {
+    fail('WRONG_STATE', 'The emergency claim is not open.', { state: wf.state });
+  }
+  return wf.data.consentToken;
+}
+
+/** Adds the chosen protocol at its tariff (multipart); a lost answer is settled against the claim preview. */
+export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
+  const consentToken = requireOpenClaim(wf);
+  if (wf.data.protocolAdded) fail('WRONG_STATE', 'The protocol is already on the claim.', { state: wf.state });
+  const p = wf.data.protocol;
+  const request = { consent_token: consentToken, protocol_code: p.protocolCode, intervention_code: p.interventionCode, unit_price: p.tariffKes, quantity: 1 };
+  try {
+    await ctx.engine.call(
+      wf,
+      'emergency.addProtocol',
+      request,
+      () => ctx.session.client().emergency.addProtocol(request),
+      () => {
+        wf.data.protocolAdded = true;
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      return;
+    }
+    throw error;
+  }
+}
+
+/** Asks the attending doctor to approve the claim (EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST); the doctor answers SHA directly. */
+export async function requestDoctorApproval(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
+  const consentToken = requireOpenClaim(wf);
+  if (wf.data.claimId === null) fail('WRONG_STATE', 'The claim has no id from SHA to name it.', { state: wf.state });
+  const request = { consent_token: consentToken, intervention_code: wf.data.intervention.code, emergency_claim_id: wf.data.claimId, ...listedDoctor(wf.data.doctor) };
+  try {
+    await ctx.engine.call(
+      wf,
+      'emergency.requestDoctorApproval',
+      request,
+      () => ctx.session.client().emergency.requestDoctorApproval(request),
+      () => {
+        wf.data.doctorApprovalRequestedAt = ctx.nowIso();
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    // A request to the doctor cannot be looked up: not sent again; the nurse may ask again.
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.commit(() => settleDoctorRequest(ctx, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)));
+      return;
+    }
+    throw error;
+  }
+}
+
+function settleDoctorRequest(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord | undefined): void {
+  if (call !== undefined) ctx.engine.reconciled(call, 'emergency.requestDoctorApproval: its answer was lost; not sent again', wf);
+  ctx.engine.setError(wf, makeError('EXCHANGE_TIMEOUT', 'SHA did not answer the request to the doctor: ask the doctor again.'));
+}
+
+/** The nurse has checked with SHA: the claim is not there. Sent again, once. */
+export async function resendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
+  if (wf.state !== 'unconfirmed') fail('WRONG_STATE', 'Only a claim whose creation went unanswered is sent again.', { state: wf.state });
+  ctx.engine.transition(wf, 'resend', 'sent again by the nurse after checking with SHA');
+  await sendClaim(ctx, wf);
+}
+
+export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
+  step: (wf) => wf.data.verification,
+  assertTakingConsent(wf) {
+    if (wf.state !== 'identifying') fail('WRONG_STATE', 'No SMS code is awaited for this emergency.', { state: wf.state });
+  },
+  patientRef: (wf) => wf.data.identifying?.ref ?? wf.data.patient?.ref ?? null,
+  codeCall: (_ctx, wf, contact) => {
+    const who = wf.data.identifying;
+    if (who === null) fail('WRONG_STATE', 'There is no patient being identified.', { state: wf.state });
+    const request = { patient_id: who.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
+    return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
+  },
+  confirmCall: (ctx, wf, code) => {
+    const who = wf.data.identifying;
+    if (who === null || wf.data.consentToken === null) fail('WRONG_STATE', 'There is no patient being identified.', { state: wf.state });
+    // The original payload again, with the patient's registry id and code, and the claim's token (the contract).
+    const request = { ...claimPayload(wf), beneficiary_cr_id: who.patientId, otp: code, consent_token: wf.data.consentToken };
+    return callSpec({
+      operation: 'emergency.identifyClaim',
+      request,
+      send: (client) => client.emergency.identifyClaim(request),
+      settle: (claim) => {
+        applyClaim(ctx, wf, claim);
+        wf.data.patient = who;
+        wf.data.identifying = null;
+        ctx.engine.transition(wf, 'identified');
+      },
+    });
+  },
+  onVerified: () => undefined,
+  afterVerified: async () => undefined,
+  cancelWorkflow: (ctx, wf) => {
+    if (wf.state !== 'identifying') fail('WRONG_STATE', 'An emergency claim is not withdrawn from the station.', { state: wf.state });
+    wf.data.identifying = null;
+    ctx.engine.transition(wf, 'abandonIdentification');
+  },
+};
 
 export async function identifyPatient(ctx: Ctx, wf: EmergencyWorkflow, patientRef: string, contactId: string | undefined): Promise<void> {
   if (wf.state !== 'open-unidentified') fail('WRONG_STATE', 'Only an unidentified emergency claim can be identified.', { state: wf.state });
@@ -282,17 +374,24 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
   }
 }
 
-function windowClosed(ctx: Ctx, wf: EmergencyWorkflow): boolean {
-  return wf.data.submitBy !== null && Date.parse(wf.data.submitBy) <= ctx.clock.now();
+/** The end of the 24 hours: the exchange's, else (before it answered) a day from when the claim was asked for. */
+function windowEnd(wf: EmergencyWorkflow): number {
+  return Date.parse(wf.data.submitBy ?? wf.createdAt) + (wf.data.submitBy === null ? WINDOW_MS : 0);
 }
+
+function windowClosed(ctx: Ctx, wf: EmergencyWorkflow): boolean {
+  return windowEnd(wf) <= ctx.clock.now();
+}
+
+const waitingForWindow = (wf: EmergencyWorkflow) => wf.state === 'open-unidentified' || wf.state === 'open-identified' || wf.state === 'identifying' || wf.state === 'unconfirmed';
 
 /** Ends the workflow when its 24 hours pass unsubmitted. */
 export function scheduleWindowCheck(ctx: Ctx, wf: EmergencyWorkflow): void {
-  if (wf.data.submitBy === null) return;
-  const delay = Math.max(0, Math.min(Date.parse(wf.data.submitBy) - ctx.clock.now(), 2 ** 31 - 1));
+  if (!waitingForWindow(wf)) return;
+  const delay = Math.max(0, Math.min(windowEnd(wf) - ctx.clock.now(), 2 ** 31 - 1));
   ctx.engine.schedule(`window:${wf.id}`, delay, () => {
     void ctx.engine.lock(wf.id, async () => {
-      if ((wf.state === 'open-unidentified' || wf.state === 'open-identified' || wf.state === 'identifying') && windowClosed(ctx, wf)) {
+      if (waitingForWindow(wf) && windowClosed(ctx, wf)) {
         wf.lastError = makeError('EMERGENCY_WINDOW_EXPIRED', 'The 24 hours to submit this emergency claim have passed.');
         ctx.engine.transition(wf, 'windowClosed');
       }
@@ -306,15 +405,23 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
   const client = ctx.session.client();
   for (const call of calls) {
     if (call.operation === 'emergency.createClaim') {
-      // Posting the same payload with the same consent_token returns (or updates) the one claim.
-      const claim = await client.emergency.createClaim(call.request as Parameters<typeof client.emergency.createClaim>[0]);
+      // The exchange offers no look-up of a claim without the answer that named it, and a second
+      // post may be a second claim: left to the nurse, who can ask SHA by the reference number.
       ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, 'the exchange answered with the emergency claim', wf);
-        applyClaim(wf, claim);
-        if (wf.state === 'creating') ctx.engine.transition(wf, 'outcomeUnknown');
-        if (wf.state === 'reconciling') ctx.engine.transition(wf, 'created');
+        ctx.engine.reconciled(call, 'emergency.createClaim: its answer was lost and no look-up finds the claim; left to the nurse', wf);
+        if (wf.state === 'creating') markUnconfirmed(ctx, wf);
       });
-      scheduleWindowCheck(ctx, wf);
+    } else if (call.operation === 'emergency.requestDoctorApproval') {
+      ctx.engine.commit(() => settleDoctorRequest(ctx, wf, call));
+    } else if (call.operation === 'emergency.addProtocol') {
+      const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
+      const onClaim = preview.lines.some((l) => l.itemCode === wf.data.protocol.protocolCode);
+      ctx.engine.commit(() => {
+        ctx.engine.reconciled(call, onClaim ? 'the protocol is on the claim' : 'the protocol is not on the claim', wf);
+        wf.data.protocolAdded = onClaim;
+        wf.lastError = onClaim ? null : makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the protocol: add it again.');
+        ctx.engine.save(wf);
+      });
     } else if (call.operation === 'emergency.identifyClaim' || call.operation === 'claims.submitEmergency') {
       const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
       ctx.engine.commit(() => {
@@ -339,8 +446,9 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
       ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
     }
   }
-  if (wf.state === 'creating' && wf.data.consentToken !== null) await createClaim(ctx, wf);
-  if (wf.state === 'open-unidentified' || wf.state === 'open-identified') scheduleWindowCheck(ctx, wf);
+  // Asked for and never sent (the station stopped first): sent now, once.
+  if (wf.state === 'creating' && ctx.engine.openCalls(wf.id).length === 0 && wf.data.consentToken === null) await sendClaim(ctx, wf);
+  scheduleWindowCheck(ctx, wf);
 }
 
 function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0): void {
@@ -351,24 +459,31 @@ function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0
 
 export function emergencyView(ctx: Ctx, wf: EmergencyWorkflow): EmergencyView {
   const v = wf.data.verification;
-  const taking = wf.state === 'awaiting-doctor-code' || wf.state === 'identifying';
+  const taking = wf.state === 'identifying';
+  const open = wf.state === 'open-unidentified' || wf.state === 'open-identified';
   const next: EmergencyView['next'] = [];
   if (taking) {
     for (const a of verificationNextActions(v)) if (a === 'consent.sendSms' || a === 'consent.confirmSms' || a === 'consent.cancel') next.push(a);
   }
+  if (wf.state === 'unconfirmed') next.push('emergency.resendClaim');
+  if (open && !wf.data.protocolAdded) next.push('emergency.addProtocol');
+  if (open) next.push('emergency.requestDoctorApproval');
   if (wf.state === 'open-unidentified') next.push('emergency.identify', 'emergency.submit');
   if (wf.state === 'open-identified') next.push('emergency.submit');
-  const open = wf.state !== 'submitted' && wf.state !== 'window-expired';
+  const live = !ctx.engine.isEnded(wf);
   return {
     workflowId: wf.id,
     kind: 'emergency',
     state: wf.state,
     next: [...new Set(next)],
-    deadlines: [...(taking ? verificationDeadlines(ctx, v) : []), ...(open && wf.data.submitBy !== null ? [{ kind: 'emergency-submit' as const, at: wf.data.submitBy }] : [])],
+    deadlines: [...(taking ? verificationDeadlines(ctx, v) : []), ...(live && wf.data.submitBy !== null ? [{ kind: 'emergency-submit' as const, at: wf.data.submitBy }] : [])],
     lastError: wf.lastError,
     updatedAt: wf.updatedAt,
     intervention: wf.data.intervention,
     protocol: wf.data.protocol,
+    referenceNumber: wf.data.referenceNumber,
+    protocolAdded: wf.data.protocolAdded,
+    doctorApproval: wf.data.doctorApprovalRequestedAt === null ? 'not-requested' : 'requested',
     patient: wf.data.patient === null ? null : { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
     verification: taking ? verificationView(v) : null,
     emergencyAt: wf.data.emergencyAt,

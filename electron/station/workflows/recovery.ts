@@ -23,8 +23,6 @@ const unknowable = new Set([
   'consent.sendOtp',
   'consent.sendDischargeOtp',
   'consent.authorizeOtp',
-  'emergency.sendDoctorOtp',
-  'emergency.authorize',
   'consent.requestOtpWhitelist',
   'consent.resendDoctorConsent',
 ]);

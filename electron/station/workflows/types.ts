@@ -12,7 +12,6 @@ import type {
   modeOfArrival,
   broughtBy,
   preauthStatus,
-  preauthType,
   smsContact,
   StationError,
   whitelistReasonType,
@@ -156,10 +155,13 @@ export interface PreauthData {
 }
 
 export interface PreauthRequest {
-  preauthType: z.infer<typeof preauthType>;
+  /** The planned admission and expected discharge days (calendar dates). */
+  serviceStart: string;
+  serviceEnd: string;
   requestedAmountKes: number;
   diagnoses: { code: string; name?: string | undefined }[];
   doctor: AttendingDoctor;
+  notificationEmail: string;
   clinicalNotes: string | null;
 }
 
@@ -187,11 +189,16 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
     doctor: AttendingDoctor;
     modeOfArrival: z.infer<typeof modeOfArrival>;
     broughtBy: z.infer<typeof broughtBy>;
-    referenceNumber: string | null;
-    notes: string | null;
+    referenceNumber: string;
+    notes: string;
+    /** Taking the patient's SMS code when they are identified. */
     verification: VerificationData;
-    /** secret: the emergency claim's consent_token (authorization_code of the doctor's consent). */
+    /** secret: the emergency claim's consent_token (the authorization_code its creation answered). */
     consentToken: string | null;
+    /** The exchange's id of the claim: emergency_claim_id of the doctor's approval request. */
+    claimId: string | null;
+    protocolAdded: boolean;
+    doctorApprovalRequestedAt: string | null;
     patient: PatientFacts | null;
     /** The patient being identified, until their code is confirmed. */
     identifying: PatientFacts | null;

@@ -1,5 +1,5 @@
 // The verification step shared by every workflow that takes consent (consent, elective, discharge,
-// emergency): the route, SMS codes with their cooldown and escape hatch, the fingerprint request
+// emergency identification): the route, SMS codes with their cooldown and escape hatch, the fingerprint request
 // with its link, its 3-second look-up and countdown, cancel (rejecting a pending request at the
 // exchange), retry and the OTP whitelist request. What differs per workflow — which exchange call
 // starts a fingerprint, sends or spends a code, and what follows consent — comes from its host.
@@ -226,7 +226,7 @@ export function verificationNextActions(v: VerificationData | null): Verificatio
       break;
   }
   out.push('consent.cancel');
-  if (whitelist && v.whitelist === null && v.purpose !== 'emergency-doctor') out.push('consent.requestWhitelist');
+  if (whitelist && v.whitelist === null) out.push('consent.requestWhitelist');
   return out;
 }
 
@@ -477,7 +477,7 @@ export async function requestWhitelist<W extends AnyWorkflow>(
   reasonText: string | undefined,
 ): Promise<void> {
   const v = requireStep(host, wf);
-  if (patientId === null || v.purpose === 'emergency-doctor') fail('WRONG_STATE', 'There is no patient to whitelist here.', { state: v.stage });
+  if (patientId === null) fail('WRONG_STATE', 'There is no patient to whitelist here.', { state: v.stage });
   if (v.whitelist !== null && v.whitelist.status === 'pending') fail('WRONG_STATE', 'A whitelist request is already waiting.', { state: 'pending' });
   const text = reasonText?.trim() ?? '';
   if (reasonType === 'OTHER' && text === '') fail('VALIDATION', 'Say why, when the reason is OTHER.', { field: 'reasonText' });

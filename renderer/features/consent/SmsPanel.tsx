@@ -1,5 +1,5 @@
 // Consent by SMS code: the masked contacts to pick from (the main one preselected), send, resend
-// after the cooldown, the code the patient (or, in an emergency, the doctor) reads out.
+// after the cooldown, the code the patient reads out.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
@@ -17,13 +17,11 @@ export function SmsPanel({
   sms,
   sent,
   next,
-  forDoctor,
 }: {
   readonly workflowId: string;
   readonly sms: Sms;
   readonly sent: boolean;
   readonly next: readonly string[];
-  readonly forDoctor: boolean;
 }) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -59,7 +57,7 @@ export function SmsPanel({
       {!sent ? (
         <>
           {sms.contacts.length > 1 ? (
-            <RadioGroup legend={forDoctor ? t('sms.pickDoctorContact') : t('sms.pickContact')} name={`contact-${workflowId}`} value={contactId} onChange={setContactId} choices={contactChoices} />
+            <RadioGroup legend={t('sms.pickContact')} name={`contact-${workflowId}`} value={contactId} onChange={setContactId} choices={contactChoices} />
           ) : mainContact !== undefined ? (
             <p>
               {t('sms.goesTo')} <strong className="masked">{mainContact.masked}</strong>
@@ -92,7 +90,7 @@ export function SmsPanel({
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={8}
-              hint={forDoctor ? t('sms.codeHintDoctor') : t('sms.codeHint')}
+              hint={t('sms.codeHint')}
               error={codeError}
               className="input-code"
               autoFocus

@@ -20,7 +20,6 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const smsChosen = useRoutePreference((s) => s.smsChosen[workflowId] ?? false);
   const route = step.route;
-  const forDoctor = step.purpose === 'emergency-doctor';
   const stage = step.stage;
 
   const startFingerprint = () => {
@@ -45,7 +44,7 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
 
       {stage === 'verified' && (
         <Notice tone="ok" title={t('verification.verified')}>
-          <p>{forDoctor ? t('verification.verifiedDoctor') : t('verification.verifiedPatient')}</p>
+          <p>{t('verification.verifiedPatient')}</p>
         </Notice>
       )}
 
@@ -89,7 +88,7 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
           <Button onClick={() => chooseSms(workflowId, true)}>{t('consent.bySms')}</Button>
         </div>
       )}
-      {showSms && step.sms !== null && <SmsPanel workflowId={workflowId} sms={step.sms} sent={stage === 'sms-sent'} next={next} forDoctor={forDoctor} />}
+      {showSms && step.sms !== null && <SmsPanel workflowId={workflowId} sms={step.sms} sent={stage === 'sms-sent'} next={next} />}
       {stage === 'awaiting-fingerprint' && <FingerprintPanel workflowId={workflowId} step={step} next={next} />}
 
       {(stage === 'ready' || ended) && step.sms?.escapeOffered !== true && route.route !== 'blocked' && (

@@ -7,7 +7,7 @@ import { useFormat } from '../../i18n/format';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
-import { SelectField, TextArea, TextField } from '../../ui/Field';
+import { TextArea, TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { VerificationPanel } from '../consent/VerificationPanel';
@@ -19,7 +19,10 @@ import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 
 type ElectiveView = ViewOf<'elective'>;
-const preauthTypes = ['surgical', 'normal', 'renal', 'oncology', 'optical', 'imaging', 'dental'] as const;
+
+/** A calendar day as the date field gives it (2030-01-15). */
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 export default function ElectiveScreen({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
@@ -97,7 +100,9 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]) === 'elective.submitPreauth';
-  const [type, setType] = useState<(typeof preauthTypes)[number]>('surgical');
+  const [serviceStart, setServiceStart] = useState('');
+  const [serviceEnd, setServiceEnd] = useState('');
+  const [email, setEmail] = useState('');
   const [amount, setAmount] = useState('');
   const [diagnosis, setDiagnosis] = useState('');
   const [notes, setNotes] = useState('');
@@ -107,19 +112,23 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
   const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
   const diagnosisOk = isDiagnosisCode(diagnosis.trim());
   const doctorOk = isDoctorComplete(doctor);
+  const datesOk = isDay(serviceStart) && isDay(serviceEnd) && serviceEnd >= serviceStart;
+  const emailOk = isEmail(email.trim());
   return (
     <form
       className="panel"
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (!amountOk || !diagnosisOk || !doctorOk) return;
+        if (!amountOk || !diagnosisOk || !doctorOk || !datesOk || !emailOk) return;
         void run(workflowId, 'elective.submitPreauth', {
           workflowId,
-          preauthType: type,
+          serviceStart,
+          serviceEnd,
           requestedAmountKes: amountValue,
           diagnoses: [{ code: diagnosis.trim() }],
           doctor: doctorInput(doctor),
+          notificationEmail: email.trim(),
           ...(notes.trim() === '' ? {} : { clinicalNotes: notes.trim() }),
         });
       }}
@@ -127,12 +136,17 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
       <h2>{t('elective.form.title')}</h2>
       <p className="muted">{view.verification?.stage === 'verified' ? t('elective.form.afterConsent') : t('elective.form.beforeConsent')}</p>
       <div className="row">
-        <SelectField
-          label={t('elective.form.type')}
-          value={type}
-          onChange={(event) => setType(event.target.value as (typeof preauthTypes)[number])}
-          choices={preauthTypes.map((value) => ({ value, label: t(`elective.types.${value}`) }))}
+        <TextField label={t('elective.form.serviceStart')} type="date" value={serviceStart} onChange={(event) => setServiceStart(event.target.value)} />
+        <TextField
+          label={t('elective.form.serviceEnd')}
+          type="date"
+          value={serviceEnd}
+          min={serviceStart === '' ? undefined : serviceStart}
+          onChange={(event) => setServiceEnd(event.target.value)}
+          error={tried && !datesOk ? t('elective.form.datesNeeded') : undefined}
         />
+      </div>
+      <div className="row">
         <TextField
           label={t('elective.form.amount')}
           value={amount}
@@ -150,6 +164,15 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
         />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && !doctorOk ? t('doctor.numberNeeded') : undefined} />
+      <TextField
+        label={t('elective.form.email')}
+        type="email"
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+        hint={t('elective.form.emailHint')}
+        autoComplete="email"
+        error={tried && !emailOk ? t('elective.form.emailNeeded') : undefined}
+      />
       <TextArea label={t('elective.form.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
       <Button type="submit" tone="primary" busy={pending}>
         {t('elective.form.send')}

@@ -1,5 +1,6 @@
 // Flow C after creation: the time left to submit (24 hours from the emergency) always in view; the
-// doctor's SMS code; identifying the patient later by their own SMS code; submit.
+// protocol on the claim and the doctor's approval asked for; a creation SHA did not answer, sent
+// again only once the nurse has checked; identifying the patient later by their own SMS code; submit.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PatientSummary } from '../../../electron/contract';
@@ -30,7 +31,7 @@ const unknownReasons = ['SHA_UNREGISTERED', 'DECEASED'] as const satisfies reado
 export default function EmergencyScreen({ view }: { readonly view: EmergencyView }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const verifying = view.verification !== null && (view.state === 'awaiting-doctor-code' || view.state === 'identifying');
+  const verifying = view.verification !== null && view.state === 'identifying';
 
   return (
     <Screen
@@ -44,6 +45,8 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
       <WhoAndWhat patient={view.patient} intervention={view.intervention} />
       <p className="muted">
         {t('emergency.protocolLine', { code: view.protocol.protocolCode, name: view.protocol.name, tariff: format.kes(view.protocol.tariffKes) })}
+        {' · '}
+        {t('emergency.referenceLine', { reference: view.referenceNumber })}
         {view.emergencyAt !== null && <> · {t('emergency.at', { time: format.dateTime(view.emergencyAt) })}</>}
       </p>
 
@@ -51,6 +54,16 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
       {!verifying && <WorkflowError view={view} />}
       {(view.state === 'creating' || view.state === 'submitting') && <p className="progress">{t(`state.emergency.${view.state}`)}</p>}
       {view.state === 'reconciling' && <Notice tone="info">{t('emergency.reconciling')}</Notice>}
+      {view.state === 'unconfirmed' && <UnconfirmedPanel view={view} />}
+      {view.state === 'not-created' && (
+        <Notice tone="bad" title={t('emergency.notCreated.title')}>
+          <p>{t('emergency.notCreated.body')}</p>
+          <Button tone="primary" onClick={() => go({ name: 'emergency-new' })}>
+            {t('emergency.notCreated.again')}
+          </Button>
+        </Notice>
+      )}
+      {(view.state === 'open-unidentified' || view.state === 'open-identified' || view.state === 'identifying') && <ClaimPanel view={view} />}
 
       {view.next.includes('emergency.identify') && <IdentifyPanel view={view} />}
       {view.state === 'open-identified' && <Notice tone="ok" title={t('emergency.identified')} />}
@@ -73,6 +86,56 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
         </Notice>
       )}
     </Screen>
+  );
+}
+
+function UnconfirmedPanel({ view }: { readonly view: EmergencyView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]) === 'emergency.resendClaim';
+  return (
+    <Notice tone="warn" title={t('emergency.unconfirmed.title')}>
+      <p>{t('emergency.unconfirmed.body', { reference: view.referenceNumber })}</p>
+      {view.next.includes('emergency.resendClaim') && (
+        <Button busy={pending} onClick={() => void run(workflowId, 'emergency.resendClaim', { workflowId })}>
+          {t('emergency.unconfirmed.resend')}
+        </Button>
+      )}
+    </Notice>
+  );
+}
+
+/** What SHA has of the claim: the protocol on it, and the doctor's approval asked for. */
+function ClaimPanel({ view }: { readonly view: EmergencyView }) {
+  const { t } = useTranslation();
+  const workflowId = view.workflowId;
+  const pending = useWorkflows((s) => s.pending[workflowId]);
+  return (
+    <section className="panel" aria-labelledby="claim-title">
+      <h2 id="claim-title">{t('emergency.claim.title')}</h2>
+      <dl className="facts">
+        <div>
+          <dt>{t('emergency.claim.protocol')}</dt>
+          <dd>{view.protocolAdded ? t('emergency.claim.protocolAdded') : t('emergency.claim.protocolMissing')}</dd>
+        </div>
+        <div>
+          <dt>{t('emergency.claim.doctor')}</dt>
+          <dd>{t(`emergency.claim.doctorApproval.${view.doctorApproval}`)}</dd>
+        </div>
+      </dl>
+      <div className="actions">
+        {view.next.includes('emergency.addProtocol') && (
+          <Button tone="primary" busy={pending === 'emergency.addProtocol'} onClick={() => void run(workflowId, 'emergency.addProtocol', { workflowId })}>
+            {t('emergency.claim.addProtocol')}
+          </Button>
+        )}
+        {view.next.includes('emergency.requestDoctorApproval') && (
+          <Button busy={pending === 'emergency.requestDoctorApproval'} onClick={() => void run(workflowId, 'emergency.requestDoctorApproval', { workflowId })}>
+            {view.doctorApproval === 'requested' ? t('emergency.claim.askDoctorAgain') : t('emergency.claim.askDoctor')}
+          </Button>
+        )}
+      </div>
+    </section>
   );
 }
 

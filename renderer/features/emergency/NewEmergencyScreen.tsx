@@ -1,6 +1,7 @@
-// Flow C, first step: an emergency claim for a patient who may not be identified yet. One
-// intervention and its protocol (with the tariff), the attending doctor (who receives the SMS code
-// that authorizes the claim), how the patient arrived and who brought them.
+// Flow C, first step: an emergency claim for a patient who may not be identified yet, created at
+// once. One emergency intervention and its protocol (with the tariff), the attending doctor (asked
+// to approve the claim once it exists), how the patient arrived and who brought them, the
+// facility's reference number for the emergency and what happened.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, CommandOutput, StationError } from '../../bridge/types';
@@ -20,11 +21,15 @@ type Protocol = CommandOutput<'emergency.protocols'>['items'][number];
 type Create = CommandInput<'emergency.create'>;
 const arrivals = ['AMBULANCE', 'WALK-IN', 'OTHER'] as const satisfies readonly Create['modeOfArrival'][];
 const bringers = ['RELATIVE', 'SAMARITAN', 'PARAMEDICS', 'UNKNOWN'] as const satisfies readonly Create['broughtBy'][];
+/** The exchange lists protocols per emergency intervention (SHA-01-…). */
+const isEmergencyCode = (code: string) => /^SHA-01-[A-Za-z0-9._-]+$/i.test(code);
+const isReference = (value: string) => /^[A-Za-z0-9/_ .-]{1,60}$/.test(value);
 
 export default function NewEmergencyScreen() {
   const { t } = useTranslation();
   const format = useFormat();
   const draft = useEmergencyDraft();
+  const [interventionCode, setInterventionCode] = useState(draft.interventionCode ?? '');
   const [search, setSearch] = useState('');
   const [protocols, setProtocols] = useState<readonly Protocol[] | null>(null);
   const [listError, setListError] = useState<StationError | null>(null);
@@ -39,11 +44,17 @@ export default function NewEmergencyScreen() {
   const pending = useWorkflows((s) => s.pending.emergency) === 'emergency.create';
   const failure = useWorkflows((s) => s.failures.emergency);
 
+  const code = interventionCode.trim().toUpperCase();
   useEffect(() => {
     let current = true;
+    if (!isEmergencyCode(code)) {
+      setProtocols(null);
+      setListError(null);
+      return undefined;
+    }
     const timer = setTimeout(() => {
       void call('emergency.protocols', {
-        ...(draft.interventionCode === null ? {} : { interventionCode: draft.interventionCode }),
+        interventionCode: code,
         ...(search.trim() === '' ? {} : { search: search.trim() }),
         pageSize: 50,
       }).then((answer) => {
@@ -58,9 +69,11 @@ export default function NewEmergencyScreen() {
       current = false;
       clearTimeout(timer);
     };
-  }, [search, draft.interventionCode, round]);
+  }, [search, code, round]);
 
   const doctorOk = isDoctorComplete(doctor);
+  const referenceOk = isReference(reference.trim());
+  const notesOk = notes.trim() !== '';
 
   return (
     <Screen title={t('emergency.newTitle')}>
@@ -70,15 +83,15 @@ export default function NewEmergencyScreen() {
         onSubmit={(event) => {
           event.preventDefault();
           setTried(true);
-          if (chosen === null || !doctorOk) return;
+          if (chosen === null || !doctorOk || !referenceOk || !notesOk) return;
           void run('emergency', 'emergency.create', {
             interventionCode: chosen.interventionCode,
             protocolCode: chosen.protocolCode,
             doctor: doctorInput(doctor),
             modeOfArrival: arrival,
             broughtBy,
-            ...(reference.trim() === '' ? {} : { referenceNumber: reference.trim() }),
-            ...(notes.trim() === '' ? {} : { notes: notes.trim() }),
+            referenceNumber: reference.trim(),
+            notes: notes.trim(),
           }).then((answer) => {
             if (answer.ok) go({ name: 'workflow', workflowId: answer.value.workflowId });
           });
@@ -86,9 +99,24 @@ export default function NewEmergencyScreen() {
       >
         <section className="panel" aria-labelledby="protocols-title">
           <h2 id="protocols-title">{t('emergency.protocol.title')}</h2>
-          <TextField label={t('emergency.protocol.search')} type="search" value={search} onChange={(event) => setSearch(event.target.value)} autoComplete="off" />
+          <div className="row">
+            <TextField
+              label={t('emergency.intervention')}
+              value={interventionCode}
+              onChange={(event) => {
+                setInterventionCode(event.target.value);
+                setChosen(null);
+              }}
+              hint={t('emergency.interventionHint')}
+              autoComplete="off"
+              spellCheck={false}
+              error={interventionCode.trim() !== '' && !isEmergencyCode(code) ? t('emergency.interventionNeeded') : undefined}
+            />
+            <TextField label={t('emergency.protocol.search')} type="search" value={search} onChange={(event) => setSearch(event.target.value)} autoComplete="off" />
+          </div>
           {listError !== null && <ErrorNotice error={listError} onRetry={() => setRound((r) => r + 1)} />}
-          {protocols === null && listError === null && <p className="progress">{t('common.loading')}</p>}
+          {!isEmergencyCode(code) && <p className="muted">{t('emergency.protocol.chooseIntervention')}</p>}
+          {isEmergencyCode(code) && protocols === null && listError === null && <p className="progress">{t('common.loading')}</p>}
           {protocols !== null && protocols.length === 0 && <p className="muted">{t('emergency.protocol.none')}</p>}
           {protocols !== null && protocols.length > 0 && (
             <fieldset className="radios protocol-list">
@@ -130,9 +158,23 @@ export default function NewEmergencyScreen() {
               onChange={(event) => setBroughtBy(event.target.value as Create['broughtBy'])}
               choices={bringers.map((value) => ({ value, label: t(`emergency.bringers.${value}`) }))}
             />
-            <TextField label={t('emergency.reference')} value={reference} onChange={(event) => setReference(event.target.value)} maxLength={60} autoComplete="off" />
+            <TextField
+              label={t('emergency.reference')}
+              value={reference}
+              onChange={(event) => setReference(event.target.value)}
+              maxLength={60}
+              autoComplete="off"
+              hint={t('emergency.referenceHint')}
+              error={tried && !referenceOk ? t('emergency.referenceNeeded') : undefined}
+            />
           </div>
-          <TextArea label={t('emergency.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
+          <TextArea
+            label={t('emergency.notes')}
+            value={notes}
+            onChange={(event) => setNotes(event.target.value)}
+            maxLength={2000}
+            error={tried && !notesOk ? t('emergency.notesNeeded') : undefined}
+          />
         </section>
         {failure !== undefined && <ErrorNotice error={failure.error} />}
         <div className="startbar">

@@ -13,6 +13,7 @@ import {
   INTEGRATOR,
   NID,
   PRACTITIONER,
+  PREAUTH_DOCTOR,
   advanceClock,
   patientId,
   presentFinger,
@@ -55,19 +56,14 @@ async function openVisit(client: ExchangeClient, patient: string, withDoctor: bo
   return { visit, dischargeAuthGuid: d.dischargeAuthGuid ?? '' };
 }
 
-async function emergencyConsent(): Promise<string> {
-  await w.hospital.emergency.sendDoctorOtp({ ...EMERGENCY_DOCTOR, intervention_code: codes.emergency.code });
-  const otp = await readOtp(w.raw, { doctor_id: EMERGENCY_DOCTOR.identification_number });
-  return (await w.hospital.emergency.authorize({ otp, ...EMERGENCY_DOCTOR, intervention_code: codes.emergency.code })).consentToken;
-}
-
-function emergencyPayload(consentToken: string) {
+/** An emergency claim for an unknown patient, created as the live exchange creates it. */
+function emergencyPayload(reference: string) {
   return {
-    consent_token: consentToken,
-    protocol_code: codes.emergency.protocolCode ?? '',
-    unit_price: codes.emergency.applicableTariff ?? 0,
+    interventions: [codes.emergency.code],
     mode_of_arrival: 'WALK-IN',
     brought_by: 'RELATIVE',
+    reference_number: reference,
+    notes: 'collapsed at the gate',
     ...EMERGENCY_DOCTOR,
   } as const;
 }
@@ -135,10 +131,12 @@ describe('contract: Errors', () => {
     const preauth = await w.hospital.preauth.create({
       consent_token: a.token ?? '',
       intervention_code: codes.elective.code,
-      preauth_type: 'surgical',
-      ...PRACTITIONER,
-      diagnoses: [{ code: 'DD51' }],
-      requested_amount: 80_000,
+      service_start: '2030-01-15T08:00:00+03:00',
+      service_end: '2030-01-16T08:00:00+03:00',
+      items: [{ unit_price: 80_000 }],
+      doctors: [{ ...PREAUTH_DOCTOR, is_primary: true }],
+      diagnoses: [{ icd_code: 'DD51' }],
+      provider_notification_email: 'claims@hospital.example',
     });
     await w.raw.control('POST', `/sandbox/preauths/${preauth.id}/doctor-approval`);
     await refusal(w.hospital.claims.createVisit(visit), { kind: 'rule_violation', status: 422, code: 'PREAUTH_REQUIRED' });
@@ -149,7 +147,7 @@ describe('contract: Errors', () => {
   });
 
   it('a prescription with an empty items list → refused by the client before sending, and by the sandbox raw', async () => {
-    const prescription = { items: [], identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' };
+    const prescription = { consent_token: 'CT-1', intervention_code: codes.capitation.code, items: [], identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
     await refusal(w.hospital.prescriptions.create(prescription), { kind: 'validation', status: undefined, field: 'items' });
     nothingSent('prescriptions.create');
     await sandboxRefusesRaw('/api/v1/prescriptions', prescription, 'items');
@@ -158,14 +156,10 @@ describe('contract: Errors', () => {
 
 describe('contract: Limits', () => {
   it('emergency claim submission within 24 hours of the emergency, identified or not', async () => {
-    const early = await emergencyConsent();
-    await w.hospital.emergency.createClaim({ ...emergencyPayload(early), intervention_code: codes.emergency.code });
-    const late = await emergencyConsent();
-    await w.hospital.emergency.createClaim({ ...emergencyPayload(late), intervention_code: codes.emergency.code });
-    const submit = async (token: string) => {
-      const { invoiceNumber } = await w.hospital.claims.preview({ consent_token: token });
-      return w.hospital.claims.submitEmergency({ consent_token: token, invoice_number: invoiceNumber ?? '', discharge_reason: 'REFERRED', reason_for_unknown_patient: 'SHA_UNREGISTERED' });
-    };
+    const early = await w.hospital.emergency.createClaim(emergencyPayload('AMB-EARLY'));
+    const late = await w.hospital.emergency.createClaim(emergencyPayload('AMB-LATE'));
+    const submit = (claim: typeof early) =>
+      w.hospital.claims.submitEmergency({ consent_token: claim.consentToken, invoice_number: claim.invoiceNumber ?? '', discharge_reason: 'REFERRED', reason_for_unknown_patient: 'SHA_UNREGISTERED' });
     await advanceClock(w.raw, 24 * HOUR - MINUTE);
     expect((await submit(early)).workflowState).toBe('SUBMITTED');
     await advanceClock(w.raw, MINUTE + 1);
@@ -173,22 +167,24 @@ describe('contract: Limits', () => {
   });
 
   it('interventions per emergency claim: exactly one (refused by the client before sending, and by the sandbox raw)', async () => {
-    const token = await emergencyConsent();
-    const two = { ...emergencyPayload(token), interventions: [codes.emergency.code, 'SHA-01-002'] };
+    const two = { ...emergencyPayload('AMB-TWO'), interventions: [codes.emergency.code, 'SHA-01-002'] };
     await refusal(w.hospital.emergency.createClaim(two), { kind: 'validation', status: undefined, field: 'interventions' });
-    const both = { ...emergencyPayload(token), intervention_code: codes.emergency.code, interventions: [codes.emergency.code] };
-    await refusal(w.hospital.emergency.createClaim(both), { kind: 'validation', status: undefined, field: 'interventions' });
+    const none = { ...emergencyPayload('AMB-NONE'), interventions: [] };
+    await refusal(w.hospital.emergency.createClaim(none), { kind: 'validation', status: undefined, field: 'interventions' });
     nothingSent('emergency.createClaim');
     await sandboxRefusesRaw('/api/v1/claims/emergency', two, 'interventions');
-    expect((await w.hospital.emergency.createClaim({ ...emergencyPayload(token), interventions: [codes.emergency.code] })).consentToken).toBe(token);
+    await sandboxRefusesRaw('/api/v1/claims/emergency', none, 'interventions');
+    expect((await w.hospital.emergency.createClaim(emergencyPayload('AMB-ONE'))).workflowState).toBe('DRAFT');
   });
 
   it('prescription items: at least 1 (none refused before sending and raw; one accepted)', async () => {
-    const doctor = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
-    await refusal(w.hospital.prescriptions.create({ ...doctor } as never), { kind: 'validation', status: undefined, field: 'items' });
+    const patient = await patientId(w.hospital, NID.covered);
+    const { visit } = await openVisit(w.hospital, patient, true);
+    const prescription = { consent_token: visit.consentToken, intervention_code: codes.capitation.code, identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
+    await refusal(w.hospital.prescriptions.create({ ...prescription } as never), { kind: 'validation', status: undefined, field: 'items' });
     nothingSent('prescriptions.create');
-    await sandboxRefusesRaw('/api/v1/prescriptions', { ...doctor }, 'items');
-    expect((await w.hospital.prescriptions.create({ ...doctor, items: [{ generic_concept_code: 'RXN-723' }] })).status).toBe('ACTIVE');
+    await sandboxRefusesRaw('/api/v1/prescriptions', prescription, 'items');
+    expect((await w.hospital.prescriptions.create({ ...prescription, items: [{ generic_concept_code: 'RXN-723' }] })).status).toBe('ACTIVE');
   });
 
   it('OTP fallback when fingerprints are unusable: OTP accepted inside the 15-minute window, refused after it', async () => {

@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { ExchangeClient, Preauth } from '../../../electron/payer';
-import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, presentFinger, readOtp, refusal, useWorld } from './harness';
+import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, PREAUTH_DOCTOR, presentFinger, readOtp, refusal, useWorld } from './harness';
 
 const { w, codes } = useWorld();
 
@@ -27,18 +27,21 @@ async function lookUp(client: ExchangeClient, nationalId: string) {
   return { patient: patient.id, eligibility };
 }
 
-/** Step 7: the preauth, asked for with the pre-visit authorization's token. */
+/** Step 7: the preauth, asked for with the pre-visit authorization's token: multipart, as the live exchange takes it. */
 async function createPreauth(client: ExchangeClient, consentToken: string): Promise<Preauth> {
   const preauth = await client.preauth.create({
     consent_token: consentToken,
     intervention_code: codes.elective.code,
-    preauth_type: 'surgical',
-    form: { procedure: 'open inguinal hernia repair', admission_days: 2 },
-    ...PRACTITIONER,
-    diagnoses: [{ code: 'DD51', name: 'Inguinal hernia' }],
-    requested_amount: 80_000,
+    service_start: '2030-01-15T08:00:00+03:00',
+    service_end: '2030-01-17T12:00:00+03:00',
+    items: [{ unit_price: 80_000 }],
+    doctors: [{ ...PREAUTH_DOCTOR, is_primary: true }],
+    diagnoses: [{ icd_code: 'DD51' }],
+    attachments: [{ document_title: 'Theatre notes', document_type: 'CLINICAL_NOTES', file: pdf }],
+    provider_notification_email: 'claims@hospital.example',
+    chief_complaint: 'Reducible right inguinal swelling',
   });
-  expect(preauth).toMatchObject({ status: 'PENDING_DOCTOR_APPROVAL', consentToken, interventionCode: codes.elective.code });
+  expect(preauth).toMatchObject({ status: 'PENDING_DOCTOR_APPROVAL', consentToken, interventionCode: codes.elective.code, requestedAmount: 80_000 });
   return preauth;
 }
 

@@ -30,6 +30,8 @@ export const PRACTITIONER = {
 } as const;
 /** The emergency physician of the demo world, as the doctor fields of emergency calls. */
 export const EMERGENCY_DOCTOR = { identification_number: 'A34567', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
+/** The requesting doctor of a preauth, as its `doctors` list names them. */
+export const PREAUTH_DOCTOR = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
 
 /** What the station sends on every biometric authorize (field notes, [3x]). */
 export const BIOMETRIC = {
@@ -195,7 +197,7 @@ export async function outbox(raw: Raw, who: { patient_id: string } | { doctor_id
 }
 
 /** The code of the newest SMS of that purpose: what the patient (or doctor) reads out to the nurse. */
-export async function readOtp(raw: Raw, who: { patient_id: string } | { doctor_id: string }, purpose = 'doctor_id' in who ? 'emergency_consent' : 'consent'): Promise<string> {
+export async function readOtp(raw: Raw, who: { patient_id: string } | { doctor_id: string }, purpose = 'consent'): Promise<string> {
   const codes = (await outbox(raw, who)).filter((m) => m.otp !== null && m.purpose === purpose);
   const last = codes[codes.length - 1];
   if (last?.otp == null) throw new Error(`no ${purpose} OTP in the outbox for ${JSON.stringify(who)}`);

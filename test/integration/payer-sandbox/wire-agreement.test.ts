@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeError, type ExchangeClient, type OperationName } from '../../../electron/payer';
 import { requestExamples } from '../../unit/payer/helpers/wire-examples';
-import { HOSPITAL, PRACTITIONER, refusal, useWorld } from './harness';
+import { HOSPITAL, refusal, useWorld } from './harness';
 
 const { w } = useWorld();
 let token: string;
@@ -43,7 +43,8 @@ const variants: [OperationName, unknown][] = [
   ['consent.otpWhitelistStatus', { beneficiary_cr_id: 'CR0000001', facility_fr_code: HOSPITAL.code }],
   ['eligibility.interventions', { patient_id: 'CR0000001', code: 'SHA-02-001' }],
   ['eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025', principal_member_number: 'CR6427810395574-2' }],
-  ['prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: today, end_date: '2025-12-31' }] }],
+  ['prescriptions.create', { consent_token: 'CT-1', intervention_code: 'SHA-02-001', items: [{ generic_concept_code: 'RXN-723', start_date: today, end_date: '2025-12-31' }] }],
+  ['preauth.create', { ...(requestExamples['preauth.create'] as object), attachments: [] }],
 ];
 
 describe('what the client sends, the sandbox reads', () => {
@@ -80,6 +81,26 @@ const billingForm = (extra: Record<string, string>) => () => {
   return form;
 };
 const discharge = { consent_token: 'CT-1', discharge_reason: 'RECOVERED', invoice_number: 'INV-1', otp: '123456' };
+const preauth = {
+  consent_token: 'AT-1',
+  intervention_code: 'SHA-08-001',
+  service_start: '2030-01-15T08:00:00+03:00',
+  service_end: '2030-01-16T08:00:00+03:00',
+  items: [{ unit_price: 80_000 }],
+  doctors: [{ identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC', is_primary: true }],
+  diagnoses: [{ icd_code: 'DD51' }],
+  provider_notification_email: 'claims@hospital.example',
+} as const;
+/** A preauth the way the client sends it: multipart, its lists as JSON text. */
+const preauthForm = (fields: Record<string, unknown>) => {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+  return form;
+};
+const emergencyWithout = (field: string) => {
+  const { [field]: _left, ...rest } = requestExamples['emergency.createClaim'] as Record<string, unknown>;
+  return rest;
+};
 const whitelistForm = () => {
   const form = new FormData();
   form.append('beneficiary_cr_id', 'CR5284739102216-4');
@@ -128,16 +149,21 @@ const stricter: [string, OperationName, unknown, string, string, string, unknown
     '/api/v1/claims/interventions/switch',
     { consent_token: 'CT-1', existing_intervention_code: 'SHA-02-001', new_intervention_code: 'SHA-02-002', retain_bill_items: true, bill_from: '1 July', bill_to: '2025-07-03' },
   ],
-  ['a prescription starting 07-01-2025', 'prescriptions.create', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }, 'items[0].start_date', 'POST', '/api/v1/prescriptions', { items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] }],
   [
-    'a preauth without the requesting doctor',
-    'preauth.create',
-    { consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 },
-    'practitioner_identification_type',
+    'a prescription starting 07-01-2025',
+    'prescriptions.create',
+    { consent_token: 'CT-1', intervention_code: 'SHA-02-001', items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] },
+    'items[0].start_date',
     'POST',
-    '/api/v1/preauths',
-    { consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 },
+    '/api/v1/prescriptions',
+    { consent_token: 'CT-1', intervention_code: 'SHA-02-001', items: [{ generic_concept_code: 'RXN-723', start_date: '07-01-2025' }] },
   ],
+  ['a preauth without the requesting doctor', 'preauth.create', { ...preauth, doctors: [] }, 'doctors', 'POST', '/api/v1/preauths', () => preauthForm({ ...preauth, doctors: [] })],
+  ['a preauth serviced on a day with no time', 'preauth.create', { ...preauth, service_end: '2030-01-16' }, 'service_end', 'POST', '/api/v1/preauths', () => preauthForm({ ...preauth, service_end: '2030-01-16' })],
+  ['a prescription given three times a day in words', 'prescriptions.create', { consent_token: 'CT-1', intervention_code: 'SHA-02-001', items: [{ generic_concept_code: 'RXN-723', frequency: 'TDS' }] }, 'items[0].frequency', 'POST', '/api/v1/prescriptions', { consent_token: 'CT-1', intervention_code: 'SHA-02-001', items: [{ generic_concept_code: 'RXN-723', frequency: 'TDS' }] }],
+  ['an emergency claim without a reference number', 'emergency.createClaim', emergencyWithout('reference_number'), 'reference_number', 'POST', '/api/v1/claims/emergency', emergencyWithout('reference_number')],
+  ['an emergency claim without notes', 'emergency.createClaim', emergencyWithout('notes'), 'notes', 'POST', '/api/v1/claims/emergency', emergencyWithout('notes')],
+  ['a dispenser named by registration number', 'prescriptions.dispense', { ...(requestExamples['prescriptions.dispense'] as object), doctors: [{ identification_number: 'A12345', identification_type: 'registration_number' }] }, 'doctors[0].identification_type', 'POST', '/api/v1/prescriptions/dispense', { ...(requestExamples['prescriptions.dispense'] as object), doctors: [{ identification_number: 'A12345', identification_type: 'registration_number' }] }],
   ['a POMSF policy year 2025-26', 'eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025-26' }, 'policy_year', 'GET', '/api/v1/patients/pomsf-balances?patient_id=CR6427810395574-2&policy_year=2025-26', undefined],
   ['a POMSF policy year 2025/2026 (R sends the year it starts)', 'eligibility.pomsfBalance', { patient_id: 'CR6427810395574-2', policy_year: '2025/2026' }, 'policy_year', 'GET', '/api/v1/patients/pomsf-balances?patient_id=CR6427810395574-2&policy_year=2025%2F2026', undefined],
 ];
@@ -152,10 +178,7 @@ describe('where the sandbox is stricter than the contract, the client refuses fi
   it('sends the same inputs once they are put right, and the sandbox takes them', async () => {
     const patient = 'CR5284739102216-4';
     expect((await w.hospital.consent.requestOtpWhitelist({ beneficiary_cr_id: patient, reason_type: 'OTHER', reason: 'Burns to both hands', biometric_attempts: 3, facility_fr_code: HOSPITAL.code })).status).toBe('PENDING');
-    await refusal(
-      w.hospital.preauth.create({ consent_token: 'AT-1', intervention_code: 'SHA-08-001', preauth_type: 'surgical', ...PRACTITIONER, diagnoses: [{ code: 'DD51' }], requested_amount: 80_000 }),
-      { kind: 'not_found', status: 404 },
-    );
+    await refusal(w.hospital.preauth.create(preauth), { kind: 'not_found', status: 404 });
     expect((await w.hospital.eligibility.pomsfBalance({ patient_id: 'CR6427810395574-2', policy_year: '2025' })).policies[0]?.policyYear).toBe('2025');
   });
 });

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIOMETRIC, DISPENSARY, HOSPITAL, NID, authorizeByFingerprint, crId, expectError, openVisit, useHarness } from './harness';
+import { BIOMETRIC, DISPENSARY, HOSPITAL, NID, PREAUTH_DOCTOR, authorizeByFingerprint, createPreauth, crId, expectError, openVisit, useHarness } from './harness';
 
 interface Received {
   path: string;
@@ -132,16 +132,7 @@ describe('status callbacks', () => {
     await register('authorization');
     const id = await crId(h.hospital, NID.covered);
     const a = await authorizeByFingerprint(h, h.hospital, id, ['SHA-08-001'], 'INPATIENT');
-    const p = await h.hospital.post('/api/v1/preauths', {
-      consent_token: a.token,
-      intervention_code: 'SHA-08-001',
-      preauth_type: 'surgical',
-      practitioner_identification_type: 'registration_number',
-      practitioner_identification_number: 'A23456',
-      practitioner_regulation_body: 'KMPDC',
-      diagnoses: [{ code: 'DD51' }],
-      requested_amount: 50_000,
-    });
+    const p = { body: await createPreauth(h.hospital, a.token, 'SHA-08-001', { doctors: [{ ...PREAUTH_DOCTOR, identification_number: 'A23456', is_primary: true }] }) };
     await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
     await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
     const preauth = await until('preauth and authorization callbacks', async () => {

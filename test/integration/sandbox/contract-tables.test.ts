@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import {
   BIOMETRIC,
   Client,
-  DOCTOR,
-  EMERGENCY_DOCTOR,
   HOSPITAL,
   NID,
   authorizeByFingerprint,
+  createEmergency,
+  createPreauth,
   crId,
   dischargeByFingerprint,
+  emergencyBody,
   expectError,
   lastOtp,
   openVisit,
@@ -22,21 +23,10 @@ const h = useHarness();
 
 const EMERGENCY = 'SHA-01-001';
 
+/** An unidentified emergency claim, created as the live exchange creates it (no prior consent). */
 async function emergencyClaim() {
-  await h.hospital.post('/api/v1/claims/doctor-consent', { is_emergency: true, ...EMERGENCY_DOCTOR, intervention_code: EMERGENCY });
-  const otp = await lastOtp(h.control, { doctor_id: EMERGENCY_DOCTOR.identification_number });
-  const a = (await h.hospital.post('/api/v1/claims/authorize', { is_emergency: true, otp, ...EMERGENCY_DOCTOR, intervention_code: EMERGENCY })).body;
-  const protocol = (await h.hospital.get('/api/v1/claims/emergency/protocols', { intervention_code: EMERGENCY, active: 'true' })).body.results[0];
-  const body = {
-    consent_token: a.token,
-    intervention_code: EMERGENCY,
-    protocol_code: protocol.protocolCode,
-    unit_price: protocol.applicableTariff,
-    mode_of_arrival: 'WALK-IN',
-    brought_by: 'RELATIVE',
-    ...EMERGENCY_DOCTOR,
-  };
-  return { token: a.token as string, body };
+  const token = (await createEmergency(h.hospital, EMERGENCY)).authorization_code as string;
+  return { token, body: emergencyBody(EMERGENCY) };
 }
 
 describe('contract: Errors', () => {
@@ -77,14 +67,7 @@ describe('contract: Errors', () => {
     const visit = (extra: Record<string, unknown>) =>
       h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-08-001'], service_type: 'INPATIENT', auth_guid: a.guid, ...extra });
     expectError(await visit({}), 422, 'PREAUTH_REQUIRED');
-    const p = await h.hospital.post('/api/v1/preauths', {
-      consent_token: a.token,
-      intervention_code: 'SHA-08-001',
-      preauth_type: 'surgical',
-      ...DOCTOR,
-      diagnoses: [{ code: 'DD51' }],
-      requested_amount: 80_000,
-    });
+    const p = { body: await createPreauth(h.hospital, a.token, 'SHA-08-001') };
     await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
     expectError(await visit({}), 422, 'PREAUTH_REQUIRED');
     await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
@@ -94,15 +77,15 @@ describe('contract: Errors', () => {
   });
 
   it('creating a prescription with an empty items list → invalid', async () => {
-    const r = await h.hospital.post('/api/v1/prescriptions', { items: [], identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' });
+    const r = await h.hospital.post('/api/v1/prescriptions', { consent_token: 'CT', intervention_code: 'SHA-02-001', items: [], identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' });
     expectError(r, 400, 'VALIDATION_ERROR');
+    expect((r.body.details as { field: string }[]).map((d) => d.field)).toEqual(['items']);
   });
 });
 
 describe('contract: Limits', () => {
   it('emergency claim submission within 24 hours of the emergency, identified or not', async () => {
-    const { token, body } = await emergencyClaim();
-    await h.hospital.post('/api/v1/claims/emergency', body);
+    const { token } = await emergencyClaim();
     const invoice = (await h.hospital.post('/api/v1/claims/preview', { consent_token: token })).body.invoice_number;
     const submit = { consent_token: token, invoice_number: invoice, discharge_reason: 'REFERRED', reason_for_unknown_patient: 'SHA_UNREGISTERED' };
     await h.control.post('/sandbox/clock', { advance_ms: 23 * 3600 * 1000 });
@@ -115,7 +98,7 @@ describe('contract: Limits', () => {
 
   it('interventions per emergency claim: exactly one', async () => {
     const { body } = await emergencyClaim();
-    const { intervention_code: _code, ...rest } = body;
+    const { interventions: _one, ...rest } = body;
     expectError(await h.hospital.post('/api/v1/claims/emergency', { ...rest, interventions: [EMERGENCY, 'SHA-01-002'] }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.post('/api/v1/claims/emergency', rest), 400, 'VALIDATION_ERROR');
     expect((await h.hospital.post('/api/v1/claims/emergency', { ...rest, interventions: [EMERGENCY] })).status).toBe(200);
@@ -123,8 +106,10 @@ describe('contract: Limits', () => {
 
   it('prescription items: at least 1', async () => {
     const doctor = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' };
-    expectError(await h.hospital.post('/api/v1/prescriptions', { ...doctor }), 400, 'VALIDATION_ERROR');
-    expect((await h.hospital.post('/api/v1/prescriptions', { ...doctor, items: [{ generic_concept_code: 'RXN-1' }] })).status).toBe(200);
+    const visit = await openVisit(h, h.hospital, await crId(h.hospital, NID.covered), 'SHA-02-001', 'OUTPATIENT');
+    const base = { consent_token: visit.consent_token, intervention_code: 'SHA-02-001', ...doctor };
+    expectError(await h.hospital.post('/api/v1/prescriptions', base), 400, 'VALIDATION_ERROR');
+    expect((await h.hospital.post('/api/v1/prescriptions', { ...base, items: [{ generic_concept_code: 'RXN-1' }] })).status).toBe(200);
   });
 
   it('OTP fallback when fingerprints are unusable: available for a short time (15 minutes of sandbox time)', async () => {

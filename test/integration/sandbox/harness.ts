@@ -283,3 +283,66 @@ export function expectError(r: Reply, status: number, code: string): void {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
+
+/** The requesting doctor as the preauth's `doctors` list names it (A, K). */
+export const PREAUTH_DOCTOR = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
+
+/**
+ * A preauth as the live exchange takes it: multipart, the lists as JSON text parts (A, K, R).
+ * `parts` replaces (or, given undefined, leaves out) any part; `files` adds file parts.
+ */
+export function preauthForm(consentToken: string, interventionCode: string, parts: Record<string, unknown> = {}, files: { field: string; name: string; type: string; data: Uint8Array }[] = []): FormData {
+  const all: Record<string, unknown> = {
+    consent_token: consentToken,
+    intervention_code: interventionCode,
+    service_start: '2030-01-15T08:00:00+03:00',
+    service_end: '2030-01-17T12:00:00+03:00',
+    items: [{ unit_price: '82700.00' }],
+    doctors: [{ ...PREAUTH_DOCTOR, intervention_code: interventionCode, is_primary: true }],
+    diagnoses: [{ icd_code: 'DD51', consent_token: consentToken, intervention_code: interventionCode }],
+    attachments: [],
+    provider_notification_email: 'claims@hospital.example',
+    clinical_indications: 'Reducible right inguinal hernia',
+    ...parts,
+  };
+  const form = new FormData();
+  for (const [key, value] of Object.entries(all)) {
+    if (value === undefined) continue;
+    form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  for (const f of files) form.append(f.field, new Blob([f.data], { type: f.type }), f.name);
+  return form;
+}
+
+export async function createPreauth(client: Client, consentToken: string, interventionCode: string, parts: Record<string, unknown> = {}) {
+  const r = await client.call('POST', '/api/v1/preauths', { multipart: preauthForm(consentToken, interventionCode, parts) });
+  if (r.status !== 200) throw new Error(`preauth: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** An emergency claim as the live exchange takes it: no consent token, one intervention, reference number and notes. */
+export function emergencyBody(interventionCode: string, extra: Record<string, unknown> = {}) {
+  return {
+    interventions: [interventionCode],
+    mode_of_arrival: 'AMBULANCE',
+    brought_by: 'PARAMEDICS',
+    reference_number: `AMB-${Math.floor(Math.random() * 1e9)}`,
+    notes: 'found unconscious at the roadside',
+    ...EMERGENCY_DOCTOR,
+    ...extra,
+  };
+}
+
+export async function createEmergency(client: Client, interventionCode: string, extra: Record<string, unknown> = {}) {
+  const r = await client.post('/api/v1/claims/emergency', emergencyBody(interventionCode, extra));
+  if (r.status !== 200) throw new Error(`emergency: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/** Adds an emergency protocol by the live multipart call; returns the line it answers. */
+export async function addProtocol(client: Client, consentToken: string, protocol: { protocolCode: string; applicableTariff: string; intervention: { code: string }[] }, parts: Record<string, string> = {}) {
+  const form = new FormData();
+  const all = { consent_token: consentToken, protocol_code: protocol.protocolCode, intervention_code: protocol.intervention[0]?.code ?? '', unit_price: protocol.applicableTariff, quantity: '1', ...parts };
+  for (const [key, value] of Object.entries(all)) form.append(key, value);
+  return client.call('POST', '/api/v1/claims/emergency/protocols', { multipart: form });
+}

@@ -2,23 +2,12 @@
 // The elective flow (flow A phase 1 and the day of visit): AUTHORIZED_PENDING_VISIT, preauth
 // lifecycle, rule 1, and visit creation (open visit returned again, per-diem line, tenants).
 import { describe, expect, it } from 'vitest';
-import { BIOMETRIC, DOCTOR, NID, authorizeByFingerprint, crId, expectError, lastOtp, openVisit, useHarness, useInterventions } from './harness';
+import { BIOMETRIC, DOCTOR, NID, PREAUTH_DOCTOR, authorizeByFingerprint, createPreauth, crId, expectError, lastOtp, openVisit, preauthForm, useHarness, useInterventions } from './harness';
 
 const h = useHarness();
 const codes = useInterventions(h);
 
-function preauthBody(consentToken: string, interventionCode: string) {
-  return {
-    consent_token: consentToken,
-    intervention_code: interventionCode,
-    preauth_type: 'surgical',
-    form: { procedure_date: '2030-01-15', admission_days: 2 },
-    ...DOCTOR,
-    diagnoses: [{ code: 'DD51', name: 'Inguinal hernia' }],
-    requested_amount: 82_700,
-    attachments: [{ document_type: 'CLINICAL_SUMMARY', file_name: 'summary.pdf' }],
-  };
-}
+const postPreauth = (form: FormData) => h.hospital.call('POST', '/api/v1/preauths', { multipart: form });
 
 async function previsitByOtp(patientNid: string) {
   const id = await crId(h.hospital, patientNid);
@@ -28,6 +17,15 @@ async function previsitByOtp(patientNid: string) {
   return { id, a: a.body };
 }
 
+const resend = (token: string, extra: Record<string, unknown> = {}) =>
+  h.hospital.post('/api/v1/claims/doctor-consent', {
+    request_type: 'PREAUTH_DOCTOR_APPROVAL_REQUEST',
+    consent_token: token,
+    intervention_code: codes.elective,
+    practitioner_registration_number: 'A12345',
+    ...extra,
+  });
+
 describe('elective preauthorization', () => {
   it('pre-visit consent by OTP is AUTHORIZED_PENDING_VISIT; the visit is refused until the preauth is FINALISED (rule 1)', async () => {
     const { id, a } = await previsitByOtp(NID.whitelisted);
@@ -35,24 +33,27 @@ describe('elective preauthorization', () => {
     const visitByGuid = () =>
       h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.elective], service_type: 'INPATIENT', auth_guid: a.guid });
     expectError(await visitByGuid(), 422, 'PREAUTH_REQUIRED');
+    // No preauth yet for the token: the look-up answers 404 (A reads it as "none").
+    expectError(await h.hospital.get('/api/v1/preauths', { consent_token: a.token }), 404, 'NOT_FOUND');
 
-    const created = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    const created = await postPreauth(preauthForm(a.token, codes.elective));
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ consent_token: a.token, intervention_code: codes.elective, status: 'PENDING_DOCTOR_APPROVAL' });
+    expect(created.body).toMatchObject({ token: a.token, interventionCode: codes.elective, status: 'PENDING_DOCTOR_APPROVAL', totalEstimatedAmountForPreauth: 82_700, serviceStart: '2030-01-15T08:00:00+03:00' });
+    expect(created.body).not.toHaveProperty('consent_token');
     const doctorSms = (await h.control.get('/sandbox/sms', { doctor_id: 'A12345' })).body as any[];
     expect(doctorSms.map((m) => m.purpose)).toEqual(['preauth_doctor_consent']);
-    expect((await h.hospital.post('/api/v1/claims/doctor-consent', { consent_token: a.token, intervention_code: codes.elective })).status).toBe(200);
+    expect((await resend(a.token)).body).toMatchObject({ data: { status: 'success' } });
     expect((await h.control.get('/sandbox/sms', { doctor_id: 'A12345' })).body).toHaveLength(2);
     expect((await h.hospital.get('/api/v1/preauths', { consent_token: a.token })).body.results[0].status).toBe('PENDING_DOCTOR_APPROVAL');
 
     expectError(await h.control.post(`/sandbox/preauths/${created.body.id}/payer-approval`), 409, 'INVALID_TRANSITION');
     expect((await h.control.post(`/sandbox/preauths/${created.body.id}/doctor-approval`)).body.status).toBe('ACTIVE');
     expectError(await visitByGuid(), 422, 'PREAUTH_REQUIRED');
-    expectError(await h.hospital.post('/api/v1/claims/doctor-consent', { consent_token: a.token, intervention_code: codes.elective }), 409, 'PREAUTH_NOT_EDITABLE');
+    expectError(await resend(a.token), 409, 'PREAUTH_NOT_EDITABLE');
     expect((await h.control.post(`/sandbox/preauths/${created.body.guid}/payer-approval`)).body.status).toBe('FINALISED');
 
     const look = await h.hospital.get('/api/v1/preauths', { consent_token: a.token });
-    expect(look.body).toMatchObject({ pageSize: 1, results: [{ status: 'FINALISED', id: created.body.id }] });
+    expect(look.body).toMatchObject({ pageSize: 1, results: [{ status: 'FINALISED', id: created.body.id, doctorApproved: true, finalApprovedAmount: 82_700 }] });
     expect((await h.hospital.get('/api/v1/claims/authorizations', { token: a.token })).body.status).toBe('AUTHORIZED');
 
     const visit = await visitByGuid();
@@ -65,17 +66,65 @@ describe('elective preauthorization', () => {
     expect((await visitByGuid()).body.invoice_number).toBe(visit.body.invoice_number);
   });
 
+  it('refuses a JSON preauth: the exchange reads preauths as multipart only', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const json = await h.hospital.post('/api/v1/preauths', {
+      consent_token: a.token,
+      intervention_code: codes.elective,
+      service_start: '2030-01-15T08:00:00+03:00',
+      service_end: '2030-01-17T12:00:00+03:00',
+      items: [{ unit_price: 82_700 }],
+      doctors: [PREAUTH_DOCTOR],
+      diagnoses: [{ icd_code: 'DD51' }],
+      provider_notification_email: 'claims@hospital.example',
+    });
+    expectError(json, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await h.hospital.get('/api/v1/preauths', { consent_token: a.token }), 404, 'NOT_FOUND');
+  });
+
+  it('names the part it cannot take: the lists, the dates, the email, the old reading', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const refusedAt = async (parts: Record<string, unknown>) => {
+      const r = await postPreauth(preauthForm(a.token, codes.elective, parts));
+      expectError(r, 400, 'VALIDATION_ERROR');
+      return (r.body.details as any[]).map((d) => d.field);
+    };
+    expect(await refusedAt({ items: undefined })).toEqual(['items']);
+    expect(await refusedAt({ doctors: [] })).toEqual(['doctors']);
+    expect(await refusedAt({ diagnoses: [{ code: 'DD51' }] })).toEqual(['diagnoses.0.icd_code']);
+    expect(await refusedAt({ service_end: '2030-01-17' })).toEqual(['service_end']);
+    expect(await refusedAt({ service_end: '2030-01-14T08:00:00+03:00' })).toEqual(['service_end']);
+    expect(await refusedAt({ provider_notification_email: undefined })).toEqual(['provider_notification_email']);
+    expect(await refusedAt({ doctors: [{ ...PREAUTH_DOCTOR, regulation_body: 'PPB' }] })).toEqual(['doctors.0.regulation_body']);
+  });
+
+  it('takes attachments whose metadata names their file parts, and only those', async () => {
+    const pdf = { field: 'attachments_0_file_blob', name: 'referral.pdf', type: 'application/pdf', data: new Uint8Array([37, 80, 68, 70, 45, 49]) };
+    const meta = [{ document_title: 'Referral', document_type: 'REFERRAL_LETTER', file_field_name: 'attachments_0_file_blob' }];
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const missing = await postPreauth(preauthForm(a.token, codes.elective, { attachments: meta }));
+    expectError(missing, 400, 'VALIDATION_ERROR');
+    expect(missing.body.details[0].field).toBe('attachments.0.file_field_name');
+    const stray = await postPreauth(preauthForm(a.token, codes.elective, {}, [pdf]));
+    expectError(stray, 400, 'VALIDATION_ERROR');
+    expect(stray.body.details[0].field).toBe('attachments_0_file_blob');
+    expect((await postPreauth(preauthForm(a.token, codes.elective, { attachments: meta }, [pdf]))).status).toBe(200);
+    // K leaves the part out when there is nothing to attach: taken too.
+    const other = await previsitByOtp(NID.whitelisted);
+    expect((await postPreauth(preauthForm(other.a.token, codes.elective, { attachments: undefined }))).status).toBe(200);
+  });
+
   it('day of visit by OTP: a new OTP opens the visit once the preauth is FINALISED, and not before', async () => {
     const { id, a } = await previsitByOtp(NID.whitelisted);
-    const p = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
+    const p = await createPreauth(h.hospital, a.token, codes.elective);
     const visitByOtp = async () => {
       await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: [codes.elective] });
       const otp = await lastOtp(h.control, { patient_id: id });
       return h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [codes.elective], service_type: 'INPATIENT', otp });
     };
     expectError(await visitByOtp(), 422, 'PREAUTH_REQUIRED');
-    await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
-    await h.control.post(`/sandbox/preauths/${p.body.id}/payer-approval`);
+    await h.control.post(`/sandbox/preauths/${p.id}/doctor-approval`);
+    await h.control.post(`/sandbox/preauths/${p.id}/payer-approval`);
     const visit = await visitByOtp();
     expect(visit.status).toBe(200);
     expect(visit.body.authorization_code).toBe(a.token);
@@ -85,47 +134,64 @@ describe('elective preauthorization', () => {
     const id = await crId(h.hospital, NID.covered);
     const a = await authorizeByFingerprint(h, h.hospital, id, [codes.elective], 'INPATIENT');
     expect(a.status).toBe('AUTHORIZED_PENDING_VISIT');
-    expect((await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective))).status).toBe(200);
+    expect((await postPreauth(preauthForm(a.token, codes.elective))).status).toBe(200);
   });
 
-  it('refuses a preauth without an AUTHORIZED_PENDING_VISIT consent, for another intervention, or without a doctor', async () => {
+  it('refuses a preauth without an AUTHORIZED_PENDING_VISIT consent, for another intervention, or with an unknown doctor', async () => {
     const id = await crId(h.hospital, NID.covered);
     const visitConsent = await authorizeByFingerprint(h, h.hospital, id, [codes.capitation], 'CAPITATION');
-    expectError(await h.hospital.post('/api/v1/preauths', preauthBody(visitConsent.token, codes.capitation)), 422, 'INTERVENTION_NOT_ALLOWED');
+    expectError(await postPreauth(preauthForm(visitConsent.token, codes.capitation)), 422, 'INTERVENTION_NOT_ALLOWED');
     const { a } = await previsitByOtp(NID.whitelisted);
-    expectError(await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.capitation)), 422, 'AUTHORIZATION_MISMATCH');
-    const noDoctor: Record<string, unknown> = { ...preauthBody(a.token, codes.elective) };
-    delete noDoctor.practitioner_regulation_body;
-    expectError(await h.hospital.post('/api/v1/preauths', noDoctor), 400, 'VALIDATION_ERROR');
-    expectError(await h.hospital.post('/api/v1/preauths', { ...preauthBody(a.token, codes.elective), preauth_type: 'cosmetic' }), 400, 'VALIDATION_ERROR');
-    expectError(await h.hospital.post('/api/v1/preauths', preauthBody('NOPE', codes.elective)), 404, 'NOT_FOUND');
+    expectError(await postPreauth(preauthForm(a.token, codes.capitation)), 422, 'AUTHORIZATION_MISMATCH');
+    expectError(await postPreauth(preauthForm(a.token, codes.elective, { doctors: [{ ...PREAUTH_DOCTOR, identification_number: 'A00000' }] })), 422, 'PROFESSIONAL_NOT_FOUND');
+    expectError(await postPreauth(preauthForm('NOPE', codes.elective)), 404, 'NOT_FOUND');
   });
 
   it('returns the same preauth when creation is repeated', async () => {
     const { a } = await previsitByOtp(NID.whitelisted);
-    const first = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
-    const second = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
-    expect(second.body.id).toBe(first.body.id);
+    const first = await createPreauth(h.hospital, a.token, codes.elective);
+    const second = await createPreauth(h.hospital, a.token, codes.elective);
+    expect(second.id).toBe(first.id);
   });
 
-  it('cancels at /preauths/cancel (the singular /preauth/cancel does not answer), once', async () => {
+  it('cancels at /preauths/cancel by consent token and intervention (the singular /preauth/cancel does not answer), once', async () => {
     const { a } = await previsitByOtp(NID.whitelisted);
-    const p = await h.hospital.post('/api/v1/preauths', preauthBody(a.token, codes.elective));
-    expectError(await h.hospital.post('/api/v1/preauth/cancel', { consent_token: a.token, reason: 'patient declined' }), 404, 'NOT_FOUND');
-    const cancelled = await h.hospital.post('/api/v1/preauths/cancel', { consent_token: a.token, reason: 'patient declined' });
+    const p = await createPreauth(h.hospital, a.token, codes.elective);
+    const cancel = { consent_token: a.token, intervention_code: codes.elective };
+    expectError(await h.hospital.post('/api/v1/preauth/cancel', cancel), 404, 'NOT_FOUND');
+    const cancelled = await h.hospital.post('/api/v1/preauths/cancel', cancel);
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body.preauth).toMatchObject({ id: p.body.id, status: 'CANCELLED', cancel_reason: 'patient declined' });
-    expectError(await h.hospital.post('/api/v1/preauths/cancel', { preauth_id: p.body.id, reason: 'again' }), 409, 'PREAUTH_NOT_CANCELLABLE');
+    expect(cancelled.body).toMatchObject({ id: p.id, status: 'CANCELLED' });
+    expectError(await h.hospital.post('/api/v1/preauths/cancel', cancel), 404, 'NOT_FOUND');
     expectError(await h.hospital.post('/api/v1/preauths/cancel', { consent_token: a.token }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('refuses to cancel a preauth past its decision', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    const p = await createPreauth(h.hospital, a.token, codes.elective);
+    await h.control.post(`/sandbox/preauths/${p.id}/doctor-approval`);
+    await h.control.post(`/sandbox/preauths/${p.id}/payer-rejection`, { reason: 'not covered' });
+    const r = await h.hospital.post('/api/v1/preauths/cancel', { consent_token: a.token, intervention_code: codes.elective });
+    expectError(r, 404, 'NOT_FOUND');
+  });
+
+  it('resends the doctor consent only with its request_type, to the preauth doctor', async () => {
+    const { a } = await previsitByOtp(NID.whitelisted);
+    await createPreauth(h.hospital, a.token, codes.elective);
+    const noType = await h.hospital.post('/api/v1/claims/doctor-consent', { consent_token: a.token, intervention_code: codes.elective, practitioner_registration_number: 'A12345' });
+    expectError(noType, 400, 'VALIDATION_ERROR');
+    expect(noType.body.details[0].field).toBe('request_type');
+    expectError(await resend(a.token, { practitioner_registration_number: 'A23456' }), 404, 'NOT_FOUND');
+    expect((await resend(a.token, { ...PREAUTH_DOCTOR })).status).toBe(200);
   });
 
   it('removes a preauth diagnosis, and its doctor only before the doctor approves', async () => {
     const { a } = await previsitByOtp(NID.whitelisted);
-    const p = await h.hospital.post('/api/v1/preauths', { ...preauthBody(a.token, codes.elective), diagnoses: [{ code: 'DD51' }, { code: 'MG26' }] });
+    const p = await createPreauth(h.hospital, a.token, codes.elective, { diagnoses: [{ icd_code: 'DD51' }, { icd_code: 'MG26' }] });
     const removed = await h.hospital.call('DELETE', '/api/v1/preauths/diagnoses/MG26', {
       body: { consent_token: a.token, icd_code: 'MG26', intervention_code: codes.elective },
     });
-    expect(removed.body.diagnoses).toEqual([{ code: 'DD51' }]);
+    expect(removed.body.preauthDiagnoses.map((d: any) => d.name)).toEqual(['DD51']);
     expectError(
       await h.hospital.call('DELETE', '/api/v1/preauths/diagnoses/MG26', { body: { consent_token: a.token, intervention_code: codes.elective } }),
       404,
@@ -135,17 +201,17 @@ describe('elective preauthorization', () => {
       h.hospital.call('DELETE', '/api/v1/preauths/doctors', {
         body: { consent_token: a.token, intervention_code: codes.elective, practitioner_registration_number: 'A12345' },
       });
-    await h.control.post(`/sandbox/preauths/${p.body.id}/doctor-approval`);
+    await h.control.post(`/sandbox/preauths/${p.id}/doctor-approval`);
     expectError(await dropDoctor(), 409, 'PREAUTH_NOT_EDITABLE');
     const fresh = (await previsitByOtp(NID.whitelisted)).a;
-    const q = await h.hospital.post('/api/v1/preauths', preauthBody(fresh.token, codes.elective));
+    const q = await createPreauth(h.hospital, fresh.token, codes.elective);
     const dropped = await h.hospital.call('DELETE', '/api/v1/preauths/doctors', {
       body: { consent_token: fresh.token, intervention_code: codes.elective, practitioner_registration_number: 'A12345' },
     });
     expect(dropped.status).toBe(200);
     expect(dropped.body).toBeNull();
-    expect((await h.hospital.get('/api/v1/preauths', { consent_token: fresh.token })).body.results[0].doctor).toBeUndefined();
-    expectError(await h.control.post(`/sandbox/preauths/${q.body.id}/doctor-approval`), 422, 'NO_DOCTOR_ATTACHED');
+    expect((await h.hospital.get('/api/v1/preauths', { consent_token: fresh.token })).body.results[0].preauthDoctors).toEqual([]);
+    expectError(await h.control.post(`/sandbox/preauths/${q.id}/doctor-approval`), 422, 'NO_DOCTOR_ATTACHED');
   });
 });
 

@@ -87,8 +87,9 @@ describe("the field notes' table of operations without contract paths", () => {
     expect(await unanswered(fieldNotesEndpoints)).toEqual([]);
   });
 
-  it('answers the singular dispense path the live service answered once [1x]', async () => {
+  it('answers the singular dispense path UAT answers (R create_dispense()), and the documented plural', async () => {
     expect(isRouteNotFound(await h.hospital.post('/api/v1/prescriptions/dispense', {}))).toBe(false);
+    expect(isRouteNotFound(await h.hospital.post('/api/v1/prescriptions/dispenses', {}))).toBe(false);
   });
 });
 

@@ -12,7 +12,15 @@ afterAll(async () => {
   await world.close();
 });
 
-const preauthRequest = { preauthType: 'surgical' as const, requestedAmountKes: 65_000, diagnoses: [{ code: 'DD51' }], doctor: SURGEON, clinicalNotes: 'Reducible right inguinal hernia' };
+const preauthRequest = {
+  serviceStart: '2030-01-15',
+  serviceEnd: '2030-01-17',
+  requestedAmountKes: 65_000,
+  diagnoses: [{ code: 'DD51' }],
+  doctor: SURGEON,
+  notificationEmail: 'claims@hospital.example',
+  clinicalNotes: 'Reducible right inguinal hernia',
+};
 
 async function electiveCode(s: StationHandle, patientRef: string): Promise<string> {
   const page = await s.ok('benefits.interventions', { patientRef, scenario: 'elective-preauth', pageSize: 5 });
@@ -43,7 +51,12 @@ describe('flow A, elective inpatient preauth', () => {
     await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
     await eventually(() => s.ok('workflow.get', { workflowId: elective.workflowId }), (v) => v.state === 'verified', 'phase-one consent');
     const sent = await s.ok('elective.submitPreauth', { workflowId: elective.workflowId, ...preauthRequest });
-    expect(sent).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL', doctorStep: 'waiting', payerStep: 'not-started' } });
+    expect(sent).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL', doctorStep: 'waiting', payerStep: 'not-started', requestedAmountKes: 65_000 } });
+    // What went on the wire: the multipart preauth of the live exchange.
+    const stored = [...world.sandbox.context.state.preauths.values()].at(-1);
+    expect(stored).toMatchObject({ items: [65_000], diagnoses: [{ code: 'DD51' }], notification_email: 'claims@hospital.example', details: { clinical_indications: 'Reducible right inguinal hernia' } });
+    expect(stored?.doctor).toMatchObject({ registration_number: 'A23456' });
+    expect(Date.parse(stored?.service_end ?? '') - Date.parse(stored?.service_start ?? '')).toBe(3 * 24 * 3600_000 - 1000);
     expect(sent.next).toContain('elective.resendDoctorRequest');
     await s.ok('elective.resendDoctorRequest', { workflowId: elective.workflowId });
     // A visit before the payer approves is refused.

@@ -23,7 +23,15 @@ async function finalisedElective(s: StationHandle, patientRef: string, cr: strin
   const elective = await s.ok('elective.begin', { patientRef, interventionCode: code });
   await s.ok('consent.sendSms', { workflowId: elective.workflowId });
   await s.ok('consent.confirmSms', { workflowId: elective.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  const sent = await s.ok('elective.submitPreauth', { workflowId: elective.workflowId, preauthType: 'surgical', requestedAmountKes: 65_000, diagnoses: [{ code: 'DD51' }], doctor: SURGEON });
+  const sent = await s.ok('elective.submitPreauth', {
+    workflowId: elective.workflowId,
+    serviceStart: '2030-01-15',
+    serviceEnd: '2030-01-16',
+    requestedAmountKes: 65_000,
+    diagnoses: [{ code: 'DD51' }],
+    doctor: SURGEON,
+    notificationEmail: 'claims@hospital.example',
+  });
   const reference = sent.kind === 'elective' ? sent.preauth?.reference : undefined;
   await world.control.post(`/preauths/${reference}/doctor-approval`);
   await world.control.post(`/preauths/${reference}/payer-approval`);

@@ -67,8 +67,15 @@ async function fingerprintFlow(nationalId: string): Promise<void> {
 async function emergencyFlow(): Promise<void> {
   const [protocol] = (await s.ok('emergency.protocols', { interventionCode: 'SHA-01-001' })).items;
   const doctor = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };
-  const created = await s.ok('emergency.create', { interventionCode: 'SHA-01-001', protocolCode: protocol!.protocolCode, doctor, modeOfArrival: 'AMBULANCE', broughtBy: 'RELATIVE' });
-  await s.ok('consent.confirmSms', { workflowId: created.workflowId, code: await world.control.latestCode({ doctor_id: 'A34567' }, 'emergency_consent') });
+  const created = await s.ok('emergency.create', {
+    interventionCode: 'SHA-01-001',
+    protocolCode: protocol!.protocolCode,
+    doctor,
+    modeOfArrival: 'AMBULANCE',
+    broughtBy: 'RELATIVE',
+    referenceNumber: 'AMB-SECRETS-1',
+    notes: 'collapsed at the bus stage',
+  });
   const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
   await s.ok('emergency.identify', { workflowId: created.workflowId, patientRef: patient.patientRef });
   const cr = await world.control.crIdOf('30000002');
@@ -158,7 +165,7 @@ describe('secret scan', () => {
     const names = await Promise.all(['30000001', '30000002', '30000004'].map((id) => world.control.fullNameOf(id)));
     const secrets = secretsOfTheRun(names);
     expect(secrets.filter((x) => x.label === 'access token').length).toBeGreaterThan(0);
-    expect(secrets.filter((x) => x.label === 'SMS code').length).toBeGreaterThan(5);
+    expect(secrets.filter((x) => x.label === 'SMS code').length).toBeGreaterThanOrEqual(5);
     expect(secrets.filter((x) => x.label === 'consent token').length).toBe(4);
 
     expect(s.logs.length).toBeGreaterThan(100);

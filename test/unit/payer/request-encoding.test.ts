@@ -20,6 +20,12 @@ function routes() {
     'POST /api/v1/patients/otp-whitelists': ok(first('consent.requestOtpWhitelist')),
     'POST /api/v1/claims/authorize': ok({ ...(first('consent.authorizeDischarge') as object), authorization_code: 'ECT-1' }),
     'POST /api/v1/claims/doctor-consent': ok({ message: 'sent' }),
+    'POST /api/v1/preauths': ok(first('preauth.create')),
+    'POST /api/v1/preauths/cancel': ok(first('preauth.cancel')),
+    'POST /api/v1/claims/emergency': ok(first('emergency.createClaim')),
+    'POST /api/v1/claims/emergency/protocols': ok(first('emergency.addProtocol')),
+    'GET /api/v1/claims/emergency/protocols': ok(first('emergency.protocols')),
+    'POST /api/v1/prescriptions/dispense': ok(first('prescriptions.dispense')),
     'POST /api/v1/claims/authorizations/AT%2F1%20x/reject': ok({ message: 'rejected' }),
     'DELETE /api/v1/preauths/diagnoses/DB10.1': ok(first('preauth.removeDiagnosis')),
     'POST /api/v1/tenants/FID-00-000004-0/endpoints': ok(first('callbacks.createEndpoint')),
@@ -185,12 +191,92 @@ describe('authorize shapes', () => {
     expect(only().json).toEqual({ patient_id: 'CR0000002', intervention_codes: ['SHA-02-001'], beneficiary_contact_id: '7' });
   });
 
-  it('marks the emergency authorize and the doctor OTP as emergency', async () => {
-    await expect(client.emergency.authorize(requestExamples['emergency.authorize'] as never)).resolves.toMatchObject({ consentToken: 'ECT-1' });
-    expect(only().json).toMatchObject({ is_emergency: true, otp: '654321', regulation_body: 'KMPDC', intervention_code: 'SHA-01-001' });
+});
+
+describe('preauth, emergency and prescriptions', () => {
+  it('sends a preauth as multipart: the lists as JSON text, each attachment in the part its metadata names', async () => {
+    await expect(client.preauth.create(requestExamples['preauth.create'] as never)).resolves.toMatchObject({ id: '11', interventionCode: 'SHA-05-010' });
+    const request = only();
+    const form = await formOf(request);
+    expect(form.get('consent_token')).toBe('AT-1');
+    expect(form.get('service_start')).toBe('2025-07-01T08:00:00+03:00');
+    expect(form.get('service_end')).toBe('2025-07-03T12:00:00+03:00');
+    expect(JSON.parse(String(form.get('items')))).toEqual([{ unit_price: '85000.00' }]);
+    expect(JSON.parse(String(form.get('doctors')))).toEqual([
+      { identification_number: 'A1234', identification_type: 'registration_number', regulation_body: 'KMPDC', is_primary: true, intervention_code: 'SHA-05-010' },
+    ]);
+    expect(JSON.parse(String(form.get('diagnoses')))).toEqual([{ icd_code: 'DB10', consent_token: 'AT-1', intervention_code: 'SHA-05-010' }]);
+    expect(JSON.parse(String(form.get('attachments')))).toEqual([{ document_title: 'Referral letter', document_type: 'REFERRAL_LETTER', file_field_name: 'attachments_0_file_blob' }]);
+    const file = form.get('attachments_0_file_blob') as File;
+    expect(file.name).toBe('lab.pdf');
+    expect([...new Uint8Array(await file.arrayBuffer())]).toEqual(pdfBytes);
+    expect(form.get('provider_notification_email')).toBe('claims@facility.example');
+    expect(form.get('clinical_indications')).toBe('Acute appendicitis');
+    expect(form.has('preauth_type')).toBe(false);
+  });
+
+  it('sends an empty attachments list when there is no document (R sends [])', async () => {
+    const { attachments: _none, ...rest } = requestExamples['preauth.create'] as Record<string, unknown>;
+    await client.preauth.create(rest as never);
+    const form = await formOf(only());
+    expect(form.get('attachments')).toBe('[]');
+    expect([...form.keys()].filter((k) => k.endsWith('_file_blob'))).toEqual([]);
+  });
+
+  it('cancels a preauth by consent token and intervention', async () => {
+    await expect(client.preauth.cancel({ consent_token: 'AT-1', intervention_code: 'SHA-05-010' })).resolves.toMatchObject({ status: 'CANCELLED' });
+    expect(only().json).toEqual({ consent_token: 'AT-1', intervention_code: 'SHA-05-010' });
+  });
+
+  it('names the request_type of every doctor consent: the preauth resend and the emergency approval', async () => {
+    await client.consent.resendDoctorConsent(requestExamples['consent.resendDoctorConsent'] as never);
+    expect(only().json).toEqual({
+      consent_token: 'AT-1',
+      intervention_code: 'SHA-05-010',
+      practitioner_registration_number: 'A1234',
+      identification_number: 'A1234',
+      identification_type: 'registration_number',
+      regulation_body: 'KMPDC',
+      request_type: 'PREAUTH_DOCTOR_APPROVAL_REQUEST',
+    });
     exchange.requests.length = 0;
-    await client.emergency.sendDoctorOtp(requestExamples['emergency.sendDoctorOtp'] as never);
-    expect(only().json).toEqual({ is_emergency: true, identification_number: 'A1234', identification_type: 'registration_number', regulation_body: 'KMPDC', intervention_code: 'SHA-01-001' });
+    await client.emergency.requestDoctorApproval(requestExamples['emergency.requestDoctorApproval'] as never);
+    expect(only().json).toEqual({
+      consent_token: 'ECT-1',
+      intervention_code: 'SHA-01-001',
+      emergency_claim_id: 'EC-7',
+      identification_number: 'A1234',
+      identification_type: 'registration_number',
+      regulation_body: 'KMPDC',
+      request_type: 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST',
+    });
+  });
+
+  it('creates an emergency claim with no consent token and reads the one it answers', async () => {
+    await expect(client.emergency.createClaim(requestExamples['emergency.createClaim'] as never)).resolves.toMatchObject({ consentToken: 'ECT-1', claimId: 'EC-7' });
+    expect(only().json).toEqual(requestExamples['emergency.createClaim']);
+    expect(only().json).not.toHaveProperty('consent_token');
+  });
+
+  it('asks for protocols with both required query parameters, and adds one as multipart with comma-separated diagnoses', async () => {
+    await client.emergency.protocols({ active: true, intervention_code: 'SHA-01-001' });
+    expect(Object.fromEntries(only().query)).toEqual({ active: 'true', intervention_code: 'SHA-01-001' });
+    exchange.requests.length = 0;
+    await expect(client.emergency.addProtocol(requestExamples['emergency.addProtocol'] as never)).resolves.toMatchObject({ lineId: 'L-9', itemCode: 'PROT-TRAUMA-1' });
+    const form = await formOf(only());
+    expect(Object.fromEntries(form)).toEqual({
+      consent_token: 'ECT-1',
+      protocol_code: 'PROT-TRAUMA-1',
+      intervention_code: 'SHA-01-001',
+      unit_price: '3000.00',
+      quantity: '1',
+      diagnoses: 'NA00,PA60',
+    });
+  });
+
+  it('dispenses at /prescriptions/dispense, the path UAT answers', async () => {
+    await client.prescriptions.dispense(requestExamples['prescriptions.dispense'] as never);
+    expect(only().path).toBe('/api/v1/prescriptions/dispense');
   });
 });
 

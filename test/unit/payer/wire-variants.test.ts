@@ -279,14 +279,30 @@ describe('consent', () => {
 });
 
 describe('preauth, claims, emergency, prescriptions', () => {
-  const preauth = { id: 11, guid: 'P-G', consent_token: 'AT', intervention_code: 'SHA-05-010', status: 'PENDING_DOCTOR_APPROVAL', diagnoses: [{ code: 'DA01' }] };
+  /** The portal's camelCase preauth. */
+  const preauth = { id: 11, guid: 'P-G', token: 'AT', interventionCode: 'SHA-05-010', status: 'PENDING_DOCTOR_APPROVAL', totalEstimatedAmountForPreauth: 50000, finalApprovedAmount: null };
 
-  it('reads preauths as one object [doc] or {pageSize, results} [live]', () => {
-    const expected = [{ id: '11', guid: 'P-G', consentToken: 'AT', interventionCode: 'SHA-05-010', status: 'PENDING_DOCTOR_APPROVAL', diagnoses: ['DA01'] }];
+  it('reads preauths in camelCase [portal] as one object or a page {pageSize, results} [live]', () => {
+    const expected = [{ id: '11', guid: 'P-G', consentToken: 'AT', interventionCode: 'SHA-05-010', status: 'PENDING_DOCTOR_APPROVAL', requestedAmount: 50000, approvedAmount: undefined }];
     expect(read(g.preauth.find, preauth)).toMatchObject(expected);
     expect(read(g.preauth.find, { pageSize: 20, results: [preauth] })).toMatchObject(expected);
     expect(read(g.preauth.create, preauth)).toMatchObject(expected[0] as object);
+    expect(read(g.preauth.cancel, { ...preauth, status: 'CANCELLED' })).toMatchObject({ status: 'CANCELLED' });
     expect(malformed(g.preauth.find, { pageSize: 20, results: [{ ...preauth, status: 3 }] })).toMatchObject({ field: 'results[0].status' });
+  });
+
+  it('reads a snake_case preauth too (R reads both spellings), the camelCase key winning', () => {
+    expect(read(g.preauth.find, { results: [{ id: 12, token: 'AT', intervention_code: 'SHA-05-011', status: 'ACTIVE', final_approved_amount: '42000.00' }] })).toMatchObject([
+      { id: '12', interventionCode: 'SHA-05-011', status: 'ACTIVE', approvedAmount: 42000 },
+    ]);
+    expect(read(g.preauth.create, { ...preauth, intervention_code: 'IGNORED' })).toMatchObject({ interventionCode: 'SHA-05-010' });
+  });
+
+  it('names the field a preauth answer lacks, never inventing one', () => {
+    expect(malformed(g.preauth.find, { pageSize: 1, results: [{ interventionCode: 'SHA-05-010', status: 'ACTIVE' }] })).toMatchObject({ field: 'results[0].id' });
+    expect(malformed(g.preauth.create, { id: 3 })).toMatchObject({ field: 'status' });
+    // A page that lost its list is not read as one preauth: the missing member is named.
+    expect(malformed(g.preauth.find, { pageSize: 20, count: 1 })).toMatchObject({ field: 'results' });
   });
 
   it('reads the visit with authorization_code as the consent token', () => {
@@ -423,26 +439,42 @@ describe('preauth, claims, emergency, prescriptions', () => {
     expect(read(g.claims.removeLine, { data: { lines: [] }, message: 'Line removed' })).toEqual({ message: 'Line removed', data: { lines: [] } });
   });
 
-  it('reads the emergency authorize and claim', () => {
-    expect(read(g.emergency.authorize, { status: 'EMERGENCY_AUTHORIZED', token: 'E-1', authorization_code: 'E-1' })).toEqual({ consentToken: 'E-1', status: 'EMERGENCY_AUTHORIZED' });
-    expect(read(g.emergency.createClaim, { consent_token: 'E-1', workflow_state: 'DRAFT', emergency_at: 'a', submit_deadline: 'b', protocols: [{ protocolCode: 'P' }] })).toMatchObject({
-      consentToken: 'E-1',
-      submitDeadline: 'b',
-      protocols: [{ protocolCode: 'P' }],
+  it('reads the emergency claim: authorization_code is its consent token, id its claim id', () => {
+    const claim = { id: 'EC-1', claim_id: 1, authorization_code: 'E-1', workflow_state: 'draft', emergency_visit_expiry: '2025-01-02T02:00:00+03:00', invoice_number: 'INV/1', visit_start: '2025-01-01T02:00:00+03:00' };
+    expect(read(g.emergency.createClaim, claim)).toMatchObject({ consentToken: 'E-1', claimId: 'EC-1', workflowState: 'DRAFT', expiresAt: '2025-01-02T02:00:00+03:00', invoiceNumber: 'INV/1' });
+    expect(read(g.emergency.createClaim, { authorization_code: 'E-2', claim_id: 2 })).toMatchObject({ consentToken: 'E-2', claimId: '2', expiresAt: undefined });
+    expect(malformed(g.emergency.createClaim, { consent_token: 'E-1', id: 'EC-1' })).toMatchObject({ field: 'authorization_code' });
+    expect(malformed(g.emergency.identifyClaim, { authorization_code: 'E-1' })).toMatchObject({ field: 'id' });
+  });
+
+  it('reads protocol pages in either spelling, with the tariff as a number or numeric text', () => {
+    const protocols = read(g.emergency.protocols, {
+      count: 2,
+      results: [
+        { protocolCode: 'P-1', name: 'Trauma', applicableTariff: '3000', status: 'ACTIVE', intervention: [{ code: 'SHA-01-001' }, {}] },
+        { protocol_code: 'P-2', applicable_tariff: 4500 },
+      ],
     });
-    const protocols = read(g.emergency.protocols, { count: 1, results: [{ protocolCode: 'P-1', name: 'Trauma', intervention_code: 'SHA-01-001', applicableTariff: 3000, active: true }] });
-    expect(protocols.items[0]).toEqual({ protocolCode: 'P-1', name: 'Trauma', interventionCode: 'SHA-01-001', applicableTariff: 3000, active: true });
+    expect(protocols.items).toEqual([
+      { protocolCode: 'P-1', name: 'Trauma', applicableTariff: 3000, status: 'ACTIVE', interventionCodes: ['SHA-01-001'] },
+      { protocolCode: 'P-2', name: undefined, applicableTariff: 4500, status: undefined, interventionCodes: [] },
+    ]);
+    expect(malformed(g.emergency.protocols, { results: [{ name: 'Trauma' }] })).toMatchObject({ field: 'results[0].protocolCode' });
+    expect(read(g.emergency.addProtocol, { id: 'L-1', item_code: 'P-1', line_total_amount: '3000.00' })).toMatchObject({ lineId: 'L-1', total: 3000 });
+    expect(malformed(g.emergency.addProtocol, { item_code: 'P-1' })).toMatchObject({ field: 'id' });
   });
 
   it('reads prescriptions and dispenses', () => {
-    expect(read(g.prescriptions.create, { code: 'RX1', doctorReviewStatus: [], guid: 'g', id: 5, replicated: false, status: 'active' })).toEqual({
+    expect(read(g.prescriptions.create, { code: 'RX1', doctorReviewStatus: 'pending', guid: 'g', id: 5, replicated: 'NO', status: 'active', dosage: [{ frequency: 3 }] })).toEqual({
       id: '5',
       guid: 'g',
       code: 'RX1',
       status: 'ACTIVE',
-      replicated: false,
-      doctorReviewStatus: [],
+      replicated: 'NO',
+      doctorReviewStatus: 'PENDING',
     });
+    expect(malformed(g.prescriptions.create, { id: 5, doctorReviewStatus: [] })).toMatchObject({ field: 'doctorReviewStatus' });
+    expect(read(g.prescriptions.dispense, { id: 1, status: 'DISPENSED', dispenseDosages: [], dispensingDoctors: [] })).toEqual([{ id: '1', status: 'DISPENSED' }]);
     expect(read(g.prescriptions.dispense, [{ id: 1, status: 'DISPENSED' }])).toEqual([{ id: '1', status: 'DISPENSED' }]);
     expect(malformed(g.prescriptions.dispense, [{ status: 'DISPENSED' }])).toMatchObject({ field: '[0].id' });
   });

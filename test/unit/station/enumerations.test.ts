@@ -15,7 +15,6 @@ import {
   modeOfArrival,
   paymentMechanism,
   preauthStatus,
-  preauthType,
   scenario,
   serviceType,
   submitReason,
@@ -32,7 +31,6 @@ import {
   normalisePaymentMechanism,
   otpWhitelistReasons,
   preauthStatuses,
-  preauthTypes,
   serviceTypes,
   submitDischargeReasons,
   unknownPatientReasons,
@@ -54,7 +52,6 @@ describe('enumerations the station carries between the contract and the exchange
     ['identification types', idType.options, identificationTypes],
     ['modes of arrival', modeOfArrival.options, modesOfArrival],
     ['who brought the patient', contractBroughtBy.options, clientBroughtBy],
-    ['preauth types', preauthType.options, preauthTypes],
     ['discharge statuses', claimPreview.shape.dischargeStatus.unwrap().options, dischargeStatuses],
     ['claim document types', contractDocumentType.options, claimDocumentTypes],
   ] as const)('%s are the same', (_name, contract, client) => {

@@ -17,7 +17,6 @@ describe('the consent route', () => {
     ['window closed where enforced', { fingerprintsUnusableUntil: now - 1 }, 'blocked', 'fallback-window-closed', false],
     ['window closed, not enforced', { fingerprintsUnusableUntil: now - 1, biometricsEnforced: false }, 'sms', 'biometrics-not-enforced', true],
     ['window closed, whitelisted', { fingerprintsUnusableUntil: now - 1, whitelisted: true }, 'sms', 'whitelisted', true],
-    ['emergency doctor', { purpose: 'emergency-doctor' as const }, 'sms', 'sms-only', true],
     ['emergency identification', { purpose: 'identification' as const, biometricsEnforced: true }, 'sms', 'sms-only', true],
   ])('%s', (_name, facts, route, reason, smsAllowed) => {
     const decision = decideRoute({ ...base, ...facts });
