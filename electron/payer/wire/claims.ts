@@ -23,6 +23,7 @@ import {
   record,
   requireAllOrNone,
   requireExactlyOne,
+  rfc3339DateTime,
   serviceType,
   status,
   text,
@@ -480,8 +481,6 @@ export const payerPreviewResponse = oneOrMany(record);
 
 // ---------------------------------------------------------------- discharge and submit
 
-/** RFC 3339: a day, a time and an offset (`2025-07-01T14:30:00+03:00`); the discharge refuses a bare day (R WORKFLOWS). */
-export const rfc3339DateTime = isoDate.refine((v) => /T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(v), 'an RFC 3339 date-time with its offset, such as 2025-07-01T14:30:00+03:00');
 
 export const dischargeRequest = z
   .strictObject({

@@ -17,7 +17,6 @@ import {
   practitionerIdentificationType,
   regulationBody,
   requireAllOrNone,
-  serviceType,
   status,
   text,
 } from './common';

@@ -18,7 +18,7 @@ import {
   requireOtpConsentAllowed,
   requirePatient,
 } from '../state/consent';
-import type { AttachmentRecord, AuthorizationRecord, ClaimDiagnosisRecord, ClaimRecord, LineRecord, OtpRecord, PreauthRecord } from '../state/store';
+import type { AttachmentRecord, AuthorizationRecord, ClaimRecord, LineRecord, OtpRecord, PreauthRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { MAX_ATTACHMENTS_PER_CLAIM, checkAttachment, readMultipart, type UploadedFile } from '../uploads';
 import {
@@ -39,12 +39,11 @@ import {
   text,
 } from '../validation';
 import { EMERGENCY_WINDOW_MS, attachmentView, claimDispatchView, claimPreview, diagnosisView, lineView, totalAmount, visitView } from '../views';
-import { ICD11_CONCEPTS } from '../world/concepts';
 // The portal's list of claim document types, as the client spells it (one list, from R docs billing).
 import { claimDocumentTypes } from '../../payer/wire';
 import { CATALOGUE, isPerDiem, type Intervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
-import { doctorRecord, requireClaim, requireEditable, requireProfessional } from './shared';
+import { doctorRecord, recordDiagnosis, requireClaim, requireEditable, requireProfessional } from './shared';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const isoDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'a date such as 2025-07-01');
@@ -210,21 +209,6 @@ function attachDoctor(claim: ClaimRecord, practitioner: ReturnType<typeof practi
   if (practitioner === null || claim.doctor !== null) return;
   const p = requireProfessional(practitioner.identification_type, practitioner.identification_number, practitioner.regulation_body);
   claim.doctor = doctorRecord(p, practitioner.identification_type, practitioner.identification_number);
-}
-
-/** Records a diagnosis of one intervention of the claim once; answers the claim's record of it. */
-function recordDiagnosis(ctx: SandboxContext, claim: ClaimRecord, code: string, interventionCode: string): ClaimDiagnosisRecord {
-  const known = claim.diagnoses.find((d) => d.code === code && d.intervention_code === interventionCode);
-  if (known !== undefined) return known;
-  const record: ClaimDiagnosisRecord = {
-    id: claim.diagnoses.reduce((max, d) => Math.max(max, d.id), 0) + 1,
-    code,
-    name: ICD11_CONCEPTS.find((c) => c.code === code)?.display ?? code,
-    intervention_code: interventionCode,
-    recorded_at: ctx.now(),
-  };
-  claim.diagnoses.push(record);
-  return record;
 }
 
 function requireClaimIntervention(claim: ClaimRecord, code: string): void {

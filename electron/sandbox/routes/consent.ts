@@ -21,7 +21,7 @@ import {
 } from '../state/consent';
 import type { ClaimRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
-import { interventionList, otpField, parse, practitionerIdType, regulator, serviceType, text } from '../validation';
+import { interventionList, otpField, parse, text } from '../validation';
 import { authorizationView, biometricAuthorizeView } from '../views';
 import { isEmergencyIntervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';

@@ -17,7 +17,7 @@ import { emergencyClaimView, protocolLineView, protocolView } from '../views';
 import { CATALOGUE, isEmergencyIntervention, type Intervention, type Protocol } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
 import { newClaim } from './claims';
-import { doctorRecord, requestUrl, requireClaim, requireEditable, requireProfessional } from './shared';
+import { doctorRecord, recordDiagnosis, requestUrl, requireClaim, requireEditable, requireProfessional } from './shared';
 
 const emergencyRequest = z.object({
   interventions: interventionList.refine((codes) => codes.length === 1, 'exactly one intervention per emergency claim'),
@@ -198,12 +198,13 @@ export function emergencyRoutes(app: FastifyInstance, ctx: SandboxContext): void
       created_at: now,
     };
     claim.lines.push(line);
-    for (const d of diagnoses) if (!claim.diagnoses.some((c) => c.code === d.code)) claim.diagnoses.push(d);
+    for (const d of diagnoses) recordDiagnosis(ctx, claim, d.code, protocol.intervention_code);
     for (const { meta, file } of attachments) {
       claim.attachments.push({
         attachment_id: ctx.rng.uuid(),
         intervention_code: protocol.intervention_code,
         document_type: meta.document_type,
+        title: meta.document_title,
         file_name: file.filename,
         content_type: file.mimetype,
         size: file.data.length,

@@ -116,6 +116,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         attachment_id: ctx.rng.uuid(),
         intervention_code: intervention.intervention_code,
         document_type: meta.document_type,
+        title: meta.document_title,
         file_name: file.filename,
         content_type: file.mimetype,
         size: file.data.length,

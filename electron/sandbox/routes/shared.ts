@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { EDITABLE_CLAIM_STATES } from '../state/machines';
-import type { ClaimRecord, DoctorRecord } from '../state/store';
+import type { ClaimDiagnosisRecord, ClaimRecord, DoctorRecord } from '../state/store';
+import { ICD11_CONCEPTS } from '../world/concepts';
 import type { Facility } from '../world/facilities';
 import { findProfessional, professionalName, type Professional } from '../world/professionals';
 
@@ -45,4 +46,19 @@ export function doctorRecord(p: Professional, identificationType: string, identi
 
 export function requestUrl(ctx: SandboxContext, request: FastifyRequest): URL {
   return new URL(request.url, ctx.baseUrl === '' ? 'http://127.0.0.1' : ctx.baseUrl);
+}
+
+/** Records a diagnosis of one intervention of the claim once; answers the claim's record of it. */
+export function recordDiagnosis(ctx: SandboxContext, claim: ClaimRecord, code: string, interventionCode: string): ClaimDiagnosisRecord {
+  const known = claim.diagnoses.find((d) => d.code === code && d.intervention_code === interventionCode);
+  if (known !== undefined) return known;
+  const record: ClaimDiagnosisRecord = {
+    id: claim.diagnoses.reduce((max, d) => Math.max(max, d.id), 0) + 1,
+    code,
+    name: ICD11_CONCEPTS.find((c) => c.code === code)?.display ?? code,
+    intervention_code: interventionCode,
+    recorded_at: ctx.now(),
+  };
+  claim.diagnoses.push(record);
+  return record;
 }

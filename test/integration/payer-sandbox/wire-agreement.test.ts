@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ExchangeError, type ExchangeClient, type OperationName } from '../../../electron/payer';
 import { requestExamples } from '../../unit/payer/helpers/wire-examples';
-import { HOSPITAL, refusal, useWorld } from './harness';
+import { HOSPITAL, PRACTITIONER, refusal, useWorld } from './harness';
 
 const { w } = useWorld();
 let token: string;

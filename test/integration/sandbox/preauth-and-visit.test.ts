@@ -2,7 +2,7 @@
 // The elective flow (flow A phase 1 and the day of visit): AUTHORIZED_PENDING_VISIT, preauth
 // lifecycle, rule 1, and visit creation (open visit returned again, per-diem line, tenants).
 import { describe, expect, it } from 'vitest';
-import { BIOMETRIC, DOCTOR, NID, PREAUTH_DOCTOR, authorizeByFingerprint, createPreauth, crId, expectError, lastOtp, openVisit, preauthForm, useHarness, useInterventions } from './harness';
+import { BIOMETRIC, NID, PREAUTH_DOCTOR, authorizeByFingerprint, createPreauth, crId, expectError, lastOtp, openVisit, preauthForm, useHarness, useInterventions } from './harness';
 
 const h = useHarness();
 const codes = useInterventions(h);
