@@ -11,12 +11,15 @@ import { readWireDoc } from '../../support/wire-doc';
 import { fixturesByOperation, loadWireFixtures } from '../../support/wire-fixtures';
 import { startWireRecorder, type Recorded, type WireRecorder } from '../../support/wire-recorder';
 import { compareShape } from '../../support/wire-shape';
-import { BIOMETRIC, DIAGNOSIS, DISPENSARY, EMERGENCY_DOCTOR, HOSPITAL, NID, PRACTITIONER, patientId, presentFinger, readOtp, useWorld, type Catalogue, type World } from './harness';
+import { BIOMETRIC, DIAGNOSIS, DISPENSARY, EMERGENCY_DOCTOR, HOSPITAL, NID, PRACTITIONER, PREAUTH_DOCTOR, patientId, presentFinger, readOtp, useWorld, type Catalogue, type World } from './harness';
 
 const { w, codes } = useWorld();
 
 const pdf = { file_name: 'lab.pdf', content_type: 'application/pdf', data: new TextEncoder().encode('%PDF-1.4\n% lab result\n') };
 const today = () => new Date().toISOString().slice(0, 10);
+const now = () => new Date().toISOString();
+/** The attending doctor as the claim's doctor calls name them. */
+const DOCTOR = { identification_number: PRACTITIONER.practitioner_identification_number, identification_type: 'registration_number', regulation_body: 'KMPDC' } as const;
 
 interface Tour {
   readonly hospital: ExchangeClient;
@@ -35,25 +38,35 @@ const outpatientByOtp: Step = [
     const id = { identification_number: NID.covered, identification_type: 'National ID' } as const;
     const patient = (await c.registry.findPatient(id)).id;
     await c.eligibility.check(id);
-    await c.eligibility.subBenefits({ patient_id: patient });
-    await c.eligibility.interventions({ patient_id: patient, search: codes.capitation.code });
+    const subBenefits = await c.eligibility.subBenefits({ patient_id: patient });
+    const home = subBenefits.items.find((s) => s.allowedInterventions.includes(codes.capitation.code));
+    await c.eligibility.interventions({ patient_id: patient, sub_benefit_code: home?.code ?? '' });
     await c.eligibility.utilization({ patient_id: patient, intervention_code: codes.capitation.code });
     const [contact] = await c.consent.contacts({ patient_id: patient });
-    await c.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.capitation.code], contact_id: contact?.id });
-    const visit = await c.claims.createVisit({ patient_id: patient, intervention_code: codes.capitation.code, service_type: 'OUTPATIENT', otp: await readOtp(w.raw, { patient_id: patient }) });
+    await c.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.capitation.code], beneficiary_contact_id: contact?.id });
+    const visit = await c.claims.createVisit({ patient_id: patient, intervention_codes: [codes.capitation.code], service_type: 'CAPITATION', otp: await readOtp(w.raw, { patient_id: patient }) });
     const token = visit.consentToken;
-    await c.claims.addDoctor({ consent_token: token, identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' });
-    await c.claims.addLine({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [...DIAGNOSIS] });
-    await c.claims.addBilling({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [{ code: 'CA40', name: 'Pneumonia' }], attachments: [pdf] });
-    const attachment = await c.claims.uploadAttachment({ consent_token: token, intervention_code: codes.capitation.code, document_type: 'LAB_REPORT', file: pdf });
+    await c.claims.addDoctor({ consent_token: token, ...DOCTOR });
+    await c.claims.addLine({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, service_name: 'Consultation' });
+    await c.claims.addDiagnosis({ consent_token: token, icd_code: DIAGNOSIS[0].code, intervention_code: codes.capitation.code });
+    await c.claims.addBilling({
+      consent_token: token,
+      intervention_code: codes.capitation.code,
+      unit_price: 0,
+      quantity: 1,
+      diagnoses: ['CA40'],
+      attachments: [{ document_title: 'Chest X-ray report', document_type: 'LAB_RESULTS', file: pdf }],
+    });
+    const attachment = await c.claims.uploadAttachment({ consent_token: token, intervention_code: codes.capitation.code, document_type: 'LAB_RESULTS', file_blob: pdf });
     const preview = await c.claims.preview({ consent_token: token });
     const [first, second] = preview.lines;
-    if (first?.lineGuid !== undefined) await c.claims.editLine({ consent_token: token, line_guid: first.lineGuid, quantity: 2 });
-    if (second?.lineGuid !== undefined) await c.claims.removeLine({ consent_token: token, line_guid: second.lineGuid });
+    if (first === undefined || second === undefined) throw new Error(`the preview has ${preview.lines.length} lines, two were billed`);
+    await c.claims.editLine({ line_id: first.id, quantity: 2 });
+    await c.claims.removeLine({ consent_token: token, line_guid: second.id });
     await c.claims.removeDiagnosis({ consent_token: token, icd_code: 'CA40', intervention_code: codes.capitation.code });
     await c.claims.removeAttachment({ consent_token: token, attachment_id: attachment.id, intervention_code: codes.capitation.code });
     await c.claims.removeDoctor({ consent_token: token });
-    await c.claims.addDoctor({ consent_token: token, identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' });
+    await c.claims.addDoctor({ consent_token: token, ...DOCTOR });
     await c.consent.sendDischargeOtp({ consent_token: token, patient_id: patient });
     const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
     await c.claims.submit({ consent_token: token, invoice_number: preview.invoiceNumber ?? '', discharge_reason: 'RECOVERED', otp });
@@ -66,33 +79,32 @@ const outpatientByFingerprint: Step = [
   'flow B by fingerprint, a rejected authorization, prescriptions and the visit end',
   async ({ hospital: c, w, codes }) => {
     const patient = await patientId(c, NID.covered);
-    const stale = await c.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    const authorize = { patient_id: patient, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC } as const;
+    const stale = await c.consent.authorizeBiometric(authorize);
     await c.consent.rejectAuthorization({ token: stale.token ?? '' });
-    const pending = await c.consent.authorizeBiometric({ patient_id: patient, service_type: 'OUTPATIENT', interventions: [codes.capitation.code], ...BIOMETRIC });
+    const pending = await c.consent.authorizeBiometric(authorize);
     await presentFinger(w.raw, pending.guid ?? '', patient);
     await c.consent.getAuthorization({ token: pending.token ?? '', guid: pending.guid ?? '' });
-    const visit = await c.claims.createVisit({ patient_id: patient, intervention_code: codes.capitation.code, service_type: 'OUTPATIENT', auth_guid: pending.guid ?? '', ...PRACTITIONER });
+    const visit = await c.claims.createVisit({ patient_id: patient, intervention_codes: [codes.capitation.code], service_type: 'CAPITATION', auth_guid: pending.guid ?? '', ...PRACTITIONER });
     const token = visit.consentToken;
-    await c.claims.addLine({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [...DIAGNOSIS] });
+    await c.claims.addBilling({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [DIAGNOSIS[0].code] });
     await c.prescriptions.create({
       consent_token: token,
       intervention_code: codes.capitation.code,
-      items: [{ generic_concept_code: 'RXN-723', dose_quantity: 500, dose_unit: 'mg', frequency: 'TDS', duration: 5, duration_unit: 'days', start_date: today() }],
-      identification_number: 'A12345',
-      identification_type: 'registration_number',
-      regulation_body: 'KMPDC',
+      items: [{ generic_concept_code: 'RXN-723', dose_quantity: 500, dose_unit: 'mg', frequency: 3, period_unit: 'day', duration: 5, duration_unit: 'days', start_date: today() }],
+      ...DOCTOR,
     });
     const dispense = {
       actual_products: [{ actual_product_code: 'AMOX-500-CAP', medication_price: 12.5, total_quantity: 15 }],
       consent_token: token,
-      doctors: [{ identification_number: 'NCK-118822', identification_type: 'registration_number', regulation_body: 'NCK' }],
+      doctors: [{ identification_number: '22334455', identification_type: 'National ID' }],
       intervention_code: codes.capitation.code,
-    };
+    } as const;
     await c.prescriptions.dispense(dispense);
-    await c.prescriptions.dispenseAtSingularPath(dispense);
-    await c.prescriptions.removeDoctor({ consent_token: token, intervention_code: codes.capitation.code, practitioner_registration_number: 'A12345' });
-    await c.shr.observations({ subject: patient, consent_token: token });
-    const discharge = await c.consent.authorizeDischarge({ consent_token: token, patient_id: patient, service_type: 'OUTPATIENT', ...BIOMETRIC });
+    await c.prescriptions.dispenseAtDocumentedPath(dispense);
+    await c.prescriptions.removeDoctor({ consent_token: token, intervention_code: codes.capitation.code, practitioner_registration_number: DOCTOR.identification_number });
+    await c.shr.observations({ subject: patient, consent_token: token, puid: `PUID-${DOCTOR.identification_number}` });
+    const discharge = await c.consent.authorizeDischarge(authorize);
     await presentFinger(w.raw, discharge.dischargeAuthGuid ?? '', patient);
     const preview = await c.claims.preview({ consent_token: token });
     await c.claims.submit({ consent_token: token, invoice_number: preview.invoiceNumber ?? '', discharge_reason: 'RECOVERED', discharge_auth_guid: discharge.dischargeAuthGuid ?? '' });
@@ -107,27 +119,28 @@ const electivePreauth: Step = [
   'flow A phase one by SMS code: preauth created, found, changed, cancelled',
   async ({ hospital: c, w, codes }) => {
     const patient = await patientId(c, NID.whitelisted);
-    await c.consent.sendOtp({ patient_id: patient, intervention_codes: [codes.elective.code] });
-    const previsit = await c.consent.authorizeOtp({ patient_id: patient, otp: await readOtp(w.raw, { patient_id: patient }), intervention_codes: [codes.elective.code] });
+    const intervention = codes.elective.code;
+    await c.consent.sendOtp({ patient_id: patient, intervention_codes: [intervention] });
+    const previsit = await c.consent.authorizeOtp({ patient_id: patient, otp: await readOtp(w.raw, { patient_id: patient }), interventions: [intervention], service_type: 'INPATIENT' });
     const token = previsit.token ?? '';
     await c.preauth.create({
       consent_token: token,
-      intervention_code: codes.elective.code,
-      preauth_type: 'surgical',
-      form: { procedure: 'open inguinal hernia repair', admission_days: 2 },
-      ...PRACTITIONER,
-      diagnoses: [
-        { code: 'DD51', name: 'Inguinal hernia' },
-        { code: 'CA00', name: 'Acute nasopharyngitis' },
-      ],
-      requested_amount: 80_000,
+      intervention_code: intervention,
+      service_start: '2030-01-15T08:00:00+03:00',
+      service_end: '2030-01-17T12:00:00+03:00',
+      items: [{ unit_price: 80_000 }],
+      doctors: [{ ...PREAUTH_DOCTOR, is_primary: true }],
+      diagnoses: [{ icd_code: 'DD51' }, { icd_code: 'CA00' }],
+      attachments: [{ document_title: 'Theatre notes', document_type: 'CLINICAL_NOTES', file: pdf }],
+      provider_notification_email: 'claims@hospital.example',
+      chief_complaint: 'Reducible right inguinal swelling',
     });
     await c.preauth.find({ consent_token: token });
-    await c.consent.resendDoctorConsent({ consent_token: token, intervention_code: codes.elective.code });
-    await c.preauth.removeDiagnosis({ consent_token: token, icd_code: 'CA00', intervention_code: codes.elective.code });
+    await c.consent.resendDoctorConsent({ consent_token: token, intervention_code: intervention, practitioner_registration_number: PREAUTH_DOCTOR.identification_number, ...PREAUTH_DOCTOR });
+    await c.preauth.removeDiagnosis({ consent_token: token, icd_code: 'CA00', intervention_code: intervention });
     await c.shr.serviceRequests({ performer_organization: HOSPITAL.code, count: 10 });
-    await c.preauth.removeDoctor({ consent_token: token, intervention_code: codes.elective.code, practitioner_registration_number: PRACTITIONER.practitioner_identification_number });
-    await c.preauth.cancel({ consent_token: token, reason: 'patient chose another date' });
+    await c.preauth.removeDoctor({ consent_token: token, intervention_code: intervention, practitioner_registration_number: PREAUTH_DOCTOR.identification_number });
+    await c.preauth.cancel({ consent_token: token, intervention_code: intervention });
   },
 ];
 
@@ -138,32 +151,32 @@ const inpatientStay: Step = [
     const patient = await patientId(c, NID.covered);
     const a = await c.consent.authorizeBiometric({ patient_id: patient, service_type: 'INPATIENT', interventions: [codes.perDiem.code], ...BIOMETRIC });
     await presentFinger(w.raw, a.guid ?? '', patient);
-    const visit = await c.claims.createVisit({ patient_id: patient, intervention_code: codes.perDiem.code, service_type: 'INPATIENT', auth_guid: a.guid ?? '', ...PRACTITIONER });
+    const visit = await c.claims.createVisit({ patient_id: patient, intervention_codes: [codes.perDiem.code], service_type: 'INPATIENT', auth_guid: a.guid ?? '', ...PRACTITIONER });
     const token = visit.consentToken;
     await c.lookups.bedOccupancy({ facility_code: HOSPITAL.code });
     const preview = await c.claims.preview({ consent_token: token });
     await c.consent.sendDischargeOtp({ consent_token: token, patient_id: patient });
     const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
-    await c.claims.discharge({ consent_token: token, discharge_reason: 'RECOVERED', invoice_number: preview.invoiceNumber ?? '', otp, discharge_status: 'PARTIAL', discharge_date: today() });
-    await c.claims.switchIntervention({ consent_token: token, existing_intervention_code: codes.perDiem.code, new_intervention_code: codes.perDiem.code, retain_bill_items: true });
+    await c.claims.discharge({ consent_token: token, discharge_reason: 'RECOVERED', invoice_number: preview.invoiceNumber ?? '', otp, discharge_status: 'PARTIAL', discharge_date: now() });
+    await c.claims.switchIntervention({
+      consent_token: token,
+      existing_intervention_code: codes.perDiem.code,
+      new_intervention_code: codes.perDiem.code,
+      retain_bill_items: true,
+      bill_from: today(),
+      bill_to: today(),
+    });
     await c.claims.close({ consent_token: token, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'opened for the wrong patient' });
   },
 ];
 
-/** Flow C: the doctor's consent, protocols, an unidentified claim identified later, the submit. */
+/** Flow C as the live exchange runs it: the claim first, a protocol, the doctor asked, identified later, submitted. */
 const emergency: Step = [
-  'flow C: emergency claim, identified, submitted',
+  'flow C: emergency claim, protocol, doctor approval, identified, submitted',
   async ({ hospital: c, w, codes }) => {
     const intervention = codes.emergency.code;
-    await c.emergency.sendDoctorOtp({ ...EMERGENCY_DOCTOR, intervention_code: intervention });
-    const consent = await c.emergency.authorize({ otp: await readOtp(w.raw, { doctor_id: EMERGENCY_DOCTOR.identification_number }), ...EMERGENCY_DOCTOR, intervention_code: intervention });
-    const protocols = await c.emergency.protocols({ intervention_code: intervention, active: true });
-    const protocol = protocols.items[0];
     const payload = {
-      consent_token: consent.consentToken,
-      intervention_code: intervention,
-      protocol_code: protocol?.protocolCode ?? '',
-      unit_price: protocol?.applicableTariff ?? 0,
+      interventions: [intervention],
       mode_of_arrival: 'AMBULANCE',
       brought_by: 'PARAMEDICS',
       reference_number: 'AMB-2231',
@@ -171,9 +184,21 @@ const emergency: Step = [
       ...EMERGENCY_DOCTOR,
     } as const;
     const claim = await c.emergency.createClaim(payload);
+    const protocols = await c.emergency.protocols({ intervention_code: intervention, active: true });
+    const protocol = protocols.items[0];
+    if (protocol === undefined) throw new Error(`no protocol of ${intervention}`);
+    await c.emergency.addProtocol({
+      consent_token: claim.consentToken,
+      protocol_code: protocol.protocolCode,
+      intervention_code: intervention,
+      unit_price: protocol.applicableTariff ?? 0,
+      quantity: 1,
+      diagnoses: ['NA00'],
+    });
+    await c.emergency.requestDoctorApproval({ consent_token: claim.consentToken, intervention_code: intervention, emergency_claim_id: claim.claimId, ...EMERGENCY_DOCTOR });
     const patient = await patientId(c, NID.covered);
     await c.consent.sendOtp({ patient_id: patient, intervention_codes: [intervention] });
-    await c.emergency.identifyClaim({ ...payload, beneficiary_cr_id: patient, otp: await readOtp(w.raw, { patient_id: patient }) });
+    await c.emergency.identifyClaim({ ...payload, beneficiary_cr_id: patient, otp: await readOtp(w.raw, { patient_id: patient }), consent_token: claim.consentToken });
     const preview = await c.claims.preview({ consent_token: claim.consentToken });
     await c.claims.submitEmergency({ consent_token: claim.consentToken, invoice_number: preview.invoiceNumber ?? '', discharge_reason: 'RECOVERED' });
   },
@@ -185,23 +210,32 @@ const theRest: Step = [
   async ({ hospital: c, codes }) => {
     const twoSchemes = await patientId(c, NID.twoSchemes);
     const eligibility = await c.eligibility.check({ identification_number: NID.twoSchemes, identification_type: 'National ID' });
-    await c.eligibility.setCover({ patient_id: twoSchemes, scheme_id: eligibility.schemes[0]?.id ?? '' });
+    const chosen = eligibility.schemes.find((s) => s.covered);
+    const consent = await c.consent.authorizeBiometric({ patient_id: twoSchemes, service_type: 'CAPITATION', interventions: [codes.capitation.code], ...BIOMETRIC });
+    await c.eligibility.setCover({ consent_token: consent.token ?? '', principal_cr_id: chosen?.principalCrNumber ?? '', policy_number: chosen?.policyNumber ?? '' });
     await c.eligibility.pomsfBalance({ patient_id: twoSchemes, policy_year: '2025' });
     const patient = await patientId(c, NID.covered);
     await c.eligibility.resolvePmfTariffs({
       fr_code: HOSPITAL.code,
       intervention_codes: [codes.capitation.code],
       hcw_identifier_type: 'registration_number',
-      hcw_identifier: 'A12345',
+      hcw_identifier: DOCTOR.identification_number,
       hcw_regulator: 'KMPDC',
     });
-    const whitelist = await c.consent.requestOtpWhitelist({ beneficiary_cr_id: patient, reason_type: 'OTHER', reason_text: 'Burns to both hands', attachment: pdf });
-    await c.consent.otpWhitelistStatus({ beneficiary_cr_id: patient, guid: whitelist.guid });
+    const whitelist = await c.consent.requestOtpWhitelist({
+      beneficiary_cr_id: patient,
+      reason_type: 'OTHER',
+      reason: 'Burns to both hands',
+      biometric_attempts: 3,
+      facility_fr_code: HOSPITAL.code,
+      attachment: { document_title: 'Clinician note', file: pdf },
+    });
+    await c.consent.otpWhitelistStatus({ beneficiary_cr_id: patient, guid: whitelist.guid, facility_fr_code: HOSPITAL.code });
     await c.lookups.searchFacilities({ identifier: HOSPITAL.code, identifier_type: 'fr-code' });
-    await c.lookups.searchProfessionals({ identification_number: 'A12345', identification_type: 'registration_number', regulator: 'kmpdc' });
+    await c.lookups.searchProfessionals({ identification_number: DOCTOR.identification_number, identification_type: 'registration_number', regulator: 'kmpdc' });
     await c.lookups.searchConcepts({ search: 'malaria', limit: 5 });
     await c.shr.securityLabels({});
-    const endpoint = await c.callbacks.createEndpoint({ tenant: HOSPITAL.code, url: 'https://hooks.example.org/idhini', name: 'ward station' });
+    const endpoint = await c.callbacks.createEndpoint({ tenant: HOSPITAL.code, name: 'ward station', base_url: 'https://hooks.example.org/idhini', entity_type: 'claim', environment: 'sandbox' });
     await c.callbacks.listEndpoints({ tenant: HOSPITAL.code });
     await c.callbacks.updateEndpoint({ endpoint_id: endpoint.id, name: 'ward station 2' });
     await c.callbacks.createOperation({ tenant: HOSPITAL.code, endpoint_id: endpoint.id, name: 'claims', path: '/claims' });
