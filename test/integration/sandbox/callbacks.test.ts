@@ -258,7 +258,7 @@ describe('status callbacks', () => {
       path_url_override: `${receiver.url}/other/place`,
     });
     const id = await crId(h.hospital, NID.covered);
-    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'] });
+    await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
     const [first] = await until('a delivery', async () => (receiver.received.length > 0 ? receiver.received : undefined));
     expect(first?.path).toBe('/other/place');
   });

@@ -106,7 +106,7 @@ describe('contract: Limits', () => {
 
   it('prescription items: at least 1', async () => {
     const doctor = { identification_number: 'A12345', identification_type: 'registration_number', regulation_body: 'KMPDC' };
-    const visit = await openVisit(h, h.hospital, await crId(h.hospital, NID.covered), 'SHA-02-001', 'OUTPATIENT');
+    const visit = await openVisit(h, h.hospital, await crId(h.hospital, NID.covered), 'SHA-02-001', 'CAPITATION');
     const base = { consent_token: visit.consent_token, intervention_code: 'SHA-02-001', ...doctor };
     expectError(await h.hospital.post('/api/v1/prescriptions', base), 400, 'VALIDATION_ERROR');
     expect((await h.hospital.post('/api/v1/prescriptions', { ...base, items: [{ generic_concept_code: 'RXN-1' }] })).status).toBe(200);

@@ -41,7 +41,9 @@ describe('emergency claims', () => {
     expect(created.body).not.toHaveProperty('consent_token');
     expect(Date.parse(created.body.emergency_visit_expiry) - Date.parse(created.body.visit_start)).toBe(24 * 3600 * 1000);
     const preview = await h.hospital.post('/api/v1/claims/preview', { consent_token: created.body.authorization_code });
-    expect(preview.body).toMatchObject({ patient_id: null, invoice_number: created.body.invoice_number });
+    // An unidentified patient's claim names no patient (the preview's patient_number is left out).
+    expect(preview.body).toMatchObject({ invoice_number: created.body.invoice_number });
+    expect(preview.body).not.toHaveProperty('patient_number');
   });
 
   it('refuses an emergency create without reference_number, with blank notes, or with a consent of its own as the only name', async () => {

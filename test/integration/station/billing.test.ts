@@ -45,9 +45,11 @@ async function openVisit(serviceType: 'OUTPATIENT' | 'INPATIENT'): Promise<{ vis
   const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
   expect(consent.serviceType).toBe(serviceType);
   await s.ok('consent.sendSms', { workflowId: consent.workflowId });
-  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
-  return { visitId: visit.workflowId, cr };
+  // The code is spent by the visit itself: the confirmation opens it; the doctor is attached after.
+  const opened = await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+  if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('the confirmed code opened no visit');
+  await s.ok('visit.attachDoctor', { workflowId: opened.visitWorkflowId, doctor: DOCTOR });
+  return { visitId: opened.visitWorkflowId, cr };
 }
 
 async function endVisit(visitId: string, cr: string, close: { dischargedAt?: string }): Promise<void> {

@@ -28,8 +28,10 @@ describe('covers: a member under two schemes', () => {
 
     const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
     await s.ok('consent.sendSms', { workflowId: consent.workflowId });
-    await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-    const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
+    // The confirmed code opens the visit (the visit is the consent); the doctor is attached after.
+    const opened = await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('the confirmed code opened no visit');
+    const visit = await s.ok('visit.attachDoctor', { workflowId: opened.visitWorkflowId, doctor: DOCTOR });
     expect(visit).toMatchObject({ kind: 'visit', state: 'open', lastError: null });
     await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
 
