@@ -3,9 +3,9 @@
 // started as a process (`npm run station:web -- --exchange <stand-in> …`) and driven over its bridge
 // as the renderer drives it: flow B by SMS code and by fingerprint (look-up, consent, visit open), a
 // billing line with a diagnosis and an attachment, the preview, the visit-end consent and the submit,
-// the elective pre-visit consent (OTP authorize), and the emergency create. Every request the
-// station sends is checked against the page (names, types, encoding); a failure names the request,
-// the entry and the row it broke.
+// the elective pre-visit consent (OTP authorize), and the emergency create (the claim, its protocol,
+// the doctor's approval asked). Every request the station sends is checked against the page (names,
+// types, encoding); a failure names the request, the entry and the row it broke.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,10 +28,11 @@ const { fixtures } = loadWireFixtures(operations);
  * Kept apart from the fixtures; the test below fails once a fixture of the same operation exists.
  */
 const standInOnly: Record<string, StandInOnlyAnswer> = {
-  'auth.token': {
-    status: 201,
-    body: { access_token: 'stand-in-access-token', expires_in: 3600, token_type: 'Bearer' },
-    entry: 'docs/exchange-wire.md, "Authentication and headers": POST /tenants/token → 201 {access_token, expires_in: 3600, token_type: "Bearer"}',
+  // The visit-end SMS code: no public source shows its answer, and the client needs nothing from it.
+  'consent.sendDischargeOtp': {
+    status: 200,
+    body: { message: 'OTP sent to +254712***345' },
+    entry: 'docs/exchange-wire.md, consent.sendDischargeOtp, Read table: `message` string, no (no source shows the answer; read like the send OTP\'s)',
   },
 };
 
@@ -47,18 +48,31 @@ const choose = {
   'consent.getAuthorization': prefer((f) => /"status":\s*"AUTHORIZED"/.test(text(f))),
   // The elective pre-visit consent is given by the OTP authorize.
   'consent.authorizeOtp': prefer((f) => /"status":\s*"AUTHORIZED/.test(text(f))),
-  // Interventions with entries (not the empty answer for an unknown sub-benefit); for the elective
-  // flow, a list holding an intervention whose preauth the payer approves by hand.
+  // Flow B's capitation intervention (not the empty answer for an unknown sub-benefit); for the
+  // elective flow, a list holding an intervention whose preauth the payer approves by hand.
   'eligibility.interventions': (own: readonly WireFixture[]) => prefer((f) => interventionsWanted.test(text(f)))(own),
+  // The emergency happens now: the fixture's own dates have long passed, and a claim whose 24 hours
+  // are over is one the station (rightly) no longer works on.
+  'emergency.createClaim': (own: readonly WireFixture[]) => own[0] && happeningNow(own[0]),
 };
-const anyInterventions = /"(code|intervention_code)":/;
+const HOUR_MS = 3600 * 1000;
+/** An emergency claim fixture with its start (and admission) now and its expiry 24 hours on: values only, the shape untouched. */
+function happeningNow(fixture: WireFixture): WireFixture {
+  if (fixture.body === null || typeof fixture.body !== 'object' || Array.isArray(fixture.body)) return fixture;
+  const now = Date.now();
+  const at = (ms: number) => new Date(ms).toISOString();
+  return { ...fixture, body: { ...fixture.body, admitted_on: at(now), visit_start: at(now), emergency_visit_expiry: at(now + 24 * HOUR_MS) } };
+}
+const capitationInterventions = /"paymentMechanism":\s*"CAPITATION"/;
 const electiveInterventions = /"needsManualPreauthApproval":\s*true/;
-let interventionsWanted = anyInterventions;
+let interventionsWanted = capitationInterventions;
 
 const CLIENT_ID = 'stand-in-facility';
 const SECRET = 'stand-in-client-secret-7c1e';
 const FACILITY = { code: 'FID-00-000004-0', name: 'Stand-in Hospital', agent: '22334455' };
 const DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
+/** What the nurse types on the emergency screen: an emergency intervention (SHA-01-…). */
+const EMERGENCY_INTERVENTION = 'SHA-01-001';
 /** A small PDF as the renderer sends an attachment: base64 in the command. */
 const PDF_BASE64 = Buffer.from('%PDF-1.4\n% malaria smear, positive\n%%EOF\n').toString('base64');
 
@@ -208,7 +222,7 @@ describe('the station against a stand-in exchange answering with the fixtures', 
     const outcome = await drive(async () => {
       if (smsVisit === undefined) throw new Error('flow B by SMS code opened no visit to bill');
       await ok('visit.attachDoctor', { workflowId: smsVisit, doctor: DOCTOR });
-      const line: CommandInput<'visit.addLine'> & { attachments?: unknown } = {
+      const line: CommandInput<'visit.addLine'> = {
         workflowId: smsVisit,
         unitPriceKes: 1500,
         quantity: 1,
@@ -248,18 +262,19 @@ describe('the station against a stand-in exchange answering with the fixtures', 
       await ok('consent.confirmSms', { workflowId: elective.workflowId, code: '615204' });
       await until(elective.workflowId, ['verified', 'creating-preauth', 'awaiting-doctor', 'awaiting-payer', 'finalised'], 'the pre-visit consent');
     });
-    interventionsWanted = anyInterventions;
+    interventionsWanted = capitationInterventions;
     const authorizes = ofOperation(outcome.requests, 'consent.authorizeOtp');
     expectWire(outcome, authorizes.length > 0 ? [] : ['the elective pre-visit consent sent no OTP authorize']);
   }, FLOW_MS);
 
-  it('the emergency create: protocols, the claim created for an unidentified patient', async () => {
+  it('the emergency create: the intervention’s protocols, the claim for an unidentified patient, its protocol, the doctor asked', async () => {
     const outcome = await drive(async () => {
-      // As the emergency screen does: the protocols first (no patient to look up), one chosen.
-      const protocols = await ok('emergency.protocols', {});
+      // As the emergency screen does: the nurse types the emergency intervention (no patient to
+      // look up), the station lists its protocols, one is chosen.
+      const protocols = await ok('emergency.protocols', { interventionCode: EMERGENCY_INTERVENTION });
       const protocol = protocols.items[0];
-      if (protocol === undefined) throw new Error('the protocols fixture lists no protocol');
-      const view: WorkflowView = await ok('emergency.create', {
+      if (protocol === undefined) throw new Error('the protocols fixture lists no protocol with a tariff');
+      const view = await ok('emergency.create', {
         interventionCode: protocol.interventionCode,
         protocolCode: protocol.protocolCode,
         doctor: DOCTOR,
@@ -268,11 +283,13 @@ describe('the station against a stand-in exchange answering with the fixtures', 
         referenceNumber: 'AMB-2231',
         notes: 'Road traffic accident, unconscious on arrival',
       });
-      // Where the doctor's SMS code comes before the claim, the doctor reads it out.
-      if (view.state === 'awaiting-doctor-code') await ok('consent.confirmSms', { workflowId: view.workflowId, code: '905512' });
-      const created = await until(view.workflowId, ['open-unidentified', 'open-identified'], 'the emergency claim');
-      if (created.kind !== 'emergency') throw new Error(`${created.workflowId} is a ${created.kind} workflow`);
+      // The live flow has no doctor's code before the claim: created, then the protocol, then the doctor's approval asked.
+      const why = view.lastError ? ` (${view.lastError.code}: ${view.lastError.message})` : '';
+      if (view.state !== 'open-unidentified') throw new Error(`the emergency claim is ${view.state}${why}`);
+      if (!view.protocolAdded) throw new Error(`the protocol is not on the claim${why}`);
+      if (view.doctorApproval !== 'requested') throw new Error(`the doctor's approval is ${view.doctorApproval}${why}`);
     });
-    expectWire(outcome, ofOperation(outcome.requests, 'emergency.createClaim').length > 0 ? [] : ['no emergency claim was created (POST /claims/emergency)']);
+    const unsent = ['emergency.createClaim', 'emergency.addProtocol', 'emergency.requestDoctorApproval'].filter((op) => ofOperation(outcome.requests, op).length === 0);
+    expectWire(outcome, unsent.map((op) => `the emergency flow sent no ${op} request`));
   }, FLOW_MS);
 });
