@@ -1,11 +1,14 @@
 // The command line of `npm run station:web`: training on its own sandbox, or another exchange. Pure
 // reading and checking, so every refusal is one clear usage error before anything starts.
 import { readFileSync } from 'node:fs';
+import { FAULT_PROFILES, type FaultProfileName } from '../electron/sandbox';
 import { parseOptions, portOption, UsageError } from './start-support';
 
 export const STATION_WEB_USAGE = `usage:
-  npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR]
-      training: the station on http://127.0.0.1:N with its own sandbox on M (default N+1)
+  npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR] [--profile ward]
+      training: the station on http://127.0.0.1:N with its own sandbox on M (default N+1);
+      --profile ward gives the sandbox a ward's network (each route's own waits, slow tails,
+      the odd 503), so a nurse learns with the waits she will meet
   npm run station:web -- --port N --exchange URL [--client-id ID --client-secret-file FILE]
       [--facility-code CODE] [--facility-name NAME] [--agent-id NATIONAL_ID]
       [--link-origins ORIGIN[,ORIGIN…]] [--reader auto|hardware-service|station-reader]
@@ -35,6 +38,8 @@ export interface TrainingPlan {
   readonly port: number;
   readonly sandboxPort: number;
   readonly dataDir: string | undefined;
+  /** The sandbox's network profile (--profile). */
+  readonly profile: FaultProfileName | undefined;
 }
 
 export interface ExchangePlan {
@@ -56,7 +61,7 @@ export interface ExchangePlan {
 
 export type StationWebPlan = TrainingPlan | ExchangePlan;
 
-const trainingOptions = ['port', 'sandbox-port', 'data-dir'];
+const trainingOptions = ['port', 'sandbox-port', 'data-dir', 'profile'];
 const exchangeOptions = [
   'port',
   'exchange',
@@ -108,7 +113,9 @@ export function parseStationWebArgs(argv: readonly string[]): StationWebPlan {
     const sandboxPort = portOption(options, 'sandbox-port') ?? (port === 0 ? 0 : port + 1);
     if (sandboxPort !== 0 && sandboxPort === port) throw new UsageError('--sandbox-port must differ from --port');
     if (sandboxPort > 65535) throw new UsageError(`the sandbox port ${sandboxPort} is out of range: give --sandbox-port`);
-    return { mode: 'training', port, sandboxPort, dataDir };
+    const profile = options.get('profile');
+    if (profile !== undefined && !(FAULT_PROFILES as readonly string[]).includes(profile)) throw new UsageError(`--profile must be one of ${FAULT_PROFILES.join(', ')}, got ${profile}`);
+    return { mode: 'training', port, sandboxPort, dataDir, profile: profile as FaultProfileName | undefined };
   }
   const clientId = options.get('client-id');
   const clientSecretFile = options.get('client-secret-file');

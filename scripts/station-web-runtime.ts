@@ -16,7 +16,7 @@ import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
 import { trainingReaders, type ReaderSetup } from '../electron/main/reader-setup';
 import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
-import { startSandbox, type RunningSandbox } from '../electron/sandbox';
+import { startSandbox, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
 import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
 import { createStation, memorySecretStore, type LocalDeviceServiceController, type LogDestination, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
@@ -36,6 +36,8 @@ export interface TrainingStationOptions {
   /** The local device service's port: 0 for any free one (default), 'auto' to prefer the hardware service's 18065. */
   deviceServicePort?: number | 'auto';
   appVersion?: string;
+  /** The sandbox's network profile: `ward` for a ward's waits (default: none, every call at once). */
+  profile?: FaultProfileName;
 }
 
 export interface TrainingStation {
@@ -117,7 +119,7 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     // The Electron shell's training readers (electron/main/reader-setup.ts): the virtual reader behind the station's device service.
     const { readers, deviceService, close: closeReaders } = await trainingReaders({ sandboxUrl, deviceServicePort: devicePort });
     cleanups.push(closeReaders);
-    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: `http://127.0.0.1:${devicePort}` });
+    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: `http://127.0.0.1:${devicePort}`, ...(options.profile === undefined ? {} : { profile: options.profile }) });
     cleanups.push(() => sandbox.close());
 
     const station = createStation({

@@ -1,4 +1,4 @@
-// npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR]
+// npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR] [--profile ward]
 // npm run station:web -- --port N --exchange URL [--client-id ID --client-secret-file FILE] […]
 // The station in browser mode on http://127.0.0.1:N, never opening a browser, running until killed.
 // Training: its own sandbox on http://127.0.0.1:M (default N+1) and the virtual reader; prints one
@@ -17,7 +17,12 @@ interface Running {
 }
 
 async function startTraining(plan: Extract<StationWebPlan, { mode: 'training' }>): Promise<Running> {
-  const running = await startTrainingStation({ port: plan.port, sandboxPort: plan.sandboxPort, ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }) });
+  const running = await startTrainingStation({
+    port: plan.port,
+    sandboxPort: plan.sandboxPort,
+    ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }),
+    ...(plan.profile === undefined ? {} : { profile: plan.profile }),
+  });
   return {
     lines: [`Idhini station (browser mode, training) ready at ${running.launchUrl}`, `Idhini sandbox (training mode) listening on ${running.sandbox.url}`],
     warnings: [],

@@ -1,14 +1,17 @@
-// `npm run sandbox -- --port N [--latency-ms L] [--fail-rate P]`: the conformance sandbox on
+// `npm run sandbox -- --port N [--latency-ms L] [--fail-rate P] [--profile ward]`: the conformance sandbox on
 // http://127.0.0.1:N. Prints one line with the URL once it accepts requests; runs until killed.
 import { parseArgs } from 'node:util';
-import { startSandbox, type SandboxOptions } from './index';
+import { FAULT_PROFILES, startSandbox, type FaultProfileName, type SandboxOptions } from './index';
 
-const USAGE = `Usage: npm run sandbox -- [--port N] [--latency-ms L] [--fail-rate P] [--seed S]
+const USAGE = `Usage: npm run sandbox -- [--port N] [--latency-ms L] [--fail-rate P] [--profile ward] [--seed S]
                            [--device-service-url URL] [--callback-retry-base-ms B] [--json]
 
   --port N                   listen on http://127.0.0.1:N (0 or omitted: a free port)
   --latency-ms L             add L ms to every exchange call (0..120000)
   --fail-rate P              answer a share P of exchange calls with 503 (0..1)
+  --profile ward             a ward's network instead: each route's own latency band
+                             (eligibility 0.5-1.5 s, each sub-benefit's interventions 1-4 s,
+                             writes 0.5-2 s), slow tails and the odd 503, seeded so runs repeat
   --seed S                   reproducible tokens, ids, OTPs and fault decisions
   --device-service-url URL   the device service the authorization page captures from
                              (default http://127.0.0.1:18065)
@@ -37,6 +40,7 @@ function parse(argv: readonly string[]): { options: SandboxOptions; json: boolea
         port: { type: 'string' },
         'latency-ms': { type: 'string' },
         'fail-rate': { type: 'string' },
+        profile: { type: 'string' },
         seed: { type: 'string' },
         'device-service-url': { type: 'string' },
         'callback-retry-base-ms': { type: 'string' },
@@ -47,11 +51,17 @@ function parse(argv: readonly string[]): { options: SandboxOptions; json: boolea
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const profile = values.profile;
+  if (profile !== undefined && !(FAULT_PROFILES as readonly string[]).includes(profile)) throw new UsageError(`--profile must be one of ${FAULT_PROFILES.join(', ')}, got '${profile}'`);
+  if (profile !== undefined && (values['latency-ms'] !== undefined || values['fail-rate'] !== undefined)) {
+    throw new UsageError('--profile sets its own latencies and failures: give it without --latency-ms or --fail-rate');
+  }
   const options: SandboxOptions = {
     port: number('port', values.port, 0, 65535, true) ?? 0,
     latencyMs: number('latency-ms', values['latency-ms'], 0, 120_000, true) ?? 0,
     failRate: number('fail-rate', values['fail-rate'], 0, 1, false) ?? 0,
     callbackRetryBaseMs: number('callback-retry-base-ms', values['callback-retry-base-ms'], 1, 600_000, true) ?? 1000,
+    ...(profile === undefined ? {} : { profile: profile as FaultProfileName }),
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(values['device-service-url'] === undefined ? {} : { deviceServiceUrl: values['device-service-url'] }),
   };

@@ -3,7 +3,7 @@
 // station in training mode keeps working across a reset.
 import { CallbackDispatcher } from './callbacks';
 import { SandboxClock } from './clock';
-import { FaultInjector } from './faults';
+import { FaultInjector, type FaultProfileName } from './faults';
 import { createRng, type Rng } from './rng';
 import { SandboxState, type StateChange } from './state/store';
 
@@ -12,6 +12,8 @@ export interface SandboxConfig {
   readonly port: number;
   readonly latencyMs: number;
   readonly failRate: number;
+  /** A network profile in place of the fixed latency and rate. */
+  readonly profile: FaultProfileName | undefined;
   readonly callbackRetryBaseMs: number;
   readonly deviceServiceUrl: string;
   readonly seed: string | number | undefined;
@@ -39,7 +41,12 @@ export class SandboxContext {
       rng: () => this.rng,
       retryBaseMs: config.callbackRetryBaseMs,
     });
-    this.faults = new FaultInjector(() => this.rng, { latencyMs: config.latencyMs, failRate: config.failRate });
+    this.faults = new FaultInjector(() => this.rng, {
+      latencyMs: config.latencyMs,
+      failRate: config.failRate,
+      profile: config.profile,
+      seed: config.seed === undefined ? undefined : String(config.seed),
+    });
     this.state = this.freshState();
   }
 

@@ -1,6 +1,7 @@
 // Public entry of the conformance sandbox: start it, get its URL, close it.
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_FRAME_ANCESTORS, SandboxContext, type SandboxConfig } from './context';
+import { FAULT_PROFILES, type FaultProfileName } from './faults';
 import { buildServer } from './server';
 
 export interface SandboxOptions {
@@ -12,6 +13,11 @@ export interface SandboxOptions {
   readonly latencyMs?: number;
   /** Share of exchange calls answered 503, 0..1. */
   readonly failRate?: number;
+  /**
+   * A network profile instead of a fixed latency and rate: `ward` draws each call's latency from its
+   * route's band, with slow tails and 5xx, seeded (by `seed`, else the profile's name) so runs repeat.
+   */
+  readonly profile?: FaultProfileName;
   /** First retry delay of a failed status callback; doubles per attempt (5 attempts, capped at 60 s). */
   readonly callbackRetryBaseMs?: number;
   /** The workstation's local device service the authorization page captures from. */
@@ -42,6 +48,7 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
     port: options.port ?? 0,
     latencyMs: options.latencyMs ?? 0,
     failRate: options.failRate ?? 0,
+    profile: options.profile,
     callbackRetryBaseMs: options.callbackRetryBaseMs ?? 1000,
     deviceServiceUrl: (options.deviceServiceUrl ?? DEFAULT_DEVICE_SERVICE_URL).replace(/\/+$/, ''),
     seed: options.seed,
@@ -51,6 +58,8 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
   if (!Number.isFinite(config.latencyMs) || config.latencyMs < 0 || config.latencyMs > 120_000) {
     throw new RangeError(`latency must be 0..120000 ms, got ${config.latencyMs}`);
   }
+  if (config.profile !== undefined && !(FAULT_PROFILES as readonly string[]).includes(config.profile)) throw new RangeError(`profile must be one of ${FAULT_PROFILES.join(', ')}, got ${config.profile}`);
+  if (config.profile !== undefined && (config.latencyMs > 0 || config.failRate > 0)) throw new RangeError('a profile sets its own latencies and failures: give it without a latency or a fail rate');
   if (!Number.isFinite(config.failRate) || config.failRate < 0 || config.failRate > 1) throw new RangeError(`fail rate must be between 0 and 1, got ${config.failRate}`);
   if (!Number.isFinite(config.callbackRetryBaseMs) || config.callbackRetryBaseMs < 1 || config.callbackRetryBaseMs > 600_000) {
     throw new RangeError(`callback retry base must be 1..600000 ms, got ${config.callbackRetryBaseMs}`);
@@ -95,6 +104,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 }
 
 export { SandboxContext } from './context';
+export { FAULT_PROFILES, type FaultProfileName } from './faults';
 export { signature as callbackSignature } from './callbacks';
 export { enrolledTemplate, TEMPLATE_BYTES } from './world/fingerprints';
 export { FINGERS, PATIENTS, type Finger } from './world/patients';

@@ -27,13 +27,15 @@ export const templateField = z
 function faultView(rule: FaultRule) {
   return {
     id: rule.id,
-    routes: rule.routes?.map((r) => `${r.method} ${r.path}`) ?? null,
+    routes: rule.routes?.map((r) => `${r.method} ${r.path}${r.query === null ? '' : `?${new URLSearchParams(r.query).toString()}`}`) ?? null,
     latency_ms: rule.latency_ms,
     fail_rate: rule.fail_rate,
     status: rule.status,
     remaining: rule.remaining,
     reset_connection: rule.reset_connection,
     injected: rule.injected,
+    profile: rule.profile,
+    seed: rule.seed,
   };
 }
 
@@ -100,8 +102,8 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   });
 
   app.get('/faults', async () => {
-    const { global, routes } = ctx.faults.list();
-    return { global: faultView(global), routes: routes.map(faultView) };
+    const { global, routes, recent } = ctx.faults.list();
+    return { global: faultView(global), routes: routes.map(faultView), recent };
   });
 
   app.post('/faults', async (request) => {

@@ -63,12 +63,16 @@ describe('npm run sandbox', () => {
     const unknown = run(['--port', '0', '--frobnicate']);
     const bad = run(['--fail-rate', '1.5']);
     const json = run(['--port', 'eighty', '--json']);
-    const [a, b, c] = [collect(unknown), collect(bad), collect(json)];
-    const codes = await Promise.all([exited(unknown), exited(bad), exited(json)]);
+    const profile = run(['--port', '0', '--profile', 'village']);
+    const both = run(['--port', '0', '--profile', 'ward', '--latency-ms', '300']);
+    const [a, b, c, d, e] = [collect(unknown), collect(bad), collect(json), collect(profile), collect(both)];
+    const codes = await Promise.all([exited(unknown), exited(bad), exited(json), exited(profile), exited(both)]);
     expect(codes.every((code) => code !== 0 && code !== null)).toBe(true);
     expect(a.stderr).toMatch(/Unknown option '--frobnicate'/);
     expect(b.stderr).toContain("--fail-rate must be a number from 0 to 1, got '1.5'");
     expect(JSON.parse(c.stdout.trim())).toEqual({ error: { code: 'USAGE', message: "--port must be an integer from 0 to 65535, got 'eighty'" } });
+    expect(d.stderr).toContain("--profile must be one of ward, got 'village'");
+    expect(e.stderr).toContain('--profile sets its own latencies and failures');
   });
 
   it('reports a port already in use', async () => {

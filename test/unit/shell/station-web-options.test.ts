@@ -21,6 +21,12 @@ describe('station:web in training', () => {
     expect(refusal(() => parseStationWebArgs(['--port', '8300', '--sandbox-port', '8300']))).toMatch(/must differ/);
     expect(refusal(() => parseStationWebArgs(['--port', '8300', '--client-id', 'x']))).toBe('unknown option --client-id');
   });
+
+  it('gives the sandbox a ward’s network with --profile ward, and only in training', () => {
+    expect(parseStationWebArgs(['--port', '8300', '--profile', 'ward'])).toMatchObject({ mode: 'training', profile: 'ward' });
+    expect(refusal(() => parseStationWebArgs(['--port', '8300', '--profile', 'village']))).toBe('--profile must be one of ward, got village');
+    expect(refusal(() => parseStationWebArgs(['--port', '8300', '--exchange', 'https://exchange.example.org', '--profile', 'ward']))).toBe('unknown option --profile');
+  });
 });
 
 describe('station:web against another exchange', () => {
