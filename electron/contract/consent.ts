@@ -40,6 +40,12 @@ export const consentCommands = {
   },
   /** Asks the exchange for a fingerprint authorization; the view then carries the authorization link. */
   'consent.startFingerprint': { input: onWorkflow, output: workflowView },
+  /**
+   * Looks the pending fingerprint authorization up now, as when the authorization page says it is
+   * done (a hint only: the exchange's answer decides). Flow B's consent opens its visit once the
+   * exchange says AUTHORIZED. Nothing pending: the view as it is.
+   */
+  'consent.checkFingerprint': { input: onWorkflow, output: workflowView },
   /** Withdraws a pending fingerprint request (rejecting it at the exchange) or an unconfirmed SMS code. */
   'consent.cancel': { input: onWorkflow, output: workflowView },
   /** After a rejection or expiry: the same route again, with a fresh request. */

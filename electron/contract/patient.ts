@@ -1,6 +1,8 @@
 // Patient look-up, eligibility at a glance, and the services the patient is covered for.
-// patient.lookUp lets the core chain registry → eligibility ∥ sub-benefits ∥ contacts and answer with
-// sensible defaults already chosen (the covered scheme, the one intervention that fits the ward).
+// patient.lookUp lets the core chain registry ∥ eligibility → sub-benefits ∥ contacts ∥ the ward's
+// usual sub-benefit's interventions and answer with sensible defaults already chosen (the covered
+// scheme, the one intervention that fits the ward); asked to, it answers as soon as eligibility is
+// in, and patient.details answers the rest once it has come.
 import { z } from 'zod';
 import {
   calendarDate,
@@ -54,6 +56,11 @@ export const patientSummary = z.strictObject({
   hasPhone: z.boolean(),
   /** The intervention that fits the ward, when exactly one does; the nurse may pick another. */
   suggestedIntervention: interventionBrief.nullable(),
+  /**
+   * Covered, and the phone numbers and the suggested service are still coming from the exchange:
+   * `hasPhone`, `badges` and `suggestedIntervention` are not final (patient.details answers them).
+   */
+  detailsLoading: z.boolean(),
   lookedUpAt: timestamp,
 });
 
@@ -117,11 +124,20 @@ export const utilization = z.strictObject({
 });
 
 export const patientCommands = {
-  /** Finds the patient and their eligibility; not covered is an answer (covered: false), not an error. */
+  /**
+   * Finds the patient and their eligibility; not covered is an answer (covered: false), not an error.
+   * `answerAt: 'eligibility'` answers the moment eligibility is in (`detailsLoading` while the phone
+   * numbers and the suggested service are still coming); by default the answer waits for them.
+   */
   'patient.lookUp': {
-    input: z.strictObject({ idType, idNumber, serviceType: serviceType.optional() }),
+    input: z.strictObject({ idType, idNumber, serviceType: serviceType.optional(), answerAt: z.enum(['eligibility', 'details']).optional() }),
     output: patientSummary,
   },
+  /**
+   * The looked-up patient once the phone numbers and the suggested service are in (at once when
+   * they are); after a failure to get them, asks the exchange again.
+   */
+  'patient.details': { input: z.strictObject({ patientRef }), output: patientSummary },
   /** For a member covered under two schemes: sets the effective cover. */
   'patient.chooseScheme': { input: z.strictObject({ patientRef, schemeId: z.string().min(1).max(100) }), output: patientSummary },
   /** This shift's look-ups, newest first, masked. */
@@ -130,9 +146,19 @@ export const patientCommands = {
     input: z.strictObject({ patientRef, careSetting: careSetting.optional(), ...pageRequest }),
     output: page(subBenefit),
   },
-  /** Paged and searchable (a member can have ~850); search matches code and name. */
+  /**
+   * Paged and searchable (a member can have ~850); search matches code and name. The exchange lists
+   * them one sub-benefit at a time: a list not in yet is asked for at once, or, with `background`,
+   * in its turn behind the nurse's own calls (the ward's usual and most-used sub-benefits first).
+   */
   'benefits.interventions': {
-    input: z.strictObject({ patientRef, subBenefitCode: z.string().min(1).max(60).optional(), scenario: scenario.optional(), ...pageRequest }),
+    input: z.strictObject({
+      patientRef,
+      subBenefitCode: z.string().min(1).max(60).optional(),
+      scenario: scenario.optional(),
+      background: z.boolean().optional(),
+      ...pageRequest,
+    }),
     output: page(intervention),
   },
   'benefits.utilization': { input: z.strictObject({ patientRef, interventionCode }), output: utilization },

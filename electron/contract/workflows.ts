@@ -89,6 +89,8 @@ export const verificationStep = z.strictObject({
       codeExpiresAt: timestamp.nullable(),
       resendAvailableAt: timestamp.nullable(),
       failedAttempts: z.number().int().min(0),
+      /** The length of the exchange's codes: a code typed to this length is confirmed without a press. */
+      codeLength: z.number().int().min(4).max(8),
       /** After three wrong codes: offer switching to fingerprint, or the whitelist request. */
       escapeOffered: z.boolean(),
     })

@@ -1,11 +1,13 @@
-// Finding the patient and what they are covered for, with as few round trips as the data allows:
-// the registry look-up and the eligibility check go out together (both need only the ID number),
-// then sub-benefits and contacts together (they need the registry id), then the interventions of
-// every sub-benefit that fits the ward, together: the exchange lists interventions one sub-benefit
-// at a time (`sub_benefit_code` is required), and a member can have ~30 sub-benefits and ~850
-// interventions. The other sub-benefits' interventions are fetched when first asked for. They are
-// cached per look-up and paged and searched here, and the one that fits the ward is chosen as the
-// default.
+// Finding the patient and what they are covered for, with as few round trips as the data allows.
+// The registry look-up and the eligibility check go out together (both need only the ID number);
+// the nurse sees "Covered" the moment eligibility is in. Then, together: the contacts, the
+// sub-benefits, and the interventions of the ward's usual sub-benefit (remembered: its code needs
+// no list), which is what consent needs — the phones and the suggested service. The exchange lists
+// interventions one sub-benefit at a time (`sub_benefit_code` is required, 1–4 s each on the live
+// service) and a member can have ~30 sub-benefits and ~850 interventions: the rest come in the
+// background, the ward's most-used sub-benefits first, at most LIST_CONCURRENCY at a time so the
+// nurse's own calls (the code, the visit) always find a free connection. They are cached per
+// look-up and paged and searched here.
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type {
@@ -68,6 +70,8 @@ interface StoredPatient {
   suggested: InterventionBrief | null;
   /** End of the SMS window after BIOMETRICS_NOT_FOUND_OTP_ALLOWED (ms), shared by this patient's workflows. */
   unusableUntil: number | null;
+  /** The contacts and the suggestion are in (covered patients); absent in patients stored before it was kept: true. */
+  detailsLoaded?: boolean;
 }
 
 /** The cover a member under two schemes chose, as the covers call names it. */
@@ -80,10 +84,96 @@ export interface CoverKey {
 interface Entry extends StoredPatient {
   subBenefits: WireSubBenefit[] | null;
   loading: Promise<void> | null;
-  /** Each sub-benefit's interventions, by its code: loaded, or on the way (a failed load is forgotten). */
-  interventionsOf: Map<string, Promise<ContractIntervention[]>>;
+  /** Each sub-benefit's interventions, by its code: loaded, on the way or waiting its turn (a failed load is forgotten). */
+  lists: Map<string, Queued<ContractIntervention[]>>;
   /** The lists that have arrived. */
   listed: Map<string, ContractIntervention[]>;
+  /** The contacts and the suggestion, on their way; null when in, or after a failure (asked again on demand). */
+  details: Promise<void> | null;
+  /** Later look-ups' lists go first. */
+  generation: number;
+}
+
+/**
+ * How a list is asked for: `now`, the nurse waits for it (started at once); `soon`, what the
+ * suggestion may need; `background`, the rest. The last two wait their turn, LIST_CONCURRENCY at a
+ * time across the station, newest look-up first.
+ */
+type Lane = 'now' | 'soon' | 'background';
+const laneRank: Record<Lane, number> = { now: 0, soon: 1, background: 2 };
+
+/**
+ * Lists fetched at a time, all patients together: half the exchange client's eight connections,
+ * so that the nurse's own calls (the code, the visit, the fingerprint look-up) never queue behind
+ * the services list.
+ */
+const LIST_CONCURRENCY = 4;
+/** The ward's most-used sub-benefits asked for beside the usual one. */
+const MOST_USED = 2;
+
+interface Queued<T> {
+  readonly promise: Promise<T>;
+  /** Moves a list still waiting to a more urgent lane (`now` starts it). */
+  raise(lane: Lane): void;
+}
+
+interface Waiting {
+  lane: Lane;
+  readonly generation: number;
+  readonly seq: number;
+  readonly start: () => void;
+}
+
+/** The station's list fetches, in lanes: `now` at once, the others LIST_CONCURRENCY at a time. */
+class ListQueue {
+  private running = 0;
+  private serial = 0;
+  private readonly waiting: Waiting[] = [];
+
+  enqueue<T>(lane: Lane, generation: number, task: () => Promise<T>): Queued<T> {
+    let settle!: { resolve: (value: T) => void; reject: (error: unknown) => void };
+    const promise = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
+    let started = false;
+    const item: Waiting = {
+      lane,
+      generation,
+      seq: ++this.serial,
+      start: () => {
+        started = true;
+        this.running += 1;
+        task()
+          .then(settle.resolve, settle.reject)
+          .finally(() => {
+            this.running -= 1;
+            this.pump();
+          });
+      },
+    };
+    if (lane === 'now') item.start();
+    else {
+      this.waiting.push(item);
+      this.pump();
+    }
+    return {
+      promise,
+      raise: (to) => {
+        if (started || laneRank[to] >= laneRank[item.lane]) return;
+        if (to !== 'now') {
+          item.lane = to;
+          return;
+        }
+        this.waiting.splice(this.waiting.indexOf(item), 1);
+        item.start();
+      },
+    };
+  }
+
+  private pump(): void {
+    while (this.running < LIST_CONCURRENCY && this.waiting.length > 0) {
+      this.waiting.sort((a, b) => laneRank[a.lane] - laneRank[b.lane] || b.generation - a.generation || a.seq - b.seq);
+      this.waiting.shift()!.start();
+    }
+  }
 }
 
 const PAGE = 100;
@@ -179,10 +269,22 @@ export interface LookUpInput {
   idType: IdType;
   idNumber: string;
   serviceType?: ServiceType | undefined;
+  /** `eligibility`: answer the moment eligibility is in; `details` (default): once consent has what it needs. */
+  answerAt?: 'eligibility' | 'details' | undefined;
 }
+
+/** The ward's usual intervention and the sub-benefit it was listed under, as remembered. */
+interface Usual {
+  readonly code: string | undefined;
+  readonly subBenefitCode: string | undefined;
+}
+
+const ignore = () => undefined;
 
 export class PatientDirectory {
   private readonly entries = new Map<string, Entry>();
+  private readonly lists = new ListQueue();
+  private lookUps = 0;
   // Prepared once: every look-up finds the patient's ref and stores the patient.
   private readonly selectRef;
   private readonly insertRef;
@@ -210,8 +312,9 @@ export class PatientDirectory {
   }
 
   /**
-   * Reloads this shift's patients (their interventions are fetched again when asked for). Older
-   * look-ups are deleted: workflows keep what they need of their patient in their own record.
+   * Reloads this shift's patients (their interventions are fetched again when asked for; details
+   * that had not come in before a restart are asked for again). Older look-ups are deleted:
+   * workflows keep what they need of their patient in their own record.
    */
   load(): void {
     const cutoff = new Date(this.o.clock.now() - KEEP_MS).toISOString();
@@ -221,27 +324,35 @@ export class PatientDirectory {
       try {
         const stored = this.o.sealer.open<StoredPatient>(row.sealed);
         this.teachScrubber(stored);
-        this.entries.set(stored.ref, { ...stored, subBenefits: null, loading: null, interventionsOf: new Map(), listed: new Map() });
+        this.entries.set(stored.ref, { ...stored, subBenefits: null, loading: null, lists: new Map(), listed: new Map(), details: null, generation: 0 });
       } catch (error) {
         this.o.log.warn({ err: (error as Error).message }, 'a looked-up patient could not be read back');
       }
     }
   }
 
+  /**
+   * Registry ∥ eligibility; the patient is known as soon as eligibility names their CR number (the
+   * registry's answer is waited for only when it does not, or to tell "not found" from "not
+   * covered"). A covered patient's details start at once; the answer waits for them unless asked
+   * to answer at eligibility.
+   */
   async lookUp(input: LookUpInput): Promise<PatientSummary> {
     const client = this.o.session.client();
     const query = { identification_number: input.idNumber, identification_type: input.idType };
     this.o.scrubber.add(input.idNumber, '[patient]');
-    const [registry, eligibility] = await Promise.allSettled([client.registry.findPatient(query), client.eligibility.check(query)]);
-    if (eligibility.status === 'rejected') throw eligibility.reason;
-    const e = eligibility.value;
-    let patientId: string | undefined;
-    if (registry.status === 'fulfilled') patientId = registry.value.id;
-    else if (!(isExchangeError(registry.reason) && registry.reason.kind === 'not_found')) throw registry.reason;
-    patientId ??= e.crNumber;
-    if (patientId === undefined || (!e.found && registry.status === 'rejected')) {
-      fail('NOT_FOUND', 'No patient with that ID in the client registry.', { field: 'idNumber' });
+    const registry = client.registry.findPatient(query).then(
+      (found) => ({ id: found.id as string | undefined, error: undefined }),
+      (error: unknown) => ({ id: undefined, error }),
+    );
+    const e = await client.eligibility.check(query);
+    let patientId = e.found ? e.crNumber : undefined;
+    if (patientId === undefined) {
+      const answer = await registry;
+      if (answer.error !== undefined && !(isExchangeError(answer.error) && answer.error.kind === 'not_found')) throw answer.error;
+      patientId = answer.id ?? e.crNumber;
     }
+    if (patientId === undefined) fail('NOT_FOUND', 'No patient with that ID in the client registry.', { field: 'idNumber' });
     this.o.scrubber.add(patientId, '[patient]');
     this.o.scrubber.addName(e.fullName);
 
@@ -249,15 +360,20 @@ export class PatientDirectory {
     const entry = this.fromEligibility(e, input, patientId, serviceType);
     // A window opened by BIOMETRICS_NOT_FOUND_OTP_ALLOWED is the exchange's, not the look-up's: it outlives a new look-up.
     entry.unusableUntil = this.entries.get(entry.ref)?.unusableUntil ?? null;
-    if (entry.covered) {
-      const [contacts, forWard] = await Promise.all([client.consent.contacts({ patient_id: patientId }), this.wardInterventions(entry, serviceType)]);
-      entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
-      if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
-      const suggestion = suggestIntervention(forWard, serviceType, entry.contractedFunds, this.o.settings.memo(`usual.${serviceType}`));
-      entry.suggested = suggestion === null ? null : briefOf(suggestion);
-    }
     this.entries.set(entry.ref, entry);
     this.persist(entry);
+    if (entry.covered) this.startDetails(entry);
+    if (input.answerAt !== 'eligibility') await this.ready(entry.ref);
+    return this.summary(entry);
+  }
+
+  /** The patient once consent has what it needs: the contacts and the suggestion (asked for again after a failure). */
+  async ready(ref: string): Promise<PatientSummary> {
+    const entry = this.entry(ref);
+    if (entry.covered && entry.detailsLoaded === false) {
+      if (entry.details === null) this.startDetails(entry);
+      await entry.details;
+    }
     return this.summary(entry);
   }
 
@@ -327,27 +443,39 @@ export class PatientDirectory {
       .filter((s) => needle === '' || s.code.toLowerCase().includes(needle) || s.name.toLowerCase().includes(needle));
   }
 
-  async interventions(ref: string, filter: { subBenefitCode?: string | undefined; scenario?: ContractIntervention['scenario'] | undefined; search?: string | undefined }): Promise<ContractIntervention[]> {
+  /**
+   * The interventions of the patient's sub-benefits (or of one), as far as they are listed. One
+   * sub-benefit's list not in yet is asked for at once (the nurse waits for it), or in its turn
+   * with `background`; all of them go in their turn ('soon', ahead of the background).
+   */
+  async interventions(
+    ref: string,
+    filter: { subBenefitCode?: string | undefined; scenario?: ContractIntervention['scenario'] | undefined; search?: string | undefined; background?: boolean | undefined },
+  ): Promise<ContractIntervention[]> {
     const entry = this.entry(ref);
     const subBenefits = await this.subBenefitsOf(entry);
-    const wanted = filter.subBenefitCode === undefined ? subBenefits : subBenefits.filter((s) => s.code === filter.subBenefitCode);
+    const one = filter.subBenefitCode !== undefined;
+    const wanted = one ? subBenefits.filter((s) => s.code === filter.subBenefitCode) : subBenefits;
+    const lane: Lane = filter.background === true ? 'background' : one ? 'now' : 'soon';
     const needle = filter.search?.trim().toLowerCase() ?? '';
-    return (await this.interventionsOf(entry, wanted)).filter(
+    return (await this.interventionsOf(entry, wanted, lane)).filter(
       (i) => (filter.scenario === undefined || i.scenario === filter.scenario) && (needle === '' || i.code.toLowerCase().includes(needle) || i.name.toLowerCase().includes(needle)),
     );
   }
 
   /**
    * One intervention of the patient's benefits, by code (INTERVENTION_NOT_ALLOWED when not among
-   * them): looked for in the lists already loaded, then in the others.
+   * them): looked for in the lists already asked for, then in the others.
    */
   async intervention(ref: string, code: string): Promise<ContractIntervention> {
     const entry = this.entry(ref);
+    const listed = [...entry.listed.values()].flat().find((i) => i.code === code);
+    if (listed !== undefined) return listed;
     const subBenefits = await this.subBenefitsOf(entry);
-    const loaded = subBenefits.filter((s) => entry.interventionsOf.has(s.code));
+    const asked = subBenefits.filter((s) => entry.lists.has(s.code));
     const found =
-      (await this.interventionsOf(entry, loaded)).find((i) => i.code === code) ??
-      (await this.interventionsOf(entry, subBenefits.filter((s) => !loaded.includes(s)))).find((i) => i.code === code);
+      (await this.interventionsOf(entry, asked, 'now')).find((i) => i.code === code) ??
+      (await this.interventionsOf(entry, subBenefits.filter((s) => !asked.includes(s)), 'soon')).find((i) => i.code === code);
     if (found === undefined) fail('INTERVENTION_NOT_ALLOWED', 'That intervention is not among the patient’s benefits.', { field: 'interventionCode' });
     return found;
   }
@@ -395,9 +523,21 @@ export class PatientDirectory {
     this.persist(e);
   }
 
-  /** Remembers the intervention the ward used, to suggest it next time. */
-  rememberUsual(serviceType: ServiceType, code: string): void {
+  /**
+   * Remembers the intervention a visit was opened for, to suggest it next time, with the
+   * sub-benefit it was listed under (so that its list is asked for beside the contacts, without
+   * waiting for the sub-benefits), and counts the sub-benefit's visits (the most used are asked
+   * for first).
+   */
+  rememberUsual(ref: string, serviceType: ServiceType, code: string): void {
     this.o.settings.remember(`usual.${serviceType}`, code);
+    const listed = this.entries.get(ref)?.listed;
+    const subBenefitCode = [...(listed?.entries() ?? [])].find(([, items]) => items.some((i) => i.code === code))?.[0];
+    if (subBenefitCode === undefined) return;
+    this.o.settings.remember(`usualSubBenefit.${serviceType}`, subBenefitCode);
+    const uses = this.subBenefitUses(serviceType);
+    uses[subBenefitCode] = (uses[subBenefitCode] ?? 0) + 1;
+    this.o.settings.remember(`subBenefitUses.${serviceType}`, JSON.stringify(uses));
   }
 
   has(ref: string): boolean {
@@ -446,6 +586,7 @@ export class PatientDirectory {
       badges: { smsCodeAllowed: e.covered && route.smsAllowed, fingerprintRequired: e.covered && !route.smsAllowed },
       hasPhone: e.contacts.length > 0,
       suggestedIntervention: e.suggested,
+      detailsLoading: e.covered && e.detailsLoaded === false,
       lookedUpAt: e.lookedUpAt,
     };
   }
@@ -490,10 +631,13 @@ export class PatientDirectory {
       serviceType,
       suggested: null,
       unusableUntil: null,
+      detailsLoaded: !e.covered,
       subBenefits: null,
       loading: null,
-      interventionsOf: new Map(),
+      lists: new Map(),
       listed: new Map(),
+      details: null,
+      generation: ++this.lookUps,
     };
   }
 
@@ -527,46 +671,136 @@ export class PatientDirectory {
     return entry.subBenefits ?? [];
   }
 
-  /** The interventions of the sub-benefits that fit the ward's service type, fetched together: enough to suggest one. */
-  private async wardInterventions(entry: Entry, serviceType: ServiceType): Promise<ContractIntervention[]> {
-    const subBenefits = await this.subBenefitsOf(entry);
-    const ward = serviceType === 'INPATIENT' ? 'inpatient' : 'outpatient';
-    return this.interventionsOf(
-      entry,
-      subBenefits.filter((s) => {
-        const setting = careSettingOf(s.accessPoint);
-        return setting === 'both' || setting === ward;
-      }),
+  /** Asks for the details consent needs; a failure is forgotten, so that the next ready() asks again. */
+  private startDetails(entry: Entry): void {
+    const details = this.loadDetails(entry).then(
+      () => {
+        entry.details = null;
+        entry.detailsLoaded = true;
+        this.persist(entry);
+      },
+      (error: unknown) => {
+        entry.details = null;
+        throw error;
+      },
     );
+    entry.details = details;
+    void details.catch(ignore);
   }
 
-  /** The interventions of these sub-benefits, in their order; each list is fetched once (together with the others missing). */
-  private async interventionsOf(entry: Entry, subBenefits: readonly WireSubBenefit[]): Promise<ContractIntervention[]> {
+  /**
+   * The contacts ∥ the sub-benefits ∥ the lists of the ward's usual and most-used sub-benefits
+   * (their codes are remembered, so they go out beside the others); the suggestion from the usual
+   * sub-benefit's list when it fits, else from the ward's sub-benefits in the exchange's order. The
+   * other lists follow in the background.
+   */
+  private async loadDetails(entry: Entry): Promise<void> {
     const client = this.o.session.client();
-    const lists = subBenefits.map((s) => {
-      let list = entry.interventionsOf.get(s.code);
-      if (list === undefined) {
-        // The first page without paging parameters (the exchange serves a sub-benefit's list whole); more only if it says so.
-        list = allPages((page) => client.eligibility.interventions({ patient_id: entry.patientId, sub_benefit_code: s.code, ...(page === 1 ? {} : { page }) })).then(
-          (items) => {
-            const mapped = items.map((i) => toContractIntervention(i, s.code));
-            entry.listed.set(s.code, mapped);
-            return mapped;
-          },
-        );
-        entry.interventionsOf.set(s.code, list);
-        void list.catch(() => entry.interventionsOf.delete(s.code));
-      }
-      return list;
+    const usual = this.usualOf(entry.serviceType);
+    if (usual.subBenefitCode !== undefined) void this.listOf(entry, usual.subBenefitCode, 'now').catch(ignore);
+    for (const code of this.mostUsed(entry.serviceType, usual.subBenefitCode)) void this.listOf(entry, code, 'soon').catch(ignore);
+    const subBenefits = this.subBenefitsOf(entry).then((all) => {
+      for (const s of this.inTurn(all, entry.serviceType)) void this.listOf(entry, s.code, 'background').catch(ignore);
+      return all;
     });
-    // An intervention listed under two sub-benefits is shown once, under the first.
+    const [contacts, suggestion] = await Promise.all([client.consent.contacts({ patient_id: entry.patientId }), this.suggest(entry, usual), subBenefits]);
+    entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
+    if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
+    entry.suggested = suggestion === null ? null : briefOf(suggestion);
+  }
+
+  /**
+   * The intervention that fits the ward (suggestIntervention): from the usual sub-benefit's list
+   * when it has one; else the first of the ward's sub-benefits, in the exchange's order, that has
+   * one — each asked for in its turn, the first answers decide. A usual intervention whose
+   * sub-benefit is not remembered is looked for in them all.
+   */
+  private async suggest(entry: Entry, usual: Usual): Promise<ContractIntervention | null> {
+    const pick = (items: readonly ContractIntervention[]) => suggestIntervention(items, entry.serviceType, entry.contractedFunds, usual.code);
+    if (usual.subBenefitCode !== undefined) {
+      const fromUsual = pick(await this.listOf(entry, usual.subBenefitCode, 'now'));
+      if (fromUsual !== null) return fromUsual;
+    }
+    const ward = (await this.subBenefitsOf(entry)).filter((s) => this.fitsWard(s, entry.serviceType));
+    const lists = ward.map((s) => this.listOf(entry, s.code, 'soon'));
+    if (usual.code !== undefined && usual.subBenefitCode === undefined) return pick((await Promise.all(lists)).flat());
+    for (const list of lists) {
+      const found = pick(await list);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+
+  private fitsWard(s: WireSubBenefit, serviceType: ServiceType): boolean {
+    const setting = careSettingOf(s.accessPoint);
+    return setting === 'both' || setting === (serviceType === 'INPATIENT' ? 'inpatient' : 'outpatient');
+  }
+
+  /** The order the background follows: the ward's most-used sub-benefits, then the ward's, then the others, each in the exchange's order. */
+  private inTurn(subBenefits: readonly WireSubBenefit[], serviceType: ServiceType): WireSubBenefit[] {
+    const uses = this.subBenefitUses(serviceType);
+    const rank = (s: WireSubBenefit) => -(uses[s.code] ?? 0) * 2 + (this.fitsWard(s, serviceType) ? 0 : 1);
+    return subBenefits.map((s, index) => ({ s, index })).sort((a, b) => rank(a.s) - rank(b.s) || a.index - b.index).map(({ s }) => s);
+  }
+
+  private usualOf(serviceType: ServiceType): Usual {
+    return { code: this.o.settings.memo(`usual.${serviceType}`), subBenefitCode: this.o.settings.memo(`usualSubBenefit.${serviceType}`) };
+  }
+
+  /** The sub-benefits this station opened the most visits under, the usual one left out. */
+  private mostUsed(serviceType: ServiceType, usual: string | undefined): string[] {
+    return Object.entries(this.subBenefitUses(serviceType))
+      .filter(([code]) => code !== usual)
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, MOST_USED)
+      .map(([code]) => code);
+  }
+
+  private subBenefitUses(serviceType: ServiceType): Record<string, number> {
+    try {
+      const parsed: unknown = JSON.parse(this.o.settings.memo(`subBenefitUses.${serviceType}`) ?? '{}');
+      if (typeof parsed !== 'object' || parsed === null) return {};
+      return Object.fromEntries(Object.entries(parsed).filter((pair): pair is [string, number] => typeof pair[1] === 'number'));
+    } catch {
+      return {};
+    }
+  }
+
+  /**
+   * One sub-benefit's interventions, fetched once per look-up in its lane (a lane asked for again
+   * more urgently moves it up). The first page goes without paging parameters (the exchange serves
+   * a sub-benefit's list whole); more only if it says so.
+   */
+  private listOf(entry: Entry, code: string, lane: Lane): Promise<ContractIntervention[]> {
+    const known = entry.lists.get(code);
+    if (known !== undefined) {
+      known.raise(lane);
+      return known.promise;
+    }
+    const client = this.o.session.client();
+    const queued = this.lists.enqueue(lane, entry.generation, async () => {
+      const items = await allPages((page) => client.eligibility.interventions({ patient_id: entry.patientId, sub_benefit_code: code, ...(page === 1 ? {} : { page }) }));
+      const mapped = items.map((i) => toContractIntervention(i, code));
+      entry.listed.set(code, mapped);
+      return mapped;
+    });
+    entry.lists.set(code, queued);
+    void queued.promise.catch(() => {
+      if (entry.lists.get(code) === queued) entry.lists.delete(code);
+    });
+    return queued.promise;
+  }
+
+  /** The interventions of these sub-benefits, in their order; an intervention listed under two is shown once, under the first. */
+  private async interventionsOf(entry: Entry, subBenefits: readonly WireSubBenefit[], lane: Lane): Promise<ContractIntervention[]> {
+    const lists = await Promise.all(subBenefits.map((s) => this.listOf(entry, s.code, lane)));
     const byCode = new Map<string, ContractIntervention>();
-    for (const i of (await Promise.all(lists)).flat()) if (!byCode.has(i.code)) byCode.set(i.code, i);
+    for (const i of lists.flat()) if (!byCode.has(i.code)) byCode.set(i.code, i);
     return [...byCode.values()];
   }
 
   private persist(entry: Entry): void {
-    const { subBenefits: _s, loading: _l, interventionsOf: _i, listed: _d, ...stored } = entry;
+    const { subBenefits: _s, loading: _l, lists: _q, listed: _d, details: _p, generation: _g, ...stored } = entry;
     this.teachScrubber(stored);
     this.upsertPatient.run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
   }

@@ -280,6 +280,7 @@ export function createStation(deps: StationDeps): Station {
       c.engine.audit({ action: 'patient.lookUp', outcome: 'succeeded', summary: `patient ${summary.patientRef} ${summary.covered ? 'covered' : 'not covered'}` });
       return summary;
     },
+    'patient.details': async (input) => requireCtx().patients.ready(input.patientRef),
     'patient.chooseScheme': async (input) => {
       const c = requireCtx();
       const summary = c.patients.chooseScheme(input.patientRef, input.schemeId);
@@ -289,7 +290,11 @@ export function createStation(deps: StationDeps): Station {
     'patient.recent': async () => ({ items: requireCtx().patients.recent() }),
     'benefits.subBenefits': async (input) => paged(await requireCtx().patients.subBenefits(input.patientRef, input.careSetting, input.search), input.page, input.pageSize),
     'benefits.interventions': async (input) =>
-      paged(await requireCtx().patients.interventions(input.patientRef, { subBenefitCode: input.subBenefitCode, scenario: input.scenario, search: input.search }), input.page, input.pageSize),
+      paged(
+        await requireCtx().patients.interventions(input.patientRef, { subBenefitCode: input.subBenefitCode, scenario: input.scenario, search: input.search, background: input.background }),
+        input.page,
+        input.pageSize,
+      ),
     'benefits.utilization': async (input) => requireCtx().patients.utilization(input.patientRef, input.interventionCode),
 
     'consent.begin': async (input) => consentView(requireCtx(), await beginConsent(requireCtx(), input)),
@@ -304,6 +309,7 @@ export function createStation(deps: StationDeps): Station {
         }
       }),
     'consent.startFingerprint': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.startFingerprint(c, h, wf)),
+    'consent.checkFingerprint': async (input) => verificationCommand(input.workflowId, (c, h, wf) => verification.checkFingerprint(c, h, wf)),
     'consent.cancel': async (input) =>
       onWorkflow(input.workflowId, async (wf, c) => {
         if (wf.kind === 'consent' && wf.state === 'verified') c.engine.transition(wf, 'cancel', 'withdrawn by the nurse');
@@ -512,8 +518,20 @@ export function createStation(deps: StationDeps): Station {
     },
   };
 
+  /**
+   * The visit opens itself once consent is in: this opens it again after a refusal, or answers the
+   * visit already open (with the doctor attached, when one is named and the visit has none yet).
+   */
   async function openFromConsent(c: Ctx, source: ConsentWorkflow, doctor: Parameters<typeof openVisit>[2]): Promise<VisitWorkflow | null> {
-    if (source.state !== 'verified') fail('WRONG_STATE', source.state === 'verifying' ? 'Take the patient’s consent first.' : 'The visit has already been opened from this consent.', { state: source.state });
+    const opened = source.data.visitWorkflowId === null ? undefined : c.engine.get(source.data.visitWorkflowId);
+    if (source.state === 'visit-opened' && opened?.kind === 'visit') {
+      if (doctor === null || opened.data.doctor !== null) return opened;
+      return c.engine.lock(opened.id, async () => {
+        await attachDoctor(c, opened, doctor);
+        return opened;
+      });
+    }
+    if (source.state !== 'verified') fail('WRONG_STATE', 'Take the patient’s consent first.', { state: source.state });
     return openVisit(c, source, doctor);
   }
 

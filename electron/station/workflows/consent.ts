@@ -1,7 +1,7 @@
 // Flow B's consent: for one patient and one intervention, the route decided at once, consent by
-// fingerprint (biometric authorize, then the look-up; then visit.open with the authorization's
-// guid) or by SMS code (OTP sent; the code confirmed opens the visit with it, which is the consent
-// itself: no authorize on this path).
+// fingerprint (biometric authorize, then the look-up; the visit opens itself with the
+// authorization's guid once the exchange says AUTHORIZED) or by SMS code (OTP sent; the code
+// confirmed opens the visit with it, which is the consent itself: no authorize on this path).
 import type { z } from 'zod';
 import type { consentView as consentViewSchema } from '../../contract';
 import { fail, StationFailure } from '../errors';
@@ -9,12 +9,12 @@ import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { openVisit, wireServiceType } from './visit';
+import { openVisit, reconcileOpenVisit, wireServiceType } from './visit';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
 export async function beginConsent(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined; serviceType?: ServiceType | undefined }): Promise<ConsentWorkflow> {
-  const facts = consentingPatient(ctx, input.patientRef);
+  const facts = await consentingPatient(ctx, input.patientRef);
   const code = input.interventionCode ?? facts.suggested?.code;
   if (code === undefined) fail('VALIDATION', 'Choose the intervention: none fits this ward by default.', { field: 'interventionCode' });
   const intervention = await ctx.patients.intervention(input.patientRef, code);
@@ -55,15 +55,28 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
   confirmCall: () => null,
   onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),
   /**
-   * A confirmed SMS code opens the visit at once: the visit creation is the consent. A code the
-   * visit refuses brings the step back to the code (visit.ts); an answer lost leaves the visit call
-   * to be reconciled (the caller schedules it).
+   * Consent in, the visit opens in the same step: a confirmed SMS code is spent by the visit (the
+   * visit creation is the consent); a fingerprint the exchange AUTHORIZED opens it with the
+   * authorization's guid, without the nurse. A code the visit refuses brings the step back to the
+   * code (visit.ts); an answer lost leaves the visit call to be reconciled — by the caller for a
+   * code (consent.confirmSms answers EXCHANGE_TIMEOUT), here for a fingerprint, whose look-up no
+   * nurse's command is waiting on. Another refusal of a fingerprint's visit stays on the view, with
+   * "Open visit" to try again.
    */
   afterVerified: async (ctx, wf) => {
-    if (wf.state !== 'verified' || wf.data.verification.method !== 'sms') return;
+    if (wf.state !== 'verified') return;
+    const bySms = wf.data.verification.method === 'sms';
     try {
-      await openVisit(ctx, wf, null);
+      const visit = await openVisit(ctx, wf, null);
+      if (visit === null && !bySms) {
+        // Whoever comes first (this, or a command that settles open calls first) finds the call still open.
+        ctx.engine.reconcileLater(wf, ctx.timing.reconcileRetryMs, ctx.timing.reconcileRetryMs, async () => {
+          const lost = ctx.engine.openCalls(wf.id).find((call) => call.operation === 'claims.createVisit');
+          if (lost !== undefined) await reconcileOpenVisit(ctx, wf, lost);
+        });
+      }
     } catch (error) {
+      if (!bySms && error instanceof StationFailure) return;
       // A refused code is answered as counted (attempts left), as the step now shows it.
       if (error instanceof StationFailure && wf.data.verification.stage === 'sms-sent' && wf.lastError !== null) throw new StationFailure(wf.lastError);
       throw error;

@@ -27,7 +27,7 @@ function preauthStatusOf(value: string): PreauthStatus {
 }
 
 export async function beginElective(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined }): Promise<ElectiveWorkflow> {
-  const facts = consentingPatient(ctx, input.patientRef);
+  const facts = await consentingPatient(ctx, input.patientRef);
   let code = input.interventionCode;
   if (code === undefined) {
     const electives = await ctx.patients.interventions(input.patientRef, { scenario: 'elective-preauth' });

@@ -10,8 +10,12 @@ import { newVerification } from './verification';
 
 type Facts = ReturnType<Ctx['patients']['facts']>;
 
-/** The patient's facts, refused when consent cannot be taken: not covered, or two schemes and none chosen. */
-export function consentingPatient(ctx: Ctx, patientRef: string): Facts {
+/**
+ * The patient's facts once their phones and suggested service are in, refused when consent cannot
+ * be taken: not covered, or two schemes and none chosen.
+ */
+export async function consentingPatient(ctx: Ctx, patientRef: string): Promise<Facts> {
+  await ctx.patients.ready(patientRef);
   const facts = ctx.patients.facts(patientRef);
   if (!facts.covered) fail('NOT_COVERED', 'The patient is not covered: consent cannot be taken.');
   if (facts.schemeChoiceNeeded) fail('SCHEME_CHOICE_NEEDED', 'The patient is covered under two schemes: choose one first.');

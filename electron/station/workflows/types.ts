@@ -71,6 +71,8 @@ export interface VerificationData {
   code: string | null;
   /** Fingerprint authorizations asked for in this step (`biometric_attempts` of a whitelist request); absent in older records. */
   fingerprintAttempts?: number;
+  /** The length a code typed for this step confirms itself at (set when a code is sent); absent in older records. */
+  codeLength?: number;
 }
 
 interface Base<K extends WorkflowKind, S extends string> {

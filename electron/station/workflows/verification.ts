@@ -19,6 +19,15 @@ export type VerificationAction = (typeof actionList)[number];
 export type Deadline = z.infer<typeof deadline>;
 
 const MAX_CODE_FAILURES = 3;
+/**
+ * The exchange's SMS codes are six digits: UAT's OTP answer read "Your OTP is 349835" (R
+ * `docs/api/WORKFLOWS.md`, "Live claim lifecycle" 1). Once a code has opened a visit at this
+ * station, its length is the one used (SMS_CODE_LENGTH_MEMO), so another length on the live
+ * service is learned rather than cut short.
+ */
+const DEFAULT_SMS_CODE_LENGTH = 6;
+/** Where the length of the codes the exchange accepted is remembered (written when a code opens a visit). */
+export const SMS_CODE_LENGTH_MEMO = 'smsCodeLength';
 const DEFAULT_LINK_TTL_MS = 10 * 60_000;
 
 /** One journaled exchange call a host asks the step to make. */
@@ -177,6 +186,7 @@ export function verificationView(v: VerificationData | null): VerificationStep |
           codeExpiresAt: v.codeExpiresAt,
           resendAvailableAt: v.resendAvailableAt,
           failedAttempts: v.failedAttempts,
+          codeLength: v.codeLength ?? DEFAULT_SMS_CODE_LENGTH,
           escapeOffered: v.failedAttempts >= MAX_CODE_FAILURES,
         }
       : null,
@@ -367,6 +377,7 @@ export async function sendSms<W extends AnyWorkflow>(ctx: Ctx, host: Verificatio
             v.codeExpiresAt = new Date(at + (sent.expiresInSeconds !== undefined ? sent.expiresInSeconds * 1000 : ctx.timing.smsCodeTtlMs)).toISOString();
             v.resendAvailableAt = new Date(at + ctx.timing.smsResendCooldownMs).toISOString();
             v.smsUsed = true;
+            v.codeLength = learnedCodeLength(ctx);
             v.attempt = 'sms';
             v.code = null;
             wf.lastError = null;
@@ -561,6 +572,16 @@ export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
   if (after) await host.afterVerified?.(ctx, wf);
 }
 
+/**
+ * The authorization page says the patient is done (a frame message, or the nurse's "Check now"):
+ * the look-up goes out at once instead of at the next poll. Only the exchange's answer decides;
+ * with nothing pending there is nothing to look up.
+ */
+export async function checkFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  if (host.step(wf)?.stage !== 'awaiting-fingerprint') return;
+  await pollOnce(ctx, host, wf);
+}
+
 function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, workflowId: string, patientId: string): void {
   ctx.engine.schedule(`whitelist:${workflowId}`, ctx.timing.preauthPollMs, () => {
     void ctx.engine
@@ -591,6 +612,12 @@ function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** The length of the codes the exchange accepted here, else the documented six. */
+function learnedCodeLength(ctx: Ctx): number {
+  const learned = Number(ctx.settings.memo(SMS_CODE_LENGTH_MEMO));
+  return Number.isInteger(learned) && learned >= 4 && learned <= 8 ? learned : DEFAULT_SMS_CODE_LENGTH;
+}
 
 function verifiedBy<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, v: VerificationData, method: 'sms' | 'fingerprint'): void {
   move(v, 'verified');

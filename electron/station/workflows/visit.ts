@@ -12,7 +12,7 @@ import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
 import { workflowHeader } from './start';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
-import { codeRefused } from './verification';
+import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
 
 export type VisitView = z.infer<typeof visitViewSchema>;
 export type ClaimPreview = z.infer<typeof claimPreviewSchema>;
@@ -132,7 +132,8 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
     },
   };
   ctx.engine.create(wf, `visit opened for ${wf.data.intervention.code} (${serviceType})`);
-  ctx.patients.rememberUsual(serviceType, wf.data.intervention.code);
+  ctx.patients.rememberUsual(wf.data.patient.ref, serviceType, wf.data.intervention.code);
+  if (typeof request.otp === 'string') ctx.settings.remember(SMS_CODE_LENGTH_MEMO, String(request.otp.length));
   return wf;
 }
 
@@ -163,11 +164,24 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
     }
     throw error;
   }
-  if (opened !== null) {
-    await setChosenCover(ctx, opened);
-    await refreshFromPreview(ctx, opened).catch(() => undefined);
-  }
+  if (opened !== null) followOpening(ctx, opened);
   return opened;
+}
+
+/**
+ * What follows the opening, beside the nurse's path rather than in front of it: the visit is
+ * open once the exchange answers the visit call; the chosen cover (a member under two schemes)
+ * and the claim as the preview shows it (a per-diem day line, the invoice number) follow under the
+ * visit's own lock, so that any visit command waits for them, and reach the screen as the view's
+ * update.
+ */
+function followOpening(ctx: Ctx, wf: VisitWorkflow): void {
+  void ctx.engine
+    .lock(wf.id, async () => {
+      await setChosenCover(ctx, wf);
+      await refreshFromPreview(ctx, wf).catch(() => undefined);
+    })
+    .catch((error: unknown) => ctx.log.warn({ workflowId: wf.id, err: (error as Error).message }, 'the cover or the preview after the visit opened failed'));
 }
 
 /**
@@ -238,10 +252,7 @@ export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRec
     settleVisit(ctx, source, visit, request, doctor);
   });
   const wf = source.data.visitWorkflowId === null ? undefined : (ctx.engine.get(source.data.visitWorkflowId) as VisitWorkflow | undefined);
-  if (wf !== undefined) {
-    await setChosenCover(ctx, wf);
-    await refreshFromPreview(ctx, wf).catch(() => undefined);
-  }
+  if (wf !== undefined) followOpening(ctx, wf);
 }
 
 function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {

@@ -89,7 +89,7 @@ describe('secret scan over a whole flow B through the browser host', () => {
     const fpConsent = (await ok('consent.begin', { patientRef: fpPatient.patientRef })) as unknown as View;
     const started = (await ok('consent.startFingerprint', { workflowId: fpConsent.workflowId })) as unknown as View;
     expect((await presentAtPage(started.verification!.fingerprint!.link!.url, template)).matched).toBe(true);
-    await until(() => ok('workflow.get', { workflowId: fpConsent.workflowId }), (v) => v.state === 'verified', 'the fingerprint consent');
+    await until(() => ok('workflow.get', { workflowId: fpConsent.workflowId }), (v) => v.state === 'visit-opened', 'the fingerprint consent, and the visit it opens');
     const fpVisit = (await ok('visit.open', { workflowId: fpConsent.workflowId, doctor: DOCTOR })) as unknown as View;
     await ok('visit.addLine', { workflowId: fpVisit.workflowId, unitPriceKes: 500, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
     const fpDischarge = (await ok('discharge.begin', { workflowId: fpVisit.workflowId })) as unknown as View;

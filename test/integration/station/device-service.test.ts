@@ -44,7 +44,7 @@ describe('fingerprint by the virtual reader through the local device service', (
     const { template } = (await capture.json()) as { template: string };
     expect(s.events.some((e) => e.type === 'capture.requested')).toBe(true);
     expect((await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template)).matched).toBe(true);
-    const verified = await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'the match');
+    const verified = await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'the match, and the visit it opens');
     expect(stepOf(verified)).toMatchObject({ stage: 'verified' });
     expect(s.events.some((e) => e.type === 'readers.changed')).toBe(true);
   });

@@ -110,9 +110,15 @@ describe('flow B, outpatient capitation', () => {
     // The look-up does not take the link for expired.
     expect(stepOf(await s.ok('workflow.get', { workflowId: consent.workflowId }))?.stage).toBe('awaiting-fingerprint');
     expect((await presentAtPage(link!.url, template)).matched).toBe(true);
-    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'the look-up to see AUTHORIZED');
+    // The page says it is done: the look-up goes out at once, and the exchange's AUTHORIZED opens the visit in the same step.
+    const checked = await s.ok('consent.checkFingerprint', { workflowId: consent.workflowId });
+    expect(checked).toMatchObject({ state: 'visit-opened', verification: { stage: 'verified' } });
+    const opened = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr);
+    expect(opened).toHaveLength(1);
+    // "Open visit" answers the visit already open, with the doctor named now.
     const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
-    expect(visit.state).toBe('open');
+    expect(visit).toMatchObject({ state: 'open', workflowId: 'visitWorkflowId' in checked ? checked.visitWorkflowId : null, doctor: DOCTOR });
+    expect([...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr)).toHaveLength(1);
     await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 2, diagnoses: [{ code: 'CA40.0' }] });
 
     const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });

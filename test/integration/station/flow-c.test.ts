@@ -131,7 +131,7 @@ describe('inpatient per diem', () => {
     const started = await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
     const template = await world.control.enrolledTemplate(cr);
     await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
-    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'consent');
+    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'consent, and the visit it opens');
     const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
     expect(visit).toMatchObject({ closeBy: 'discharge', lines: [{ automatic: true }] });
     expect(visit.next).not.toContain('visit.removeLine');

@@ -54,7 +54,7 @@ async function fingerprintFlow(nationalId: string): Promise<void> {
   await s.ok('consent.cancel', { workflowId: consent.workflowId });
   const started = await s.ok('consent.retry', { workflowId: consent.workflowId });
   await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
-  await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'consent');
+  await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'consent, and the visit it opens');
   const visit = await s.ok('visit.open', { workflowId: consent.workflowId, doctor: DOCTOR });
   await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
   const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });

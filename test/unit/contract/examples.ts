@@ -33,6 +33,7 @@ export const verifyingBySms: VerificationStep = {
     codeExpiresAt: '2025-03-04T09:20:00+03:00',
     resendAvailableAt: '2025-03-04T09:16:00+03:00',
     failedAttempts: 0,
+    codeLength: 6,
     escapeOffered: false,
   },
   fingerprint: null,
@@ -220,6 +221,7 @@ const summary = {
   badges: { smsCodeAllowed: false, fingerprintRequired: true },
   hasPhone: true,
   suggestedIntervention: capitation,
+  detailsLoading: false,
   lookedUpAt: at,
 };
 
@@ -273,6 +275,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'facility.signIn': session,
   'facility.signOut': { ...session, signedIn: false, signedInAt: null },
   'patient.lookUp': summary,
+  'patient.details': summary,
   'patient.chooseScheme': summary,
   'patient.recent': {
     items: [{ ...patient, idType: 'National ID', maskedIdNumber: '3000***1', covered: true, lookedUpAt: at }],
@@ -308,6 +311,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'consent.startFingerprint': dischargeView,
   'consent.cancel': { ...dischargeView, verification: { ...awaitingFingerprint, stage: 'cancelled' }, next: ['consent.retry'] },
   'consent.retry': dischargeView,
+  'consent.checkFingerprint': dischargeView,
   'consent.requestWhitelist': {
     ...consentView,
     verification: {
