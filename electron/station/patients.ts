@@ -103,11 +103,14 @@ type Lane = 'now' | 'soon' | 'background';
 const laneRank: Record<Lane, number> = { now: 0, soon: 1, background: 2 };
 
 /**
- * Lists fetched at a time, all patients together: half the exchange client's eight connections,
- * so that the nurse's own calls (the code, the visit, the fingerprint look-up) never queue behind
- * the services list.
+ * Lists fetched at a time in their turn, all patients together. The exchange client holds eight
+ * connections; with three for the lists, the lists the nurse waits for (`now`, not counted here),
+ * the utilization and the previous patient's stragglers, the nurse's own calls (the next look-up,
+ * the code, the visit, the fingerprint look-up) still find a free one instead of queuing behind the
+ * services list (measured with the ward profile: at four, a look-up's eligibility call waited
+ * hundreds of milliseconds for a connection).
  */
-const LIST_CONCURRENCY = 4;
+const LIST_CONCURRENCY = 3;
 /** The ward's most-used sub-benefits asked for beside the usual one. */
 const MOST_USED = 2;
 
@@ -124,7 +127,7 @@ interface Waiting {
   readonly start: () => void;
 }
 
-/** The station's list fetches, in lanes: `now` at once, the others LIST_CONCURRENCY at a time. */
+/** The station's list fetches, in lanes: `now` at once, the others LIST_CONCURRENCY at a time beside them. */
 class ListQueue {
   private running = 0;
   private serial = 0;
@@ -140,11 +143,12 @@ class ListQueue {
       seq: ++this.serial,
       start: () => {
         started = true;
-        this.running += 1;
+        const counted = item.lane !== 'now';
+        if (counted) this.running += 1;
         task()
           .then(settle.resolve, settle.reject)
           .finally(() => {
-            this.running -= 1;
+            if (counted) this.running -= 1;
             this.pump();
           });
       },
@@ -163,6 +167,7 @@ class ListQueue {
           return;
         }
         this.waiting.splice(this.waiting.indexOf(item), 1);
+        item.lane = 'now';
         item.start();
       },
     };
@@ -691,19 +696,20 @@ export class PatientDirectory {
   /**
    * The contacts ∥ the sub-benefits ∥ the lists of the ward's usual and most-used sub-benefits
    * (their codes are remembered, so they go out beside the others); the suggestion from the usual
-   * sub-benefit's list when it fits, else from the ward's sub-benefits in the exchange's order. The
-   * other lists follow in the background.
+   * sub-benefit's list when it fits, else from the ward's sub-benefits in the exchange's order.
+   * Consent waits for the contacts and the suggestion only; the other lists follow in the
+   * background once the sub-benefits are in.
    */
   private async loadDetails(entry: Entry): Promise<void> {
     const client = this.o.session.client();
     const usual = this.usualOf(entry.serviceType);
     if (usual.subBenefitCode !== undefined) void this.listOf(entry, usual.subBenefitCode, 'now').catch(ignore);
     for (const code of this.mostUsed(entry.serviceType, usual.subBenefitCode)) void this.listOf(entry, code, 'soon').catch(ignore);
-    const subBenefits = this.subBenefitsOf(entry).then((all) => {
+    // The services list needs the sub-benefits, consent does not: they are not waited for here.
+    void this.subBenefitsOf(entry).then((all) => {
       for (const s of this.inTurn(all, entry.serviceType)) void this.listOf(entry, s.code, 'background').catch(ignore);
-      return all;
-    });
-    const [contacts, suggestion] = await Promise.all([client.consent.contacts({ patient_id: entry.patientId }), this.suggest(entry, usual), subBenefits]);
+    }, ignore);
+    const [contacts, suggestion] = await Promise.all([client.consent.contacts({ patient_id: entry.patientId }), this.suggest(entry, usual)]);
     entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
     if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
     entry.suggested = suggestion === null ? null : briefOf(suggestion);

@@ -168,12 +168,11 @@ describe('patient.lookUp round trips', () => {
     expect(details.waves).toBe(2);
     expect(names(exchange.log[1]!)).toEqual(['consent.contacts', 'eligibility.subBenefits']);
     // The ward's two sub-benefits, each by its code, whole (no paging asked for), ahead of the
-    // others, which follow in the background: four lists at a time in all.
+    // others, which follow in the background: three lists at a time in all.
     expect(exchange.log[2]!.map((c) => c.input)).toEqual([
       { patient_id: 'CR-1', sub_benefit_code: 'SB-02-01' },
       { patient_id: 'CR-1', sub_benefit_code: 'SB-02-02' },
       { patient_id: 'CR-1', sub_benefit_code: 'SB-07-01' },
-      { patient_id: 'CR-1', sub_benefit_code: 'SB-09-01' },
     ]);
     if (!details.value.ok) throw new Error(details.value.error.message);
     expect(details.value.value).toMatchObject({ detailsLoading: false, hasPhone: true, suggestedIntervention: { code: 'SHA-02-003', name: 'Intervention 3', scenario: 'capitation' } });
@@ -191,21 +190,21 @@ describe('patient.lookUp round trips', () => {
     expect(lookUp.value.value.suggestedIntervention).toEqual({ code: 'SHA-02-2003', name: 'Intervention 2003', scenario: 'capitation' });
   });
 
-  it('keeps the background to four lists at a time, newest patient first, and fetches a list the nurse asks for at once', async () => {
+  it('keeps the background to three lists at a time and fetches a list the nurse asks for at once, beside them', async () => {
     const exchange = wavedExchange();
     const s = await startStation(exchange, { 'usual.OUTPATIENT': 'SHA-02-2003', 'usualSubBenefit.OUTPATIENT': 'SB-09-01' });
     const lookUp = await wavesUntil(exchange, s.bridge.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' }));
     if (!lookUp.value.ok) throw new Error(lookUp.value.error.message);
     const patientRef = lookUp.value.value.patientRef;
-    // Nine lists are still to come: four go out, the others wait their turn.
+    // Ten lists are still to come: three go out, the others wait their turn.
     const background = s.bridge.invoke('benefits.interventions', { patientRef, background: true, pageSize: 1000 });
     const wave = await exchange.wave();
-    expect(listed(wave)).toHaveLength(4);
-    // The nurse picks a sub-benefit still waiting: it goes out in the next wave, beside the background's four.
+    expect(listed(wave)).toHaveLength(3);
+    // The nurse picks a sub-benefit still waiting: it goes out in the next wave, beside the background's three.
     const wanted = s.bridge.invoke('benefits.interventions', { patientRef, subBenefitCode: 'SB-09-08', pageSize: 1000 });
     const next = await exchange.wave();
     expect(listed(next)).toContain('SB-09-08');
-    expect(listed(next)).toHaveLength(5);
+    expect(listed(next)).toHaveLength(4);
     expect((await wanted).ok).toBe(true);
     const all = await wavesUntil(exchange, background);
     if (!all.value.ok) throw new Error(all.value.error.message);
