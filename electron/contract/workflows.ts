@@ -96,6 +96,8 @@ export const verificationStep = z.strictObject({
     })
     .nullable(),
   fingerprint: z.strictObject({ link: authorizationLink.nullable(), checkedAt: timestamp.nullable() }).nullable(),
+  /** How consent was given, once it was (stage `verified`). */
+  verifiedBy: z.enum(['sms', 'fingerprint']).nullable(),
   whitelist: z
     .strictObject({ status: z.enum(['pending', 'approved', 'rejected']), reasonType: whitelistReasonType, requestedAt: timestamp })
     .nullable(),

@@ -191,6 +191,7 @@ export function verificationView(v: VerificationData | null): VerificationStep |
         }
       : null,
     fingerprint: showFingerprint ? { link: v.stage === 'awaiting-fingerprint' ? v.link : null, checkedAt: v.checkedAt } : null,
+    verifiedBy: v.stage === 'verified' ? v.method : null,
     whitelist: v.whitelist === null ? null : { status: v.whitelist.status, reasonType: v.whitelist.reasonType, requestedAt: v.whitelist.requestedAt },
   };
 }

@@ -37,6 +37,7 @@ export const verifyingBySms: VerificationStep = {
     escapeOffered: false,
   },
   fingerprint: null,
+  verifiedBy: null,
   whitelist: null,
 };
 
@@ -49,6 +50,7 @@ const awaitingFingerprint: VerificationStep = {
     link: { handle: 'lk_c0ffee42', url: 'https://ekyc.example.com/verify/req-1234', expiresAt: later },
     checkedAt: at,
   },
+  verifiedBy: null,
   whitelist: null,
 };
 
@@ -307,7 +309,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   },
   'consent.begin': consentView,
   'consent.sendSms': consentView,
-  'consent.confirmSms': { ...consentView, state: 'verified', next: ['visit.open'], verification: { ...verifyingBySms, stage: 'verified' } },
+  'consent.confirmSms': { ...consentView, state: 'verified', next: ['visit.open'], verification: { ...verifyingBySms, stage: 'verified', verifiedBy: 'sms' } },
   'consent.startFingerprint': dischargeView,
   'consent.cancel': { ...dischargeView, verification: { ...awaitingFingerprint, stage: 'cancelled' }, next: ['consent.retry'] },
   'consent.retry': dischargeView,
