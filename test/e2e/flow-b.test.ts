@@ -1,11 +1,13 @@
 // Flow B end to end, through `npm run station:web` (the real station core, its sandbox and the
-// virtual reader), in Chromium, by role and accessible name: consent by SMS code (Confirm spends
-// the code on the visit itself) and by fingerprint from the ID number to an open visit within the
-// bedside targets of architecture.md (at most 6 nurse actions by SMS code, 5 by fingerprint plus
-// the capture), then the visit end.
-// axe-core runs on every screen on the way.
+// virtual reader), in Chromium, by role and accessible name: consent by SMS code (a full-length
+// code confirms itself and opens the visit) and by fingerprint (the visit opens itself once SHA
+// authorizes it) from the ID number to an open visit within the bedside targets of
+// architecture.md (at most 4 nurse actions by SMS code, 3 by fingerprint plus the capture), then
+// the visit end; and the consent step reachable while SHA holds the utilization and the rest of
+// the services open. axe-core runs on every screen on the way.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../electron/sandbox/world/catalogue';
 import { Nurse, expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
@@ -17,14 +19,14 @@ beforeAll(() => {
 });
 
 describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
-  it('opens the visit in at most 6 nurse actions', { timeout: 60_000 }, async () => {
+  it('opens the visit in at most 4 nurse actions: the code confirms itself', { timeout: 60_000 }, async () => {
     const nurse = new Nurse();
     await expectAccessible(page, 'look-up');
     await nurse.fill(page.getByRole('textbox', { name: 'ID number' }), '30000002', 'ID number + Enter', { enter: true });
     await expect.poll(() => page.getByRole('heading', { name: 'Eligibility' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await page.getByText('Covered', { exact: true }).waitFor();
     await page.getByText('OTP allowed').waitFor();
-    // The core's suggestion is preselected in the list of interventions, named by code.
+    // The core's suggestion is preselected in the list of interventions, named by code: choosing costs nothing.
     const interventions = page.getByRole('listbox', { name: 'Interventions' });
     await expect.poll(() => interventions.getByRole('option', { selected: true }).count(), { timeout: 10_000 }).toBe(1);
     expect(await interventions.getByRole('option', { selected: true }).textContent()).toMatch(/^SHA-\d\d-\d{3}/);
@@ -37,27 +39,29 @@ describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
     const before = (await station.sandbox.smsCodes('30000002')).length;
     await nurse.click(page.getByRole('button', { name: 'Send code' }), 'Send code');
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
-    await nurse.fill(page.getByRole('textbox', { name: 'SMS code' }), code, 'SMS code');
     const claimsBefore = (await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).length;
-    await nurse.click(page.getByRole('button', { name: 'Confirm' }), 'Confirm');
-    // The code is spent by the visit itself: Confirm has opened the claim; "Open visit" shows it.
-    await page.getByText('The visit has started').waitFor();
-    expect((await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).length).toBe(claimsBefore + 1);
-    await nurse.click(page.getByRole('button', { name: 'Open visit' }), 'Open visit');
+    await nurse.fill(page.getByRole('textbox', { name: 'SMS code' }), code, 'SMS code');
+    // The full-length code confirms itself and the visit is the consent: "Visit open" with no press.
     await page.getByText('Visit open', { exact: true }).waitFor();
-    await expectAccessible(page, 'visit');
+    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by SMS code', 'Send code', 'SMS code']);
+    expect(nurse.actions).toBeLessThanOrEqual(4);
+    // "Confirm" stays for who presses it anyway: it opens nothing twice.
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    expect((await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).length).toBe(claimsBefore + 1);
+    await expectAccessible(page, 'visit open');
 
-    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by SMS code', 'Send code', 'SMS code', 'Confirm', 'Open visit']);
-    expect(nurse.actions).toBeLessThanOrEqual(6);
-    // The visit number shows (the view carries it; the consent token never reaches the renderer).
+    // "Open visit" shows the visit with its number (the view carries it; the consent token never reaches the renderer).
+    await page.getByRole('button', { name: 'Open visit' }).click();
+    await page.getByRole('heading', { name: 'Visit' }).waitFor();
     const visitNumber = await page.locator('dt:text-is("Visit number") + dd').textContent();
     expect(visitNumber).not.toBe('Not yet');
     expect(visitNumber?.trim().length).toBeGreaterThan(2);
+    await expectAccessible(page, 'visit');
   });
 });
 
 describe('flow B by fingerprint (30000001) with the virtual reader', () => {
-  it('opens the visit in at most 5 nurse actions plus the capture, then ends the visit', { timeout: 90_000 }, async () => {
+  it('opens the visit in at most 3 nurse actions plus the capture, then ends the visit', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Patients' }).click();
     const nurse = new Nurse();
     await nurse.fill(page.getByRole('textbox', { name: 'ID number' }), '30000001', 'ID number + Enter', { enter: true });
@@ -73,10 +77,13 @@ describe('flow B by fingerprint (30000001) with the virtual reader', () => {
     expect(await frame.getAttribute('sandbox')).toContain('allow-scripts');
     await page.getByText('Page open for').waitFor();
     await expectAccessible(page, 'consent by fingerprint');
-    await nurse.click(page.getByRole('button', { name: 'Open visit' }), 'Open visit');
-    await page.getByText('Visit open', { exact: true }).waitFor();
-    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by fingerprint', 'Open visit']);
-    expect(nurse.actions).toBeLessThanOrEqual(5);
+    // The patient at the reader; the page says it is done, the station asks SHA at once, and the
+    // visit opens itself: no press between the capture and "Visit open".
+    await page.getByText('Visit open', { exact: true }).waitFor({ timeout: 20_000 });
+    expect(nurse.log).toEqual(['ID number + Enter', 'Verify by fingerprint']);
+    expect(nurse.actions).toBeLessThanOrEqual(3);
+    await page.getByRole('button', { name: 'Open visit' }).click();
+    await page.getByRole('heading', { name: 'Visit' }).waitFor();
 
     // Visit end: a billing line with the doctor's three fields, the claim preview, discharge
     // authorization by fingerprint, submit with the invoice number (outpatient: no DECEASED).
@@ -101,5 +108,45 @@ describe('flow B by fingerprint (30000001) with the virtual reader', () => {
     await expectAccessible(page, 'visit end');
     await page.getByRole('button', { name: 'Submit claim' }).click();
     await page.getByText('Claim submitted').waitFor({ timeout: 30_000 });
+  });
+});
+
+describe('the consent step while SHA holds the utilization and the rest of the services open', () => {
+  it('takes consent and opens the visit though those calls have not been answered', { timeout: 90_000 }, async () => {
+    // The ward's usual service is known from the SMS flow above; its sub-benefit answers at once,
+    // while every other sub-benefit's interventions and the utilization are held for 30 s.
+    await page.getByRole('button', { name: 'Patients' }).click();
+    const usual = CATALOGUE.interventionByCode.get('SHA-02-001');
+    expect(usual).toBeDefined();
+    const held = 30_000;
+    await station.sandbox.faults({ routes: ['GET /api/v1/patients/benefits/utilization'], latency_ms: held });
+    await station.sandbox.faults({ routes: ['GET /api/v1/patients/benefits/interventions'], latency_ms: held });
+    await station.sandbox.faults({ routes: [`GET /api/v1/patients/benefits/interventions?sub_benefit_code=${usual!.sub_benefit_code}`], latency_ms: 0 });
+    try {
+      const started = Date.now();
+      const field = page.getByRole('textbox', { name: 'ID number' });
+      await field.fill('30000002');
+      await field.press('Enter');
+      await page.getByText('Covered', { exact: true }).waitFor();
+      // The rest of the services are still being asked of SHA, and the balance is still coming.
+      await page.getByText(/Still asking SHA for \d+ of \d+ groups of services/).waitFor({ timeout: 10_000 });
+      await page.getByText('Checking the balance…').waitFor();
+      await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+      const before = (await station.sandbox.smsCodes('30000002')).length;
+      await page.getByRole('button', { name: 'Send code' }).click();
+      const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
+      await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
+      await page.getByText('Visit open', { exact: true }).waitFor({ timeout: 15_000 });
+      expect(Date.now() - started).toBeLessThan(held);
+      // The held calls were asked for, and SHA has not answered them yet.
+      const recent = (await station.sandbox.recentFaults()).filter((r) => Date.parse(r.at) >= started);
+      const heldCalls = recent.filter((r) => r.latency_ms === held);
+      expect(heldCalls.some((r) => r.path === '/api/v1/patients/benefits/utilization')).toBe(true);
+      expect(heldCalls.some((r) => r.path === '/api/v1/patients/benefits/interventions')).toBe(true);
+      expect(heldCalls.every((r) => Date.parse(r.at) + held > Date.now())).toBe(true);
+      expect(recent.some((r) => r.path === '/api/v1/patients/benefits/utilization' && r.latency_ms === 0)).toBe(false);
+    } finally {
+      await station.sandbox.clearFaults();
+    }
   });
 });

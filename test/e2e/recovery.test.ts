@@ -66,10 +66,15 @@ describe('consent when the fingerprint cannot be used', () => {
   it('switches from a fingerprint request still open on screen to an SMS code (30000002): the open request is withdrawn, the code goes out', { timeout: 60_000 }, async () => {
     await lookUp('30000002');
     await page.getByText('OTP allowed').waitFor();
+    // The patient has not put a finger on the reader: the page's capture from the device service
+    // waits (else the virtual reader's finger would authorize it, and the visit open itself).
+    const noFinger = (url: URL) => url.pathname === '/capture';
+    await page.route(noFinger, () => undefined);
     await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
     await page.locator('iframe').waitFor();
     // The patient changes their mind while the fingerprint request is still PENDING.
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+    await page.unroute(noFinger);
     const before = (await station.sandbox.smsCodes('30000002')).length;
     await page.getByRole('button', { name: 'Send code' }).click();
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);

@@ -55,6 +55,8 @@ export interface SandboxControl {
   doctorMessages(doctorId: string): Promise<string[]>;
   faults(rule: Record<string, unknown>): Promise<void>;
   clearFaults(): Promise<void>;
+  /** What the faults did to the latest exchange calls, oldest first. */
+  recentFaults(): Promise<{ at: string; method: string; path: string; latency_ms: number; failed_with: number | null }[]>;
   doctorApproval(preauthId: string): Promise<void>;
   payerApproval(preauthId: string): Promise<void>;
   advanceClock(ms: number): Promise<void>;
@@ -89,6 +91,7 @@ function sandboxControl(url: string): SandboxControl {
     doctorMessages: async (doctorId) => ((await send('GET', `/sms?doctor_id=${encodeURIComponent(doctorId)}`)) as { purpose: string }[]).map((m) => m.purpose),
     faults: async (rule) => void (await send('POST', '/faults', rule)),
     clearFaults: async () => void (await send('DELETE', '/faults')),
+    recentFaults: async () => ((await send('GET', '/faults')) as { recent: Awaited<ReturnType<SandboxControl['recentFaults']>> }).recent,
     doctorApproval: async (id) => void (await send('POST', `/preauths/${encodeURIComponent(id)}/doctor-approval`, {})),
     payerApproval: async (id) => void (await send('POST', `/preauths/${encodeURIComponent(id)}/payer-approval`, {})),
     advanceClock: async (ms) => void (await send('POST', '/clock', { advance_ms: ms })),

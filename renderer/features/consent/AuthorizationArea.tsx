@@ -1,11 +1,12 @@
 // The area reserved for the authorization link. Its rectangle goes to the station
 // (authorizationView.setArea): in Electron the shell lays its own hardened view over it; in browser
 // mode the answer is that the renderer shows the link itself, in a sandboxed iframe. A message from
-// the page is only a hint to check the authorization now; the station confirms by polling.
+// the page is only a hint: the station looks the authorization up at once, and only its answer
+// decides (it polls as well, for a page that says nothing).
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../state/bridge';
-import { refreshView } from '../../state/workflows';
+import { checkFingerprint } from './check';
 
 interface Link {
   readonly handle: string;
@@ -61,7 +62,7 @@ export function AuthorizationArea({ workflowId, link }: { readonly workflowId: s
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== origin) return;
       const data: unknown = event.data;
-      if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'EKYC_COMPLETE') void refreshView(workflowId);
+      if (typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'EKYC_COMPLETE') void checkFingerprint(workflowId);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);

@@ -1,5 +1,6 @@
-// Flow B's consent: the verification step, then "Open visit": by fingerprint it opens the visit;
-// a confirmed SMS code has opened it already (the visit is the consent), and it shows the visit.
+// Flow B's consent: the verification step, and the visit it opens in the same step — by the SMS
+// code (the visit is the consent) or once the exchange has authorized the fingerprint. "Visit open"
+// then says so, and "Open visit" shows the visit; after a refusal it opens it again.
 import { useTranslation } from 'react-i18next';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
@@ -7,6 +8,7 @@ import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { patience, Waiting } from '../../ui/Waiting';
 import { openVisit, VisitOpened } from '../shared/VisitOpened';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { VerificationPanel } from './VerificationPanel';
@@ -40,7 +42,11 @@ export function ConsentScreen({ view }: { readonly view: ViewOf<'consent'> }) {
           </Button>
         </div>
       )}
-      {view.state === 'opening-visit' && <p className="progress">{t('consent.openingVisit')}</p>}
+      {view.state === 'opening-visit' && (
+        <Waiting patienceMs={patience.write} onCancel={() => go({ name: 'patient' })} cancelLabel={t('consent.backToPatient')}>
+          {t('consent.openingVisit')}
+        </Waiting>
+      )}
       {view.state === 'visit-opened' && view.visitWorkflowId !== null && <VisitOpened visitWorkflowId={view.visitWorkflowId} />}
       {view.state === 'cancelled' && (
         <Notice tone="warn" title={t('consent.cancelled')}>

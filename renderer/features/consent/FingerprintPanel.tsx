@@ -4,11 +4,12 @@ import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
 import { useFormat } from '../../i18n/format';
 import { declineCapture, refreshReaders, useStation } from '../../state/station-store';
-import { refreshView, run, useWorkflows } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
 import { Notice } from '../../ui/Notice';
 import { AuthorizationArea } from './AuthorizationArea';
+import { checkFingerprint } from './check';
 
 export function FingerprintPanel({ workflowId, step, next }: { readonly workflowId: string; readonly step: VerificationStep; readonly next: readonly string[] }) {
   const { t } = useTranslation();
@@ -26,7 +27,9 @@ export function FingerprintPanel({ workflowId, step, next }: { readonly workflow
           </>
         )}
         <div className="actions">
-          <Button onClick={() => void refreshView(workflowId)}>{t('fingerprint.checkNow')}</Button>
+          <Button busy={pending === 'consent.checkFingerprint'} onClick={() => void checkFingerprint(workflowId)}>
+            {t('fingerprint.checkNow')}
+          </Button>
           {next.includes('consent.cancel') && (
             <Button tone="danger" busy={pending === 'consent.cancel'} onClick={() => void run(workflowId, 'consent.cancel', { workflowId })}>
               {t('fingerprint.cancel')}

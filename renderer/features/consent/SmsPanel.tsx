@@ -1,14 +1,20 @@
 // Consent by SMS code: the masked contacts to pick from (the main one preselected), send, resend
-// after the cooldown, the code the patient reads out.
-import { useState } from 'react';
+// after the cooldown, the code the patient reads out. Where the code opens the visit, a code typed
+// to its full length confirms itself (no press); "Confirm" stays for a shorter code or a second
+// try, and joins a confirmation already on its way instead of sending the code twice; once the
+// code is accepted the form stays, read-only, beside the open visit. Elsewhere (the visit end, an
+// emergency patient's identification) the code is kept for a later call and the nurse confirms it.
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
 import { useFormat } from '../../i18n/format';
+import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
 import { RadioGroup, SelectField, TextField } from '../../ui/Field';
 import { useNow } from '../../ui/useNow';
+import { patience, Waiting } from '../../ui/Waiting';
 
 type Sms = NonNullable<VerificationStep['sms']>;
 
@@ -16,11 +22,17 @@ export function SmsPanel({
   workflowId,
   sms,
   sent,
+  accepted,
+  confirmsItself,
   next,
 }: {
   readonly workflowId: string;
   readonly sms: Sms;
   readonly sent: boolean;
+  /** The code was accepted: the visit it opened is shown beside. */
+  readonly accepted: boolean;
+  /** A code typed to its full length is confirmed without a press. */
+  readonly confirmsItself: boolean;
   readonly next: readonly string[];
 }) {
   const { t } = useTranslation();
@@ -31,13 +43,28 @@ export function SmsPanel({
   const mainContact = sms.contacts.find((contact) => contact.main) ?? sms.contacts[0];
   const [contactId, setContactId] = useState<string | null>(sms.selectedContactId ?? mainContact?.contactId ?? null);
   const [code, setCode] = useState('');
+  /** The code last sent to be confirmed: typed again unchanged, it is not sent again by itself. */
+  const confirmed = useRef<string | null>(null);
 
   const send = () => void run(workflowId, 'consent.sendSms', { workflowId, ...(contactId === null ? {} : { contactId }) });
   const resendAt = sms.resendAvailableAt === null ? null : Date.parse(sms.resendAvailableAt);
   const coolingDown = resendAt !== null && resendAt > now;
   const codeValid = /^[0-9]{4,8}$/.test(code);
+  const confirming = pending === 'consent.confirmSms';
 
   const codeFailure = failure?.command === 'consent.confirmSms' ? failure.error : null;
+  const confirm = (value: string) => {
+    // The same code again joins its confirmation, or, refused as wrong, would only count once more.
+    if (accepted || (value === confirmed.current && (confirming || codeFailure?.code === 'OTP_INVALID'))) return;
+    confirmed.current = value;
+    void run(workflowId, 'consent.confirmSms', { workflowId, code: value });
+  };
+  const typed = (value: string) => {
+    const digits = value.replace(/\D/g, '').slice(0, 8);
+    setCode(digits);
+    if (confirmsItself && digits.length === sms.codeLength && digits !== confirmed.current && next.includes('consent.confirmSms')) confirm(digits);
+  };
+
   const codeError =
     codeFailure === null
       ? undefined
@@ -51,6 +78,7 @@ export function SmsPanel({
     label: contact.masked,
     hint: contact.main ? t('sms.mainContact') : undefined,
   }));
+  const toPatient = () => go({ name: 'patient' });
 
   return (
     <div className="sms">
@@ -66,48 +94,58 @@ export function SmsPanel({
           <Button tone="primary" busy={pending === 'consent.sendSms'} disabled={!next.includes('consent.sendSms')} onClick={send}>
             {t('sms.send')}
           </Button>
+          {pending === 'consent.sendSms' && (
+            <Waiting patienceMs={patience.write} onCancel={toPatient} cancelLabel={t('consent.backToPatient')}>
+              {t('sms.sending')}
+            </Waiting>
+          )}
         </>
       ) : (
         <>
           <div className="sent-line">
             <p>{t('sms.sentTo', { contact: sms.sentTo ?? '', time: sms.sentAt === null ? '' : format.time(sms.sentAt) })}</p>
-            {sms.codeExpiresAt !== null && <Countdown to={sms.codeExpiresAt} label={t('sms.codeExpires')} expired={t('sms.codeExpired')} />}
+            {!accepted && sms.codeExpiresAt !== null && <Countdown to={sms.codeExpiresAt} label={t('sms.codeExpires')} expired={t('sms.codeExpired')} />}
           </div>
           <form
             className="code-form"
             onSubmit={(event) => {
               event.preventDefault();
-              if (!codeValid) return;
-              void run(workflowId, 'consent.confirmSms', { workflowId, code }).then((answer) => {
-                if (answer.ok) setCode('');
-              });
+              if (codeValid) confirm(code);
             }}
           >
             <TextField
               label={t('sms.codeLabel')}
               value={code}
-              onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 8))}
+              onChange={(event) => typed(event.target.value)}
               inputMode="numeric"
               autoComplete="one-time-code"
               maxLength={8}
-              hint={t('sms.codeHint')}
+              readOnly={accepted}
+              hint={accepted ? t('sms.accepted') : confirmsItself ? t('sms.codeHint', { count: sms.codeLength }) : t('sms.codeHintPress')}
               error={codeError}
               className="input-code"
               autoFocus
             />
-            <Button type="submit" tone="primary" busy={pending === 'consent.confirmSms'} disabled={!codeValid || !next.includes('consent.confirmSms')}>
+            <Button type="submit" tone="primary" disabled={!accepted && (!codeValid || !next.includes('consent.confirmSms'))}>
               {t('sms.confirm')}
             </Button>
           </form>
-          {sms.failedAttempts > 0 && codeError === undefined && <p className="bad-text">{t('sms.failedAttempts', { count: sms.failedAttempts })}</p>}
-          <div className="actions resend">
-            {sms.contacts.length > 1 && (
-              <SelectField label={t('sms.resendTo')} value={contactId ?? ''} onChange={(event) => setContactId(event.target.value)} choices={contactChoices} />
-            )}
-            <Button busy={pending === 'consent.sendSms'} disabled={coolingDown || !next.includes('consent.sendSms')} onClick={send}>
-              {coolingDown && resendAt !== null ? t('sms.resendIn', { time: format.timeLeft(resendAt - now) }) : t('sms.resend')}
-            </Button>
-          </div>
+          {confirming && (
+            <Waiting patienceMs={patience.write} onCancel={toPatient} cancelLabel={t('consent.backToPatient')}>
+              {t('sms.confirming')}
+            </Waiting>
+          )}
+          {!accepted && sms.failedAttempts > 0 && codeError === undefined && <p className="bad-text">{t('sms.failedAttempts', { count: sms.failedAttempts })}</p>}
+          {!accepted && (
+            <div className="actions resend">
+              {sms.contacts.length > 1 && (
+                <SelectField label={t('sms.resendTo')} value={contactId ?? ''} onChange={(event) => setContactId(event.target.value)} choices={contactChoices} />
+              )}
+              <Button busy={pending === 'consent.sendSms'} disabled={coolingDown || !next.includes('consent.sendSms')} onClick={send}>
+                {coolingDown && resendAt !== null ? t('sms.resendIn', { time: format.timeLeft(resendAt - now) }) : t('sms.resend')}
+              </Button>
+            </div>
+          )}
         </>
       )}
     </div>

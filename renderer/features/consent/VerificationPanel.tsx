@@ -29,8 +29,12 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
   const canFingerprint = route.fingerprintAllowed && next.includes('consent.startFingerprint');
   const canSms = route.smsAllowed && next.includes('consent.sendSms');
   const ended = stage === 'rejected' || stage === 'expired' || stage === 'cancelled';
+  // Where the code opens the visit it confirms itself once complete, and stays on screen, read-only,
+  // beside the visit it opened ("Confirm" with it: a press that comes late still finds it).
+  const opensVisit = step.purpose === 'visit' || step.purpose === 'visit-day';
+  const codeAccepted = opensVisit && stage === 'verified' && step.verifiedBy === 'sms';
   const showSms =
-    stage === 'sms-sent' || (canSms && (stage === 'ready' || ended || stage === 'awaiting-fingerprint') && (smsChosen || !route.fingerprintAllowed));
+    stage === 'sms-sent' || codeAccepted || (canSms && (stage === 'ready' || ended || stage === 'awaiting-fingerprint') && (smsChosen || !route.fingerprintAllowed));
 
   return (
     <section className="panel verification" aria-labelledby={`verification-${workflowId}`}>
@@ -88,7 +92,7 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
           <Button onClick={() => chooseSms(workflowId, true)}>{t('consent.bySms')}</Button>
         </div>
       )}
-      {showSms && step.sms !== null && <SmsPanel workflowId={workflowId} sms={step.sms} sent={stage === 'sms-sent'} next={next} />}
+      {showSms && step.sms !== null && <SmsPanel workflowId={workflowId} sms={step.sms} sent={stage === 'sms-sent' || codeAccepted} accepted={codeAccepted} confirmsItself={opensVisit} next={next} />}
       {stage === 'awaiting-fingerprint' && <FingerprintPanel workflowId={workflowId} step={step} next={next} />}
 
       {(stage === 'ready' || ended) && step.sms?.escapeOffered !== true && route.route !== 'blocked' && (

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { idTypes } from './idTypes';
-import { loadRecent, lookUp, setIdNumber, setIdType, usePatient } from './store';
+import { cancelLookUp, loadRecent, lookUp, setIdNumber, setIdType, usePatient } from './store';
 import type { IdType } from './store';
 import { go } from '../../state/navigation';
 import { useFormat } from '../../i18n/format';
@@ -11,6 +11,7 @@ import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { patience, Waiting } from '../../ui/Waiting';
 
 export function LookupScreen() {
   const { t } = useTranslation();
@@ -57,7 +58,18 @@ export function LookupScreen() {
         </Button>
       </form>
 
-      {busy && <p className="progress">{t('lookup.searching')}</p>}
+      {busy && (
+        <Waiting
+          patienceMs={patience.lookUp}
+          onRetry={() => {
+            cancelLookUp();
+            void lookUp();
+          }}
+          onCancel={cancelLookUp}
+        >
+          {t('lookup.searching')}
+        </Waiting>
+      )}
       {notFound && asked !== null && (
         <Notice tone="warn" title={t('lookup.notFound.title')} alert>
           <p>{t('lookup.notFound.body', { idType: t(`idTypes.${asked.idType}`), idNumber: asked.idNumber })}</p>

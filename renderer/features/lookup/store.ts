@@ -1,5 +1,6 @@
-// The patient being looked after: the look-up, its answer (eligibility at a glance, with the
-// station core's defaults already chosen) and this shift's recent look-ups.
+// The patient being looked after: the look-up, its answer (eligibility at a glance the moment SHA
+// answers it; then the phones and the station core's defaults — the covered scheme, the suggested
+// service), and this shift's recent look-ups.
 import { create } from 'zustand';
 import type { StationError } from '../../bridge/types';
 import type { PatientSummary } from '../../../electron/contract';
@@ -22,6 +23,8 @@ interface PatientState {
   readonly choosingScheme: boolean;
   readonly schemeError: StationError | null;
   readonly recent: readonly RecentPatient[];
+  /** The phones and the suggested service, asked of SHA after eligibility: on their way, in, or failed. */
+  readonly details: 'loading' | 'ready' | StationError;
 }
 
 const empty = {
@@ -33,6 +36,7 @@ const empty = {
   choosingScheme: false,
   schemeError: null,
   recent: [],
+  details: 'ready',
 } as const;
 
 export const usePatient = create<PatientState>()(() => ({ idType: 'National ID', ...empty }));
@@ -46,20 +50,52 @@ export function setIdNumber(idNumber: string): void {
   set({ idNumber, error: null });
 }
 
+/** Which look-up is current: a cancelled or superseded one's answer is dropped. */
+let lookUps = 0;
+
+/**
+ * Eligibility first: the patient screen opens on "Covered"/"Not covered" the moment SHA answers
+ * it; the phones and the suggested service follow (loadDetails), then the services.
+ */
 export async function lookUp(): Promise<void> {
   const { idType, idNumber, busy } = usePatient.getState();
   const number = idNumber.trim();
   if (busy || number === '') return;
+  const mine = ++lookUps;
   set({ busy: true, error: null, asked: { idType, idNumber: number } });
-  const answer = await call('patient.lookUp', { idType, idNumber: number });
+  const answer = await call('patient.lookUp', { idType, idNumber: number, answerAt: 'eligibility' });
+  if (mine !== lookUps) return;
   if (!answer.ok) {
     set({ busy: false, error: answer.error });
     return;
   }
-  set({ busy: false, summary: answer.value, idNumber: '', schemeError: null });
-  if (answer.value.covered) loadServices(answer.value.patientRef, answer.value.suggestedIntervention?.code ?? null);
+  const summary = answer.value;
+  set({ busy: false, summary, idNumber: '', schemeError: null, details: summary.detailsLoading ? 'loading' : 'ready' });
   go({ name: 'patient' });
+  if (summary.detailsLoading) void loadDetails();
+  else if (summary.covered) loadServices(summary.patientRef, summary.suggestedIntervention?.code ?? null);
   void loadRecent();
+}
+
+/** Stops waiting for a look-up: its answer, when it comes, is dropped, and the form is the nurse's again. */
+export function cancelLookUp(): void {
+  lookUps++;
+  set({ busy: false });
+}
+
+/** The phones and the suggested service (asked of SHA again after a failure), then the services. */
+export async function loadDetails(): Promise<void> {
+  const patientRef = usePatient.getState().summary?.patientRef;
+  if (patientRef === undefined) return;
+  set({ details: 'loading' });
+  const answer = await call('patient.details', { patientRef });
+  if (usePatient.getState().summary?.patientRef !== patientRef) return;
+  if (!answer.ok) {
+    set({ details: answer.error });
+    return;
+  }
+  set({ summary: answer.value, details: 'ready' });
+  if (answer.value.covered) loadServices(patientRef, answer.value.suggestedIntervention?.code ?? null);
 }
 
 /** Checks the same patient again (after paying contributions, say). */
@@ -89,7 +125,7 @@ export async function loadRecent(): Promise<void> {
 }
 
 export function forgetPatient(): void {
-  set({ summary: null, error: null, asked: null });
+  set({ summary: null, error: null, asked: null, details: 'ready' });
 }
 
 holdsPatientData(() => set({ ...empty }));

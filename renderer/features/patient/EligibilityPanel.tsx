@@ -55,11 +55,14 @@ export function EligibilityPanel({ summary }: { readonly summary: PatientSummary
         </div>
       )}
 
-      <div className="badges">
-        {summary.badges.smsCodeAllowed && <Badge tone="info">{t('eligibility.badge.smsAllowed')}</Badge>}
-        {summary.badges.fingerprintRequired && <Badge tone="warn">{t('eligibility.badge.fingerprintRequired')}</Badge>}
-        {!summary.hasPhone && <Badge tone="neutral">{t('eligibility.badge.noPhone')}</Badge>}
-      </div>
+      {/* How consent can be taken depends on the phones, which come just after eligibility. */}
+      {!summary.detailsLoading && (
+        <div className="badges">
+          {summary.badges.smsCodeAllowed && <Badge tone="info">{t('eligibility.badge.smsAllowed')}</Badge>}
+          {summary.badges.fingerprintRequired && <Badge tone="warn">{t('eligibility.badge.fingerprintRequired')}</Badge>}
+          {!summary.hasPhone && <Badge tone="neutral">{t('eligibility.badge.noPhone')}</Badge>}
+        </div>
+      )}
 
       <dl className="facts">
         <div>

@@ -1,6 +1,7 @@
-// After the look-up: eligibility, the services to choose from, this patient's unfinished work, and
-// the way to take consent for the chosen service. The defaults (the covered scheme, the one
-// intervention that fits the ward) come from the station core, so a routine visit needs no choice.
+// After the look-up: eligibility the moment SHA answers it, then the phones and the suggested
+// service, the services to choose from as they arrive, this patient's unfinished work, and the way
+// to take consent for the chosen service. The defaults (the covered scheme, the one intervention
+// that fits the ward) come from the station core, so a routine visit needs no choice.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Intervention, PatientSummary } from '../../../electron/contract';
@@ -9,9 +10,10 @@ import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { patience, Waiting } from '../../ui/Waiting';
 import { chooseSms } from '../consent/preference';
 import { startEmergencyWith } from '../emergency/draft';
-import { forgetPatient, usePatient } from '../lookup/store';
+import { forgetPatient, loadDetails, usePatient } from '../lookup/store';
 import { InterventionDetails } from '../services/InterventionDetails';
 import { InterventionPicker } from '../services/InterventionPicker';
 import { retryServices, selectedIntervention, useServices } from '../services/store';
@@ -43,7 +45,7 @@ export default function PatientScreen() {
     >
       <div className={summary.covered ? 'patient-grid' : 'patient-grid single'}>
         <EligibilityPanel summary={summary} />
-        {summary.covered && <ServicesPanel />}
+        {summary.covered && <ServicesPanel patientRef={summary.patientRef} />}
       </div>
       <PatientWork patientRef={summary.patientRef} />
       {summary.covered && <StartBar summary={summary} />}
@@ -51,18 +53,20 @@ export default function PatientScreen() {
   );
 }
 
-function ServicesPanel() {
+function ServicesPanel({ patientRef }: { readonly patientRef: string }) {
   const { t } = useTranslation();
   // Narrow subscriptions: a keystroke in the search must redraw the list, not this whole panel.
+  const started = useServices((s) => s.patientRef === patientRef);
   const loading = useServices((s) => s.loading);
   const error = useServices((s) => s.error);
   const chosen = useServices(selectedIntervention);
   return (
     <section className="panel services" aria-labelledby="services-title">
       <h2 id="services-title">{t('services.title')}</h2>
-      {loading && <p className="progress">{t('services.loading')}</p>}
+      {/* Before the services, the phones and the suggested one (the start bar says so and offers the way out). */}
+      {(!started || loading) && <p className="progress">{t('services.loading')}</p>}
       {error !== null && <ErrorNotice error={error} onRetry={retryServices} />}
-      {!loading && <InterventionPicker />}
+      {started && !loading && error === null && <InterventionPicker />}
       {chosen !== null && <InterventionDetails intervention={chosen} />}
     </section>
   );
@@ -83,12 +87,37 @@ function PatientWork({ patientRef }: { readonly patientRef: string }) {
 
 function StartBar({ summary }: { readonly summary: PatientSummary }) {
   const { t } = useTranslation();
+  const details = usePatient((s) => s.details);
   const chosen = useServices(selectedIntervention);
+  const suggestedComing = useServices((s) => s.selected !== null && (s.loading || s.waiting.length > 0) && selectedIntervention(s) === null);
   const pending = useWorkflows((s) => s.pending.patient);
   const failure = useWorkflows((s) => s.failures.patient);
 
+  if (details === 'loading') {
+    return (
+      <div className="startbar">
+        <Waiting patienceMs={patience.details} onRetry={() => void loadDetails()}>
+          {t('patient.start.detailsLoading')}
+        </Waiting>
+      </div>
+    );
+  }
+  if (details !== 'ready') {
+    return (
+      <div className="startbar">
+        <ErrorNotice error={details} onRetry={() => void loadDetails()} />
+      </div>
+    );
+  }
   if (summary.schemeChoiceNeeded) {
     return <Notice tone="info">{t('patient.start.chooseSchemeFirst')}</Notice>;
+  }
+  if (chosen === null && suggestedComing) {
+    return (
+      <div className="startbar">
+        <p className="progress">{t('patient.start.suggestedLoading')}</p>
+      </div>
+    );
   }
   if (chosen === null) {
     return (

@@ -1,6 +1,7 @@
 // The member's interventions (~850): searchable, filterable by sub-benefit and scenario, and
 // windowed so only the rows in view exist. A listbox whose options are named by their code, with
-// arrow keys, Home/End and Enter; a click selects too.
+// arrow keys, Home/End and Enter; a click selects too. SHA lists them a sub-benefit at a time: the
+// search works over the groups that have arrived, and says how many are still coming.
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -8,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { SelectField, TextField } from '../../ui/Field';
 import { filterInterventions } from './filter';
-import { select, setScenario, setSearch, setSubBenefit, useServices } from './store';
+import { ErrorNotice } from '../../ui/Notice';
+import { retryServices, select, setScenario, setSearch, setSubBenefit, useServices } from './store';
 
 const scenarios = ['capitation', 'elective-preauth', 'per-diem', 'emergency', 'other'] as const;
 const rowHeight = 64;
@@ -24,6 +26,10 @@ export function InterventionPicker() {
   const scenario = useServices((s) => s.scenario);
   const selected = useServices((s) => s.selected);
   const subBenefits = useServices((s) => s.subBenefits);
+  const waiting = useServices((s) => s.waiting.length);
+  const failed = useServices((s) => s.failed.length);
+  const groupError = useServices((s) => s.groupError);
+  const waitingForChosen = useServices((s) => s.subBenefitCode !== '' && s.waiting.includes(s.subBenefitCode));
   const shown = useMemo(() => filterInterventions(index, { search, subBenefitCode, scenario }), [index, search, subBenefitCode, scenario]);
   const selectedIndex = selected === null ? -1 : shown.findIndex((item) => item.code === selected);
   // Open on the preselected intervention (the core's suggestion), so the nurse sees it in place.
@@ -112,6 +118,17 @@ export function InterventionPicker() {
       <p className="muted small" aria-live="polite">
         {t('services.count', { shown: format.number(shown.length), total: format.number(index.items.length) })}
       </p>
+      {waiting > 0 && (
+        <p className="progress small">
+          {waitingForChosen ? t('services.groupLoading') : t('services.stillLoading', { count: waiting, groups: format.number(subBenefits.length) })}
+        </p>
+      )}
+      {failed > 0 && groupError !== null && waiting === 0 && (
+        <>
+          <p className="bad-text small">{t('services.groupsFailed', { count: failed })}</p>
+          <ErrorNotice error={groupError} onRetry={retryServices} />
+        </>
+      )}
       <div
         ref={scroller}
         className="listbox"

@@ -1,5 +1,8 @@
-// The services the patient is covered for: sub-benefits and every intervention (loaded once per
-// patient, filtered locally), the one chosen, and its utilization balance.
+// The services the patient is covered for: the sub-benefits, then each one's interventions as SHA
+// lists them — one sub-benefit at a time, 1–4 s each on a ward, so they arrive one group after
+// another (the station asks for the ward's usual and most-used ones first, the rest in the
+// background) and the search works over what has arrived; the one chosen, and its utilization
+// balance beside it, never in front of consent.
 import { create } from 'zustand';
 import type { StationError } from '../../bridge/types';
 import type { Intervention } from '../../../electron/contract';
@@ -14,10 +17,18 @@ type Utilization = CommandOutput<'benefits.utilization'>;
 
 interface ServicesState {
   readonly patientRef: string | null;
+  /** The list of sub-benefits is on its way. */
   readonly loading: boolean;
   readonly error: StationError | null;
   readonly index: InterventionIndex;
   readonly subBenefits: readonly SubBenefit[];
+  /** Each sub-benefit's interventions, by its code, once they arrived. */
+  readonly groups: Readonly<Record<string, readonly Intervention[]>>;
+  /** Sub-benefits whose interventions are still being asked of SHA. */
+  readonly waiting: readonly string[];
+  /** Sub-benefits whose interventions SHA did not give, with the last error. */
+  readonly failed: readonly string[];
+  readonly groupError: StationError | null;
   readonly search: string;
   readonly subBenefitCode: string;
   readonly scenario: string;
@@ -31,6 +42,10 @@ const empty = {
   error: null,
   index: indexInterventions([]),
   subBenefits: [],
+  groups: {},
+  waiting: [],
+  failed: [],
+  groupError: null,
   search: '',
   subBenefitCode: '',
   scenario: '',
@@ -42,46 +57,86 @@ export const useServices = create<ServicesState>()(() => ({ ...empty }));
 const set = useServices.setState;
 
 const pageSize = 1000;
+const current = (patientRef: string) => useServices.getState().patientRef === patientRef;
 
+/**
+ * The sub-benefits, then every one's interventions, each asked for in its turn behind the nurse's
+ * own calls (`background`): the station answers the ones it already has at once.
+ */
 export function loadServices(patientRef: string, suggested: string | null): void {
   set({ ...empty, patientRef, loading: true, selected: suggested });
   if (suggested !== null) void loadUtilization(suggested);
   void (async () => {
-    const [subBenefits, first] = await Promise.all([
-      call('benefits.subBenefits', { patientRef, pageSize }),
-      call('benefits.interventions', { patientRef, page: 1, pageSize }),
-    ]);
-    if (useServices.getState().patientRef !== patientRef) return;
-    if (!first.ok) {
-      set({ loading: false, error: first.error });
+    const answer = await call('benefits.subBenefits', { patientRef, pageSize });
+    if (!current(patientRef)) return;
+    if (!answer.ok) {
+      set({ loading: false, error: answer.error });
       return;
     }
-    const rest = await Promise.all(
-      Array.from({ length: Math.max(0, first.value.totalPages - 1) }, (_, i) => call('benefits.interventions', { patientRef, page: i + 2, pageSize })),
-    );
-    const failed = rest.find((answer) => !answer.ok);
-    const items: Intervention[] = [...first.value.items, ...rest.flatMap((answer) => (answer.ok ? answer.value.items : []))];
-    if (useServices.getState().patientRef !== patientRef) return;
-    set({
-      loading: false,
-      error: failed !== undefined && !failed.ok ? failed.error : null,
-      index: indexInterventions(items),
-      subBenefits: subBenefits.ok ? subBenefits.value.items : [],
-    });
+    const codes = answer.value.items.map((s) => s.code);
+    set({ loading: false, subBenefits: answer.value.items, waiting: codes });
+    await Promise.all(codes.map((code) => loadGroup(patientRef, code, true)));
   })();
 }
 
+/** One sub-benefit's interventions, every page; added to the search as they arrive. */
+async function loadGroup(patientRef: string, code: string, background: boolean): Promise<void> {
+  const items: Intervention[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await call('benefits.interventions', { patientRef, subBenefitCode: code, page, pageSize, ...(background ? { background } : {}) });
+    if (!current(patientRef)) return;
+    if (!answer.ok) {
+      set((state) => ({ waiting: state.waiting.filter((c) => c !== code), failed: [...new Set([...state.failed, code])], groupError: answer.error }));
+      return;
+    }
+    items.push(...answer.value.items);
+    if (page >= answer.value.totalPages) break;
+  }
+  set((state) => {
+    const groups = { ...state.groups, [code]: items };
+    return {
+      groups,
+      index: indexOf(state.subBenefits, groups),
+      waiting: state.waiting.filter((c) => c !== code),
+      failed: state.failed.filter((c) => c !== code),
+    };
+  });
+}
+
+/** The arrived interventions in the exchange's order of sub-benefits; one listed under two is kept under the first. */
+function indexOf(subBenefits: readonly SubBenefit[], groups: Readonly<Record<string, readonly Intervention[]>>): InterventionIndex {
+  const seen = new Set<string>();
+  const items: Intervention[] = [];
+  for (const s of subBenefits) {
+    for (const item of groups[s.code] ?? []) {
+      if (seen.has(item.code)) continue;
+      seen.add(item.code);
+      items.push(item);
+    }
+  }
+  return indexInterventions(items);
+}
+
 export function retryServices(): void {
-  const { patientRef, selected } = useServices.getState();
-  if (patientRef !== null) loadServices(patientRef, selected);
+  const { patientRef, selected, failed, error } = useServices.getState();
+  if (patientRef === null) return;
+  if (error !== null) {
+    loadServices(patientRef, selected);
+    return;
+  }
+  set((state) => ({ waiting: [...state.waiting, ...failed], failed: [], groupError: null }));
+  for (const code of failed) void loadGroup(patientRef, code, false);
 }
 
 export function setSearch(search: string): void {
   set({ search });
 }
 
+/** A sub-benefit chosen whose interventions have not arrived: the nurse waits for it, so it is asked for now. */
 export function setSubBenefit(subBenefitCode: string): void {
   set({ subBenefitCode });
+  const { patientRef, waiting } = useServices.getState();
+  if (patientRef !== null && waiting.includes(subBenefitCode)) void loadGroup(patientRef, subBenefitCode, false);
 }
 
 export function setScenario(scenario: string): void {

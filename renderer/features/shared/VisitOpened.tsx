@@ -1,8 +1,9 @@
 // Opening the visit from a workflow that took consent (flow B's consent, flow A's visit day), and
-// the way to it once it is open (a confirmed SMS code opens it at once: "Open visit" then shows it).
+// the way to it once it is open: flow B's visit opens itself with the consent, so the consent's
+// screen says "Visit open" with the visit's number, and "Open visit" shows the visit.
 import { useTranslation } from 'react-i18next';
 import { go } from '../../state/navigation';
-import { run } from '../../state/workflows';
+import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Notice } from '../../ui/Notice';
 
@@ -14,8 +15,11 @@ export async function openVisit(workflowId: string): Promise<void> {
 
 export function VisitOpened({ visitWorkflowId }: { readonly visitWorkflowId: string }) {
   const { t } = useTranslation();
+  const visit = useWorkflows((s) => s.views[visitWorkflowId]);
+  const visitNumber = visit?.kind === 'visit' ? visit.visitNumber : null;
   return (
-    <Notice tone="ok" title={t('consent.visitStarted')}>
+    <Notice tone="ok" title={t('state.visit.open')}>
+      <p>{visitNumber === null ? t('consent.visitStarted') : t('consent.visitStartedNumber', { number: visitNumber })}</p>
       <Button tone="primary" onClick={() => go({ name: 'workflow', workflowId: visitWorkflowId })}>
         {t('visit.open')}
       </Button>
