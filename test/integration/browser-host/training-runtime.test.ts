@@ -52,12 +52,14 @@ describe('training runtime: the local device service', () => {
 });
 
 describe('training runtime: its data folder', () => {
-  it('creates a data folder that does not exist yet, and writes its log and database there', async () => {
+  it('creates a data folder that does not exist yet, and writes its log and database there; trains on a ward’s network when asked', async () => {
     const dataDir = path.join(dir, 'first-run', 'data');
-    const station = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, dataDir });
+    const station = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, dataDir, profile: 'ward' });
     try {
       expect(existsSync(path.join(dataDir, 'station.log'))).toBe(true);
       expect(existsSync(path.join(dataDir, 'station.db'))).toBe(true);
+      expect(station.sandbox.context.faults.list().global).toMatchObject({ profile: 'ward' });
+      expect(running.sandbox.context.faults.list().global).toMatchObject({ profile: null, latency_ms: 0 });
     } finally {
       await station.close();
     }
