@@ -11,9 +11,11 @@ import { createExchangeClient } from '../payer';
 import { createStation, createStationLogger, memorySecretStore, type SecretStore } from '../station';
 import { trainingReaders, type ReaderSetup } from './reader-setup';
 import { stationReaders } from './readers';
+import { HARDWARE_SERVICE_PORT } from '../../native-bridge/service';
 import { SafeStorageSecretStore } from './secret-store';
 import { prepareShell, runShell, type CoreHandle, type ShellElectron } from './shell';
 import { ShellLogRelay } from './shell-log';
+import { updatePolicyFile } from './update-policy';
 import { linkWebPreferences } from './web-preferences';
 
 interface Training {
@@ -46,12 +48,20 @@ const shellLog = new ShellLogRelay(createStationLogger({ destination: logFile })
 const prepared = prepareShell({ app, protocol }, shellLog);
 
 function readUpdatePolicy(): string | null {
-  const file = process.env.IDHINI_UPDATE_POLICY ?? path.join(process.resourcesPath, 'update-policy.json');
+  const file = updatePolicyFile({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath, log: shellLog });
   try {
     return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+}
+
+/** The ports a link's page may reach on this machine: the exchange's hardware service's, and the station's own device service's. */
+function deviceServicePorts(setup: ReaderSetup): number[] {
+  const own = setup.deviceService.view().url;
+  const ports = new Set([HARDWARE_SERVICE_PORT]);
+  if (own !== null && URL.canParse(own)) ports.add(Number(new URL(own).port));
+  return [...ports];
 }
 
 async function createCore(): Promise<CoreHandle> {
@@ -90,6 +100,8 @@ async function createCore(): Promise<CoreHandle> {
     bridge: station.bridge,
     log,
     lock: (reason) => station.lock(reason),
+    authorizationLink: (handle) => station.authorizationLink(handle)?.url ?? null,
+    deviceServicePorts: () => deviceServicePorts(setup),
     async stop() {
       await station.stop();
       await setup.close();

@@ -100,6 +100,11 @@ export function createStation(deps: StationDeps): Station {
   }
 
   function viewOf(wf: AnyWorkflow): WorkflowView {
+    const view = fullViewOf(wf);
+    return host === 'electron' ? withLinkOriginOnly(view) : view;
+  }
+
+  function fullViewOf(wf: AnyWorkflow): WorkflowView {
     const c = requireCtx();
     switch (wf.kind) {
       case 'consent':
@@ -658,6 +663,20 @@ export function createStation(deps: StationDeps): Station {
     },
   };
 
+}
+
+/**
+ * In Electron the shell shows the link in its own view, taking its URL from authorizationLink(handle):
+ * the renderer gets the link's origin alone (for telling the page's messages apart), never the path
+ * and query that carry its embed token (`?t=`). In browser mode the renderer frames the link itself.
+ */
+function withLinkOriginOnly(view: WorkflowView): WorkflowView {
+  if (view.kind === 'visit') return view;
+  const { verification } = view;
+  const fingerprint = verification?.fingerprint;
+  if (verification == null || fingerprint == null || fingerprint.link === null) return view;
+  const link = { ...fingerprint.link, url: `${new URL(fingerprint.link.url).origin}/` };
+  return { ...view, verification: { ...verification, fingerprint: { ...fingerprint, link } } };
 }
 
 /** A change of the station clock's lead over the machine's this large is a jump, not drift. */
