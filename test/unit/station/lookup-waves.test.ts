@@ -112,7 +112,7 @@ describe('patient.lookUp round trips', () => {
   it('takes three waves: registry ∥ eligibility, then contacts ∥ sub-benefits, then the ward\'s sub-benefits\' interventions together', async () => {
     dir = mkdtempSync(join(tmpdir(), 'idhini-waves-'));
     const exchange = wavedExchange();
-    const secrets = memorySecretStore({ 'idhini.client-secret': 'secret-of-the-test' });
+    const secrets = memorySecretStore({ 'idhini.client-secret': JSON.stringify({ origin: 'https://exchange.example.com', secret: 'secret-of-the-test' }) });
     station = createStation({
       databasePath: join(dir, 'station.db'),
       secrets,
@@ -120,8 +120,10 @@ describe('patient.lookUp round trips', () => {
       readers: nativeReaders({ localWorkstationId: 'WS-1' }),
       log: { destination: { write: () => true } },
       initialSettings: { exchangeBaseUrl: 'https://exchange.example.com', clientId: 'facility', facilityCode: 'FID-00-000004-0', facilityName: 'Hospital', agentNationalId: '22334455' },
+      provisioning: { source: 'launcher', settings: {}, staff: [{ name: 'Ward nurse', role: 'nurse', pin: '2468' }] },
     });
     await station.start();
+    await station.bridge.invoke('station.unlock', { pin: '2468' });
     let answered = false;
     const lookUp = station.bridge.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' }).finally(() => (answered = true));
     let waves = 0;
