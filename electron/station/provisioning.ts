@@ -23,6 +23,8 @@ export interface ProvisionedSettings {
   readonly agentNationalId?: string;
   readonly allowedLinkOrigins?: readonly string[];
   readonly idleLockMinutes?: number;
+  /** A launcher's reader choice (station:web --reader); the ward may change it later. */
+  readonly reader?: { readonly source: 'auto' | 'hardware-service' | 'station-reader' | 'virtual'; readonly readerId: string | null };
 }
 
 export interface StationProvisioning {
