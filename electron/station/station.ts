@@ -780,6 +780,7 @@ export function createStation(deps: StationDeps): Station {
       const c = requireCtx();
       await c.session.signIn(credentials.clientId, credentials.clientSecret);
       c.engine.audit({ action: 'facility.signIn', outcome: 'succeeded', summary: 'facility signed in by the launcher' });
+      log.info({ clientId: credentials.clientId.slice(0, 60) }, 'facility signed in by the launcher');
     },
     authorizationLink(handle) {
       const link = findLink(handle);
