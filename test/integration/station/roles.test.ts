@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import type { StationProvisioning } from '../../../electron/station/provisioning';
-import { FACILITIES, openStation, startWorld, visitOpenedBy, type World } from './harness';
+import { eventually, FACILITIES, openStation, presentAtPage, startWorld, stepOf, visitOpenedBy, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -192,5 +192,109 @@ describe('the client secret, bound to the origin that accepted it', () => {
     expect((await s.refused('facility.signIn', {})).code).toBe('SETTINGS_MISSING');
     await s.ok('facility.signIn', { clientId: 'demo-hospital', clientSecret: FACILITIES.hospital.clientSecret });
     expect((await s.ok('settings.get', {})).credentialsStored).toBe(true);
+  });
+});
+
+describe('no command sequence sends the stored secret to a new address', () => {
+  it('holds for any sequence from the station window, every PIN known, a restart included', { timeout: 120_000 }, async () => {
+    const { createServer } = await import('node:http');
+    const fc = (await import('fast-check')).default;
+    const { memorySecretStore } = await import('../../../electron/station');
+    const SECRET = FACILITIES.hospital.clientSecret;
+    // The new address: answers everything, and keeps what reaches it.
+    const seen: string[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        seen.push(`${request.method} ${request.url} ${JSON.stringify(request.headers)} ${body}`);
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'stolen', token_type: 'Bearer', expires_in: 3600 }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const newAddress = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+    const sameServerOtherOrigin = world.sandbox.url.replace('127.0.0.1', 'localhost');
+    const commands = [
+      ['station.unlock', { pin: IT_OFFICER.pin }],
+      ['station.unlock', { pin: AMINA.pin }],
+      ['station.unlock', { pin: '0000' }],
+      ['station.lock', {}],
+      ['settings.update', { exchangeBaseUrl: newAddress }],
+      ['settings.update', { exchangeBaseUrl: newAddress, trainingMode: true }],
+      ['settings.update', { exchangeBaseUrl: sameServerOtherOrigin }],
+      ['settings.update', { exchangeBaseUrl: world.sandbox.url }],
+      ['settings.update', { trainingMode: true }],
+      ['settings.update', { trainingMode: false }],
+      ['settings.update', { allowedLinkOrigins: [newAddress] }],
+      ['settings.update', { facilityCode: 'FID-00-000002-0' }],
+      ['facility.signIn', {}],
+      ['facility.signIn', { clientId: 'demo-hospital' }],
+      ['facility.signOut', {}],
+      ['facility.signOut', { forgetCredentials: true }],
+      ['patient.lookUp', { idType: 'National ID', idNumber: '30000001' }],
+    ] as const;
+    const index = (name: string, input: object) => commands.findIndex(([n, i]) => n === name && JSON.stringify(i) === JSON.stringify(input));
+    let run = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 0, max: commands.length - 1 }), { minLength: 1, maxLength: 10 }), async (picks) => {
+          run += 1;
+          const secrets = memorySecretStore();
+          const databasePath = join(world.dir.path, `secret-run-${run}.db`);
+          const options = {
+            databasePath,
+            sandboxUrl: world.sandbox.url,
+            secrets,
+            signIn: false,
+            extra: {
+              initialSettings: { exchangeBaseUrl: world.sandbox.url, trainingMode: false, facilityCode: FACILITIES.hospital.code, facilityName: FACILITIES.hospital.name, agentNationalId: '22334455', allowedLinkOrigins: [world.sandbox.url] },
+              provisioning: provisioning({ allowLoopbackHttp: true }),
+            },
+          };
+          let s = await openStation(options);
+          await s.station.signInFacility({ clientId: 'demo-hospital', clientSecret: SECRET });
+          for (const pick of picks) {
+            const [name, input] = commands[pick]!;
+            await s.station.bridge.invoke(name, input as never);
+          }
+          await s.station.bridge.invoke('facility.signIn', {});
+          await s.station.stop();
+          // After a restart the stored secret is used again, for the origin that accepted it alone.
+          s = await openStation(options);
+          await s.station.bridge.invoke('station.unlock', { pin: IT_OFFICER.pin });
+          await s.station.bridge.invoke('facility.signIn', {});
+          await s.station.stop();
+          return !seen.some((request) => request.includes(SECRET));
+        }),
+        {
+          numRuns: 12,
+          // The sequence the review's proof of concept used: the administrator moves the exchange, then a sign-in with the stored secret.
+          examples: [[[index('station.unlock', { pin: IT_OFFICER.pin }), index('settings.update', { exchangeBaseUrl: newAddress, trainingMode: true }), index('facility.signIn', {})]]],
+        },
+      );
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a message from the authorization page', () => {
+  it('is only a hint: a forged EKYC_COMPLETE leaves the workflow waiting until the exchange says AUTHORIZED', async () => {
+    const s = await world.station();
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    const started = await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+    // What the renderer does on a page's EKYC_COMPLETE (forged or not): it asks for the view again. Nothing else reaches the station.
+    for (let i = 0; i < 5; i++) {
+      const view = await s.ok('workflow.get', { workflowId: consent.workflowId });
+      expect(view).toMatchObject({ state: 'verifying' });
+      expect(stepOf(view)?.stage).toBe('awaiting-fingerprint');
+    }
+    expect((await s.refused('visit.open', { workflowId: consent.workflowId })).code).toBe('WRONG_STATE');
+    // The exchange says AUTHORIZED once the patient's finger matched at the page: then, and only then.
+    const template = await world.control.enrolledTemplate(await world.control.crIdOf('30000001'));
+    await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
+    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'the consent verified by the exchange');
   });
 });
