@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, WebContentsView, app, autoUpdater, dialog, ipcMain, powerMonitor, protocol, safeStorage, session } from 'electron';
 import { createExchangeClient } from '../payer';
-import { createStation, createStationLogger, memorySecretStore, type SecretStore } from '../station';
+import { createStation, createStationLogger, memorySecretStore, provisioningFilePath, readProvisioningFile, type SecretStore } from '../station';
 import { trainingReaders, type ReaderSetup } from './reader-setup';
 import { stationReaders } from './readers';
 import { HARDWARE_SERVICE_PORT } from '../../native-bridge/service';
@@ -64,6 +64,10 @@ function deviceServicePorts(setup: ReaderSetup): number[] {
   return [...ports];
 }
 
+function withProvisioning(provisioning: ReturnType<typeof readProvisioningFile>) {
+  return provisioning === null ? {} : { provisioning };
+}
+
 async function createCore(): Promise<CoreHandle> {
   let secrets: SecretStore;
   let setup: ReaderSetup;
@@ -91,6 +95,8 @@ async function createCore(): Promise<CoreHandle> {
     appVersion: app.getVersion(),
     log: { destination: logFile },
     ...(training === null ? {} : { initialSettings: { exchangeBaseUrl: training.sandboxUrl, trainingMode: true, allowedLinkOrigins: [training.sandboxUrl] } }),
+    // The IT officer's provisioning file, read at every start (a wrong one stops the start with its reason).
+    ...(training === null ? withProvisioning(readProvisioningFile(provisioningFilePath(process.platform, process.env))) : {}),
   });
   const log = station.log.child({ component: 'shell' });
   if (secretStoreProblem !== null) log.error({ reason: secretStoreProblem }, 'secret store unavailable');
