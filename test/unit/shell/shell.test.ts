@@ -307,8 +307,8 @@ describe("the shell's log lines and the core's secrets", () => {
       exchangeClientFactory: createExchangeClient,
       host: 'electron',
       log: { destination },
-      // Nothing listens there: the sign-in fails, but the core has seen the secret.
-      initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9' },
+      // Nothing listens there: the sign-in fails, but the core has seen the secret (training: anyone signed in may sign the facility in).
+      initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9', trainingMode: true },
     });
     const { window } = await runOn(fake, log, async () => {
       await station.start();
