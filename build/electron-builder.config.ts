@@ -1,8 +1,9 @@
 // electron-builder configuration: Linux (AppImage, deb) and Windows (NSIS). `npm run dist` builds the
 // renderer and the shell bundles first; see build/README.md for what packaging needs that this
 // machine lacks (the Electron download).
+import { FuseV1Options } from '@electron/fuses';
 import type { Configuration } from 'electron-builder';
-import { fuses } from './fuses';
+import { fuseConfig, type PackagedPlatform } from './fuses';
 import { MAIN_BUNDLE } from './paths';
 
 /** Native modules rebuilt against Electron's ABI: better-sqlite3 has no Node-API prebuild. */
@@ -53,7 +54,7 @@ const config: Configuration = {
   buildDependenciesFromSource: false,
   beforeBuild: (context) => rebuildNativeModules(context),
   afterPack: async (context) => {
-    await context.packager.addElectronFuses(context, fuses);
+    await context.packager.addElectronFuses(context, fuseConfig(context.electronPlatformName as PackagedPlatform, FuseV1Options));
   },
   extraResources: [{ from: 'build/update-policy.json', to: 'update-policy.json' }],
   linux: {

@@ -119,7 +119,7 @@ export function hasDisplay(env: NodeJS.ProcessEnv = process.env, platform: NodeJ
   return platform !== 'linux' || Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
-/** Reads `--name value` options; flags it does not know are refused by name. */
+/** Reads `--name value` options; flags it does not know are refused by name. A repeatable option keeps its last value here (see repeatedOption). */
 export function parseOptions(argv: readonly string[], known: readonly string[]): Map<string, string> {
   const options = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
@@ -132,6 +132,11 @@ export function parseOptions(argv: readonly string[], known: readonly string[]):
     i++;
   }
   return options;
+}
+
+/** Every value of a repeatable option, in order (`--staff A:1 --staff B:2`). */
+export function repeatedOption(argv: readonly string[], name: string): string[] {
+  return argv.flatMap((arg, i) => (arg === `--${name}` && argv[i + 1] !== undefined ? [argv[i + 1]!] : []));
 }
 
 export function portOption(options: Map<string, string>, name: string): number | undefined {

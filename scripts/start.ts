@@ -40,9 +40,15 @@ async function runElectron(binary: string): Promise<number> {
   return code;
 }
 
+/**
+ * The station's browser window gets a one-time launch code, never the per-launch secret: the code is
+ * spent by the window as it opens, so what Chromium's command line and this terminal show opens
+ * nothing afterwards. Without a window to open, a code is printed for the nurse to open (once, within
+ * two minutes).
+ */
 async function runBrowser(plan: Exclude<LaunchPlan, { mode: 'electron' }>, port: number): Promise<number> {
   const running = await startTrainingStation({ port, sandboxPort: 0 });
-  say(`Station (browser mode, training): ${running.launchUrl}`);
+  say(`Station (browser mode, training): ${running.host.url}`);
   say(`Sandbox (training): ${running.sandbox.url}`);
   say(`Logs: ${path.join(running.dataDir, 'station.log')}`);
   let finish: (code: number) => void = () => undefined;
@@ -54,13 +60,14 @@ async function runBrowser(plan: Exclude<LaunchPlan, { mode: 'electron' }>, port:
     profile = await mkdtemp(path.join(tmpdir(), 'idhini-chromium-'));
     const browser = spawn(
       plan.chromium,
-      [`--app=${running.launchUrl}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', '--disable-sync', '--window-size=1280,860'],
+      [`--app=${running.host.issueLaunchUrl()}`, `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', '--disable-sync', '--window-size=1280,860'],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let complaint = '';
     browser.stderr?.on('data', (chunk: Buffer) => (complaint = (complaint + chunk.toString()).slice(-2000)));
     const startedAt = Date.now();
-    const fallBack = (why: string) => say(`${path.basename(plan.chromium)} ${why}: open the station URL above in a browser. Press Ctrl+C to stop.`);
+    const fallBack = (why: string) =>
+      say(`${path.basename(plan.chromium)} ${why}: open ${running.host.issueLaunchUrl()} in a browser (the link works once, within two minutes). Press Ctrl+C to stop.`);
     browser.once('error', (error) => fallBack(`could not start (${error.message})`));
     browser.once('exit', (code) => {
       // A browser that stops at once (no display it can use, run as root without its sandbox …) is
@@ -74,7 +81,7 @@ async function runBrowser(plan: Exclude<LaunchPlan, { mode: 'electron' }>, port:
     });
     say('Close the window (or press Ctrl+C) to stop the station.');
   } else {
-    say('Open the station URL above in a browser (Chromium, Chrome or Edge). Press Ctrl+C to stop.');
+    say(`Open ${running.host.issueLaunchUrl()} in a browser (Chromium, Chrome or Edge): the link works once, within two minutes. Press Ctrl+C to stop.`);
   }
   const code = await finished;
   await running.close();

@@ -2,13 +2,16 @@
 // reading and checking, so every refusal is one clear usage error before anything starts.
 import { readFileSync } from 'node:fs';
 import { FAULT_PROFILES, type FaultProfileName } from '../electron/sandbox';
-import { parseOptions, portOption, UsageError } from './start-support';
+import { parseOptions, portOption, repeatedOption, UsageError } from './start-support';
 
 export const STATION_WEB_USAGE = `usage:
-  npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR] [--profile ward]
-      training: the station on http://127.0.0.1:N with its own sandbox on M (default N+1);
-      --profile ward gives the sandbox a ward's network (each route's own waits, slow tails,
-      the odd 503), so a nurse learns with the waits she will meet
+  npm run station:web -- --port N [--sandbox-port M] [--data-dir DIR] [--staff "NAME:PIN"]… [--admin "NAME:PIN"]… [--profile ward]
+      training: the station on http://127.0.0.1:N with its own sandbox on M (default N+1), signed
+      in as the demo "Training nurse" (PIN 1234)
+      --staff, --admin  staff members who may sign in with that PIN (a nurse, an administrator);
+                      repeatable, with either mode. A PIN is 4 to 20 letters or digits, one per person
+      --profile ward  gives the sandbox a ward's network (each route's own waits, slow tails, the
+                      odd 503), so a nurse learns with the waits she will meet
   npm run station:web -- --port N --exchange URL [--client-id ID --client-secret-file FILE]
       [--facility-code CODE] [--facility-name NAME] [--agent-id NATIONAL_ID]
       [--link-origins ORIGIN[,ORIGIN…]] [--reader auto|hardware-service|station-reader]
@@ -33,11 +36,19 @@ export const STATION_WEB_USAGE = `usage:
 export const readerSources = ['auto', 'hardware-service', 'station-reader'] as const;
 export type ReaderSource = (typeof readerSources)[number];
 
+/** A staff member the launcher provisions: name, role and PIN, as `--staff` / `--admin` give them. */
+export interface LauncherStaff {
+  readonly name: string;
+  readonly role: 'nurse' | 'administrator';
+  readonly pin: string;
+}
+
 export interface TrainingPlan {
   readonly mode: 'training';
   readonly port: number;
   readonly sandboxPort: number;
   readonly dataDir: string | undefined;
+  readonly staff: readonly LauncherStaff[];
   /** The sandbox's network profile (--profile). */
   readonly profile: FaultProfileName | undefined;
 }
@@ -57,12 +68,15 @@ export interface ExchangePlan {
   readonly reader: ReaderSource | undefined;
   readonly deviceServicePort: number | undefined;
   readonly dataDir: string | undefined;
+  readonly staff: readonly LauncherStaff[];
 }
 
 export type StationWebPlan = TrainingPlan | ExchangePlan;
 
-const trainingOptions = ['port', 'sandbox-port', 'data-dir', 'profile'];
+const trainingOptions = ['port', 'sandbox-port', 'data-dir', 'staff', 'admin', 'profile'];
 const exchangeOptions = [
+  'staff',
+  'admin',
   'port',
   'exchange',
   'client-id',
@@ -109,13 +123,14 @@ export function parseStationWebArgs(argv: readonly string[]): StationWebPlan {
   const port = portOption(options, 'port');
   if (port === undefined) throw new UsageError('--port N is required');
   const dataDir = options.get('data-dir');
+  const staff = staffOptions(argv, !exchange);
   if (!exchange) {
     const sandboxPort = portOption(options, 'sandbox-port') ?? (port === 0 ? 0 : port + 1);
     if (sandboxPort !== 0 && sandboxPort === port) throw new UsageError('--sandbox-port must differ from --port');
     if (sandboxPort > 65535) throw new UsageError(`the sandbox port ${sandboxPort} is out of range: give --sandbox-port`);
     const profile = options.get('profile');
     if (profile !== undefined && !(FAULT_PROFILES as readonly string[]).includes(profile)) throw new UsageError(`--profile must be one of ${FAULT_PROFILES.join(', ')}, got ${profile}`);
-    return { mode: 'training', port, sandboxPort, dataDir, profile: profile as FaultProfileName | undefined };
+    return { mode: 'training', port, sandboxPort, dataDir, staff, profile: profile as FaultProfileName | undefined };
   }
   const clientId = options.get('client-id');
   const clientSecretFile = options.get('client-secret-file');
@@ -136,7 +151,30 @@ export function parseStationWebArgs(argv: readonly string[]): StationWebPlan {
     reader: reader as ReaderSource | undefined,
     deviceServicePort: portOption(options, 'device-service-port'),
     dataDir,
+    staff,
   };
+}
+
+/** `--staff "NAME:PIN"` and `--admin "NAME:PIN"`, each checked; a PIN given twice is refused (a PIN alone says who signs in). */
+export function staffOptions(argv: readonly string[], training: boolean): LauncherStaff[] {
+  const staff = [
+    ...repeatedOption(argv, 'staff').map((spec) => staffOf(spec, 'nurse', '--staff')),
+    ...repeatedOption(argv, 'admin').map((spec) => staffOf(spec, 'administrator', '--admin')),
+  ];
+  const pins = [...staff.map((member) => member.pin), ...(training ? [TRAINING_PIN] : [])];
+  if (new Set(pins).size !== pins.length) throw new UsageError(`two staff members may not share a PIN${training ? ` (${TRAINING_PIN} is the Training nurse's)` : ''}`);
+  return staff;
+}
+
+const TRAINING_PIN = '1234';
+
+function staffOf(spec: string, role: LauncherStaff['role'], option: string): LauncherStaff {
+  const colon = spec.lastIndexOf(':');
+  const name = spec.slice(0, colon).trim();
+  const pin = spec.slice(colon + 1);
+  if (colon < 0 || name === '' || name.length > 200) throw new UsageError(`${option} must be "NAME:PIN", got ${JSON.stringify(spec.replace(/:.*/, ':…'))}`);
+  if (!/^[A-Za-z0-9]{4,20}$/.test(pin)) throw new UsageError(`${option} "${name}": the PIN must be 4 to 20 letters or digits`);
+  return { name, role, pin };
 }
 
 /**

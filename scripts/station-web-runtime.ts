@@ -21,7 +21,7 @@ import type { CommandInput, CommandName, CommandOutput, StationSettings } from '
 import { createStation, memorySecretStore, type LocalDeviceServiceController, type LogDestination, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
-import { checkExchangeUrl, type ReaderSource } from './station-web-options';
+import { checkExchangeUrl, type LauncherStaff, type ReaderSource } from './station-web-options';
 
 export interface TrainingStationOptions {
   /** The browser host's port; 0 for any free one. */
@@ -36,6 +36,8 @@ export interface TrainingStationOptions {
   /** The local device service's port: 0 for any free one (default), 'auto' to prefer the hardware service's 18065. */
   deviceServicePort?: number | 'auto';
   appVersion?: string;
+  /** Staff who may sign in besides the Training nurse (`--staff`, `--admin`). */
+  staff?: readonly LauncherStaff[];
   /** The sandbox's network profile: `ward` for a ward's waits (default: none, every call at once). */
   profile?: FaultProfileName;
 }
@@ -134,6 +136,7 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
       // Training mode runs on sandbox time, so the sandbox's clock control moves the station too.
       clock: { now: () => sandbox.context.clock.now() },
       initialSettings: { exchangeBaseUrl: sandboxUrl, trainingMode: true, allowedLinkOrigins: [sandboxUrl] },
+      provisioning: { source: 'launcher', settings: {}, staff: options.staff ?? [] },
     });
     await station.start();
     cleanups.push(() => station.stop());
@@ -169,6 +172,8 @@ export interface ExchangeStationOptions {
   appVersion?: string;
   /** Tests: readers other than the production ones. */
   readers?: () => Promise<ReaderSetup>;
+  /** Staff who may sign in (`--staff`, `--admin`): outside training the station opens with a PIN only. */
+  staff?: readonly LauncherStaff[];
 }
 
 export interface ExchangeStation {
@@ -206,6 +211,7 @@ export async function startExchangeStation(options: ExchangeStationOptions): Pro
       (await stationReaders({ workstationID: hostname(), version: options.appVersion ?? '0.1.0', ...(options.deviceServicePort === undefined ? {} : { preferredPort: options.deviceServicePort }) }));
     cleanups.push(() => setup.close());
 
+    const facility = options.facility ?? {};
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),
       // The secret lives in memory for this run only: browser mode has no OS keystore to keep it in.
@@ -216,29 +222,33 @@ export async function startExchangeStation(options: ExchangeStationOptions): Pro
       host: 'browser',
       appVersion: options.appVersion ?? '0.1.0',
       log: { destination },
+      // The launcher is the IT officer here: what its options say is applied at start, as an administrator's.
+      provisioning: {
+        source: 'launcher',
+        settings: {
+          exchangeBaseUrl: exchangeUrl,
+          trainingMode: false,
+          allowedLinkOrigins: [...(options.linkOrigins ?? [new URL(exchangeUrl).origin])],
+          ...(facility.code === undefined ? {} : { facilityCode: facility.code }),
+          ...(facility.name === undefined ? {} : { facilityName: facility.name }),
+          ...(facility.agentNationalId === undefined ? {} : { agentNationalId: facility.agentNationalId }),
+          ...(options.reader === undefined ? {} : { reader: { source: options.reader, readerId: null } }),
+        },
+        staff: options.staff ?? [],
+        // checkExchangeUrl above let plain http through to loopback only: a stand-in on this machine.
+        allowLoopbackHttp: true,
+      },
     });
     await station.start();
     cleanups.push(() => station.stop());
-
-    const facility = options.facility ?? {};
-    await command(
-      station,
-      'settings.update',
-      {
-        exchangeBaseUrl: exchangeUrl,
-        trainingMode: false,
-        allowedLinkOrigins: [...(options.linkOrigins ?? [new URL(exchangeUrl).origin])],
-        ...(facility.code === undefined ? {} : { facilityCode: facility.code }),
-        ...(facility.name === undefined ? {} : { facilityName: facility.name }),
-        ...(facility.agentNationalId === undefined ? {} : { agentNationalId: facility.agentNationalId }),
-        ...(options.reader === undefined ? {} : { reader: { source: options.reader, readerId: null } }),
-      },
-      'the settings were refused',
-    );
     let signedIn = false;
     if (options.credentials !== undefined) {
-      const session = await command(station, 'facility.signIn', { clientId: options.credentials.clientId, clientSecret: options.credentials.clientSecret }, `could not sign in to ${exchangeUrl}`);
-      signedIn = session.signedIn;
+      try {
+        await station.signInFacility(options.credentials);
+      } catch (error) {
+        throw new Error(`could not sign in to ${exchangeUrl}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      signedIn = (await command(station, 'station.status', {}, 'the status could not be read')).signedIn;
     }
     const settings = await command(station, 'settings.get', {}, 'the settings could not be read');
 

@@ -20,6 +20,7 @@ async function startTraining(plan: Extract<StationWebPlan, { mode: 'training' }>
   const running = await startTrainingStation({
     port: plan.port,
     sandboxPort: plan.sandboxPort,
+    staff: plan.staff,
     ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }),
     ...(plan.profile === undefined ? {} : { profile: plan.profile }),
   });
@@ -42,8 +43,10 @@ async function startAgainstExchange(plan: ExchangePlan): Promise<Running> {
     ...(plan.reader === undefined ? {} : { reader: plan.reader }),
     ...(plan.deviceServicePort === undefined ? {} : { deviceServicePort: plan.deviceServicePort }),
     ...(plan.dataDir === undefined ? {} : { dataDir: plan.dataDir }),
+    staff: plan.staff,
   });
   const warnings: string[] = [];
+  if (plan.staff.length === 0) warnings.push('no --staff or --admin given: nobody can sign in at this station');
   if (!running.signedIn) warnings.push('not signed in: give --client-id and --client-secret-file, or sign in on the first-run screen');
   const missing = running.settings.missing.filter((m) => m !== 'clientId');
   if (missing.length > 0) warnings.push(`still to set: ${missing.join(', ')} (options --facility-code, --facility-name, --agent-id, or the first-run screen)`);

@@ -2,7 +2,9 @@
 // and every end-to-end test (docs/bridge-protocol.md). HTTP serves the renderer with its CSP; the
 // WebSocket at /bridge carries the contract. A connection counts only after its first frame shows
 // the per-launch secret, which reaches the page in the launch URL's fragment and so never travels in
-// a request line, a Referer or a log. The upgrade is refused unless the Origin is this host's own,
+// a request line, a Referer or a log — or a one-time launch code (issueLaunchCode), good for one
+// hello within two minutes, answered with the secret: what `npm start` hands the window it opens, so
+// the secret itself is on no command line and in no terminal. The upgrade is refused unless the Origin is this host's own,
 // and every request unless its Host is this host (a DNS-rebinding page cannot reach it).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -41,8 +43,13 @@ export interface BrowserHost {
   /** The URL to open: the host's URL with the per-launch secret in the fragment. */
   readonly launchUrl: string;
   readonly port: number;
+  /** A URL with a fresh one-time launch code in its fragment instead of the secret. */
+  issueLaunchUrl(): string;
   close(): Promise<void>;
 }
+
+/** How long a one-time launch code may wait for its window. */
+const LAUNCH_CODE_MS = 120_000;
 
 /** Close codes of the bridge socket. */
 export const CLOSE_UNAUTHORIZED = 4401;
@@ -70,6 +77,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let csp = '';
   const followSettings = (allowedLinkOrigins: readonly string[]) => (csp = browserCsp({ hostOrigin: origin, frameOrigins: allowedLinkOrigins }));
   const ready = new Set<WebSocket>();
+  /** Launch codes not yet used (their digests), with when each stops being good. */
+  const launchCodes = new Map<string, number>();
+  const spendLaunchCode = (code: string): boolean => {
+    const key = digest(code).toString('hex');
+    const until = launchCodes.get(key);
+    launchCodes.delete(key);
+    return until !== undefined && Date.now() <= until;
+  };
 
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 });
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_FRAME_BYTES } });
@@ -122,8 +137,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
             ready.add(socket);
             socket.send(JSON.stringify({ type: 'ready' }));
             log.info({ connection }, 'bridge connection ready');
+          } else if (frame?.type === 'hello' && typeof frame.code === 'string' && spendLaunchCode(frame.code)) {
+            ready.add(socket);
+            socket.send(JSON.stringify({ type: 'ready', secret }));
+            log.info({ connection }, 'bridge connection ready (launch code spent)');
           } else {
-            refuse(frame?.type === 'hello' ? 'wrong secret' : 'first frame was not a hello');
+            refuse(frame?.type === 'hello' ? 'wrong secret or launch code' : 'first frame was not a hello');
           }
           return;
         }
@@ -183,6 +202,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     url: origin,
     launchUrl: `${origin}/#k=${secret}`,
     port,
+    issueLaunchUrl() {
+      const code = randomBytes(24).toString('base64url');
+      launchCodes.set(digest(code).toString('hex'), Date.now() + LAUNCH_CODE_MS);
+      return `${origin}/#c=${code}`;
+    },
     async close() {
       unsubscribe();
       for (const socket of ready) socket.terminate();
@@ -194,6 +218,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 interface Frame {
   type?: unknown;
   secret?: unknown;
+  code?: unknown;
   id?: unknown;
   name?: unknown;
   input?: unknown;

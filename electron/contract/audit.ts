@@ -18,6 +18,8 @@ export const auditRecord = z.strictObject({
   outcome: z.enum(['started', 'succeeded', 'failed']),
   errorCode: errorCode.nullable(),
   summary: z.string().max(500),
+  /** The staff member signed in when it happened (who took the consent, who submitted the claim); null for the station's own doings before anyone signed in. */
+  actor: z.string().max(200).nullable(),
   previousHash: hash.nullable(),
   hash,
 });
@@ -29,6 +31,8 @@ const filters = {
   /** Matches actions that start with it ("consent." matches every consent action). */
   action: z.string().min(1).max(100).optional(),
   outcome: auditRecord.shape.outcome.optional(),
+  /** The staff member's name, as records carry it. */
+  actor: z.string().min(1).max(200).optional(),
 };
 
 export const auditCommands = {

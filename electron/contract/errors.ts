@@ -37,7 +37,11 @@ export const errorCatalogue = {
   WRONG_STATE: { retryable: false }, // not possible in the workflow's current state; details.state
   VALIDATION: { retryable: false }, // details.field names the first bad field
   UNKNOWN_COMMAND: { retryable: false },
-  LOCKED: { retryable: false }, // the station is idle-locked
+  LOCKED: { retryable: false }, // the station is locked, or no staff member is signed in: a PIN opens it (station.unlock)
+  PIN_WRONG: { retryable: false }, // no staff member has this PIN; details.attemptsLeft before the station locks out
+  PIN_LOCKED: { retryable: true }, // five wrong PINs: no PIN is tried until details.retryAt
+  ADMINISTRATOR_REQUIRED: { retryable: false }, // only a signed-in administrator may do this (details.field names the setting)
+  PROVISIONED: { retryable: false }, // fixed by the station's provisioning file (details.field): the window cannot change it
   INTERNAL: { retryable: false },
 } as const satisfies Record<string, { retryable: boolean }>;
 

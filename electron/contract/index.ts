@@ -13,12 +13,14 @@ import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { readerCommands, readerEvents } from './readers';
 import { settingsCommands } from './settings';
+import { staffCommands } from './staff';
 import { statusCommands, statusEvents } from './status';
 import { visitCommands } from './visit';
 import { workflowCommands, workflowEvents } from './workflows';
 
 export const commandGroups = {
   settings: settingsCommands,
+  staff: staffCommands,
   patient: patientCommands,
   consent: consentCommands,
   visit: visitCommands,
@@ -33,6 +35,7 @@ export const commandGroups = {
 
 export const commands = {
   ...settingsCommands,
+  ...staffCommands,
   ...patientCommands,
   ...consentCommands,
   ...visitCommands,
@@ -180,6 +183,7 @@ export * from './errors';
 export * from './patient';
 export * from './readers';
 export * from './settings';
+export * from './staff';
 export * from './status';
 export * from './visit';
 export * from './workflows';

@@ -46,6 +46,8 @@ export const stationSettings = z.strictObject({
   defaultServiceType: editable.defaultServiceType,
   /** Settings still to fill in before the station can work (first run). */
   missing: z.array(settingName),
+  /** Settings the provisioning file fixes: read-only to the station window, the administrator included. */
+  provisioned: z.array(settingName),
 });
 
 export const facilitySession = z.strictObject({
@@ -57,13 +59,23 @@ export const facilitySession = z.strictObject({
   signedInAt: timestamp.nullable(),
 });
 
+/**
+ * What only an administrator may change (outside training mode's first run, see the station core's
+ * README): where the exchange is and who the station is to it, where the link may load from, training
+ * mode, and how soon the station locks. Changing the exchange URL drops the stored client secret: the
+ * administrator gives it again (facility.signIn) for the new address.
+ */
+export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes'] as const;
+
 export const settingsCommands = {
   'settings.get': { input: noInput, output: stationSettings },
-  /** Changes only the fields given. Secrets are not settings: see facility.signIn. */
+  /** Changes only the fields given. Secrets are not settings: see facility.signIn. The administrator's settings need an administrator. */
   'settings.update': { input: z.strictObject(editable).partial(), output: stationSettings },
   /**
-   * Signs the facility in to the exchange. With a client secret: checks it against the exchange and,
-   * on success, stores it. Without: signs in again with the stored one.
+   * Signs the facility in to the exchange. With a client secret (an administrator; in training mode
+   * anyone signed in, for the built-in sandbox's demo facilities): checks it against the exchange and,
+   * on success, stores it bound to the exchange's origin. Without: signs in again with the stored
+   * one, which goes to the origin that accepted it and nowhere else.
    */
   'facility.signIn': {
     input: z.strictObject({

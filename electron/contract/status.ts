@@ -1,8 +1,11 @@
 // The station as a whole: which shell hosts it, whether the exchange answers, training mode, the
-// optional native pieces that could not load (reported, never a crash), and the idle lock. While
-// locked, every command except station.* answers LOCKED; unlocking shows a fresh look-up screen.
+// optional native pieces that could not load (reported, never a crash), who is signed in, and the
+// lock. While locked (idle, by hand, or nobody signed in yet) every command except station.* and
+// settings.get answers LOCKED; a staff member's PIN opens it — the same nurse's, or another's,
+// which switches the user — and unlocking shows a fresh look-up screen.
 import { z } from 'zod';
 import { noInput, timestamp } from './common';
+import { signedInStaff, staffPin } from './staff';
 
 /** Bumped when a change would break a renderer built against an older contract. */
 export const contractVersion = 1;
@@ -22,6 +25,10 @@ export const stationStatus = z.strictObject({
   /** Optional native pieces that failed to load (node-hid without libusb, say), with why. */
   unavailablePieces: z.array(z.strictObject({ piece: z.string().max(100), reason: z.string().max(500) })),
   locked: z.boolean(),
+  /** Who works at the station now (kept while locked: the lock names her), or null before anyone signed in. */
+  staff: signedInStaff.nullable(),
+  /** Whether an administrator exists: the first one may be made on a station that has none and is not in training. */
+  administratorExists: z.boolean(),
   /** When the idle lock engages if nothing happens before. */
   lockAt: timestamp.nullable(),
   /**
@@ -35,7 +42,8 @@ export const stationStatus = z.strictObject({
 export const statusCommands = {
   'station.status': { input: noInput, output: stationStatus },
   'station.lock': { input: noInput, output: stationStatus },
-  'station.unlock': { input: noInput, output: stationStatus },
+  /** A staff member's PIN (or badge number): hers opens the station, another's switches the user. */
+  'station.unlock': { input: z.strictObject({ pin: staffPin }), output: stationStatus },
   /** The nurse is using the screen (browser mode has no system idle time to read); pushes lockAt back. */
   'station.reportActivity': { input: noInput, output: stationStatus },
 };

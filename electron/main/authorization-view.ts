@@ -1,10 +1,14 @@
 // The payer's authorization link, shown by the shell in its own WebContentsView laid over the area
-// the renderer reserves (contract command authorizationView.setArea). Each link gets a fresh
-// in-memory session (a unique partition without 'persist:'), so nothing of one patient's
-// authorization — cookies, storage, cache — is there for the next. The view may navigate only
-// within the payer allowlist, may open no window, gets every permission denied except Local
-// Network Access for an allowlisted origin, and is closed as soon as the workflow it belongs to no
-// longer shows the link (verified, cancelled, expired) or the station locks.
+// the renderer reserves (contract command authorizationView.setArea). The renderer knows the link by
+// its handle only: its URL, embed token included, comes from the core (station.authorizationLink)
+// and stays in the main process. Each link gets an in-memory session (a partition without
+// 'persist:') that holds nothing of an earlier patient's authorization: Electron never frees a
+// partition's session, so a closed link's session is wiped (storage, cache, HTTP auth, connections)
+// and kept for the next link instead of a new one being made per link. The view may navigate only
+// within the payer allowlist, may open no window, gets every permission denied except the loopback
+// one for an allowlisted origin, its requests to other loopback ports and private addresses are
+// cancelled (link-requests.ts), and it is closed as soon as the workflow it belongs to no longer
+// shows the link (verified, cancelled, expired) or the station locks.
 import { randomUUID } from 'node:crypto';
 import { authorizationLink, makeError } from '../contract';
 import type { Outcome, screenArea } from '../contract';
@@ -13,11 +17,11 @@ import type { LinkSessionApi, LinkViewApi, ShellLog } from './electron-api';
 import type { NavigationPolicy } from './navigation';
 import { describe } from './navigation';
 import { isAllowedUrl } from './origins';
+import { guardLinkRequests } from './link-requests';
 import { applyPermissionPolicy } from './permissions';
 
 type Area = z.output<typeof screenArea>;
 interface KnownLink {
-  url: string;
   workflowId: string | null;
 }
 
@@ -33,6 +37,10 @@ export interface AuthorizationViewDeps<S extends LinkSessionApi, V extends LinkV
   zoomFactor(): number;
   /** The payer origins from settings (allowedLinkOrigins). */
   allowedOrigins(): ReadonlySet<string>;
+  /** The link's URL from the core (station.authorizationLink), or null when it no longer awaits a fingerprint. */
+  linkUrl(handle: string): string | null;
+  /** The ports the device service answers on: the only loopback ports the page may reach. */
+  deviceServicePorts(): readonly number[];
   navigation: NavigationPolicy;
   log: ShellLog;
 }
@@ -49,6 +57,9 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
   readonly #deps: AuthorizationViewDeps<S, V>;
   readonly #links = new Map<string, KnownLink>();
   #shown: Shown<S, V> | null = null;
+  /** Wiped sessions waiting for the next link. */
+  readonly #idleSessions: S[] = [];
+  #sessionsMade = 0;
 
   constructor(deps: AuthorizationViewDeps<S, V>) {
     this.#deps = deps;
@@ -57,6 +68,11 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
   /** The handle of the link on screen, if any. */
   get shownHandle(): string | null {
     return this.#shown?.handle ?? null;
+  }
+
+  /** How many link sessions were ever made: bounded by the links open at once, not by the links shown. */
+  get sessionsMade(): number {
+    return this.#sessionsMade;
   }
 
   /**
@@ -74,7 +90,7 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
       value,
       null,
       (link, workflowId) => {
-        this.#links.set(link.handle, { url: link.url, workflowId });
+        this.#links.set(link.handle, { workflowId });
         if (workflowId !== null) handles(workflowId).add(link.handle);
       },
       handles,
@@ -93,12 +109,12 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
       if (this.#shown?.handle === handle) this.#close();
       return { ok: true, value: { shownBy: 'shell' } };
     }
-    const link = this.#links.get(handle);
-    if (link === undefined) {
+    const url = this.#links.has(handle) ? this.#deps.linkUrl(handle) : null;
+    if (url === null) {
       return { ok: false, error: makeError('NOT_FOUND', 'No authorization link with this handle is open.', { field: 'handle' }) };
     }
-    if (!isAllowedUrl(link.url, this.#deps.allowedOrigins())) {
-      this.#deps.log.warn({ target: describe(link.url) }, 'authorization link refused: origin not on the allowlist');
+    if (!isAllowedUrl(url, this.#deps.allowedOrigins())) {
+      this.#deps.log.warn({ target: describe(url) }, 'authorization link refused: origin not on the allowlist');
       return {
         ok: false,
         error: makeError('VALIDATION', "The authorization link's origin is not on the allowed link origins of the settings.", { field: 'handle' }),
@@ -110,7 +126,7 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
       return { ok: true, value: { shownBy: 'shell' } };
     }
     this.#close();
-    this.#open(handle, link.url, area, 0);
+    this.#open(handle, url, area, 0);
     return { ok: true, value: { shownBy: 'shell' } };
   }
 
@@ -121,8 +137,7 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
 
   #open(handle: string, url: string, area: Area, restarts: number): void {
     const deps = this.#deps;
-    const session = deps.createSession(linkPartition());
-    applyPermissionPolicy(session, { label: 'authorization-link', localNetworkOrigins: () => deps.allowedOrigins(), log: deps.log });
+    const session = this.#idleSessions.pop() ?? this.#newSession();
     const view = deps.createView(session);
     const contents = view.webContents;
     deps.navigation.allow(contents.id, (target) => isAllowedUrl(target, deps.allowedOrigins()));
@@ -150,7 +165,28 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
     deps.detach(shown.view);
     deps.navigation.forget(shown.view.webContents.id);
     if (!shown.view.webContents.isDestroyed()) shown.view.webContents.close();
-    shown.session.clearStorageData().catch(() => undefined);
+    void this.#release(shown.session);
+  }
+
+  #newSession(): S {
+    const deps = this.#deps;
+    const session = deps.createSession(linkPartition());
+    this.#sessionsMade += 1;
+    // Set once per session: both read the allowlist and the ports at the moment they decide.
+    applyPermissionPolicy(session, { label: 'authorization-link', localNetworkOrigins: () => deps.allowedOrigins(), log: deps.log });
+    guardLinkRequests(session.webRequest, { allowedOrigins: () => deps.allowedOrigins(), deviceServicePorts: () => deps.deviceServicePorts(), log: deps.log });
+    return session;
+  }
+
+  /** Wipes a closed link's session; only a session wiped whole serves another link. */
+  async #release(session: S): Promise<void> {
+    try {
+      await session.closeAllConnections();
+      await Promise.all([session.clearStorageData(), session.clearCache(), session.clearAuthCache()]);
+      this.#idleSessions.push(session);
+    } catch (error) {
+      this.#deps.log.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'a link session could not be wiped: it is not used again');
+    }
   }
 
   #forget(handle: string): void {

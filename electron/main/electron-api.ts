@@ -3,10 +3,12 @@
 // that they fit — and test/unit/shell passes small fakes. Signatures are borrowed from electron.d.ts
 // so a fake cannot drift from the real API.
 import type {
+  CallbackResponse,
   DownloadItem,
   Event,
   HandlerDetails,
   IpcMainInvokeEvent,
+  OnBeforeRequestListenerDetails,
   RenderProcessGoneDetails,
   Session,
   WebContents,
@@ -14,6 +16,7 @@ import type {
   WebContentsWillNavigateEventParams,
   WebContentsWillRedirectEventParams,
   WebPreferences,
+  WebRequestFilter,
   WindowOpenHandlerResponse,
 } from 'electron';
 
@@ -70,9 +73,21 @@ export interface LinkViewApi {
   setBounds(bounds: { x: number; y: number; width: number; height: number }): void;
 }
 
-/** A fresh in-memory session for one authorization link. */
+/** The request hook the link session's guard sets (link-requests.ts). */
+export interface WebRequestApi {
+  onBeforeRequest(filter: WebRequestFilter, listener: (details: OnBeforeRequestListenerDetails, callback: (response: CallbackResponse) => void) => void): void;
+}
+
+/**
+ * An in-memory session for authorization links: one at a time, wiped before it serves the next
+ * link (authorization-view.ts keeps a small pool, since Electron never frees a partition's session).
+ */
 export interface LinkSessionApi extends SessionApi {
+  readonly webRequest: WebRequestApi;
   clearStorageData: Session['clearStorageData'];
+  clearCache: Session['clearCache'];
+  clearAuthCache: Session['clearAuthCache'];
+  closeAllConnections: Session['closeAllConnections'];
 }
 
 /** What the idle lock reads of powerMonitor. */

@@ -8,12 +8,14 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, WebContentsView, app, autoUpdater, dialog, ipcMain, powerMonitor, protocol, safeStorage, session } from 'electron';
 import { createExchangeClient } from '../payer';
-import { createStation, createStationLogger, memorySecretStore, type SecretStore } from '../station';
+import { createStation, createStationLogger, memorySecretStore, provisioningFilePath, readProvisioningFile, type SecretStore } from '../station';
 import { trainingReaders, type ReaderSetup } from './reader-setup';
 import { stationReaders } from './readers';
+import { HARDWARE_SERVICE_PORT } from '../../native-bridge/service';
 import { SafeStorageSecretStore } from './secret-store';
 import { prepareShell, runShell, type CoreHandle, type ShellElectron } from './shell';
 import { ShellLogRelay } from './shell-log';
+import { updatePolicyFile } from './update-policy';
 import { linkWebPreferences } from './web-preferences';
 
 interface Training {
@@ -46,12 +48,24 @@ const shellLog = new ShellLogRelay(createStationLogger({ destination: logFile })
 const prepared = prepareShell({ app, protocol }, shellLog);
 
 function readUpdatePolicy(): string | null {
-  const file = process.env.IDHINI_UPDATE_POLICY ?? path.join(process.resourcesPath, 'update-policy.json');
+  const file = updatePolicyFile({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath, log: shellLog });
   try {
     return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
+}
+
+/** The ports a link's page may reach on this machine: the exchange's hardware service's, and the station's own device service's. */
+function deviceServicePorts(setup: ReaderSetup): number[] {
+  const own = setup.deviceService.view().url;
+  const ports = new Set([HARDWARE_SERVICE_PORT]);
+  if (own !== null && URL.canParse(own)) ports.add(Number(new URL(own).port));
+  return [...ports];
+}
+
+function withProvisioning(provisioning: ReturnType<typeof readProvisioningFile>) {
+  return provisioning === null ? {} : { provisioning };
 }
 
 async function createCore(): Promise<CoreHandle> {
@@ -81,6 +95,8 @@ async function createCore(): Promise<CoreHandle> {
     appVersion: app.getVersion(),
     log: { destination: logFile },
     ...(training === null ? {} : { initialSettings: { exchangeBaseUrl: training.sandboxUrl, trainingMode: true, allowedLinkOrigins: [training.sandboxUrl] } }),
+    // The IT officer's provisioning file, read at every start (a wrong one stops the start with its reason).
+    ...(training === null ? withProvisioning(readProvisioningFile(provisioningFilePath(process.platform, process.env))) : {}),
   });
   const log = station.log.child({ component: 'shell' });
   if (secretStoreProblem !== null) log.error({ reason: secretStoreProblem }, 'secret store unavailable');
@@ -90,6 +106,8 @@ async function createCore(): Promise<CoreHandle> {
     bridge: station.bridge,
     log,
     lock: (reason) => station.lock(reason),
+    authorizationLink: (handle) => station.authorizationLink(handle)?.url ?? null,
+    deviceServicePorts: () => deviceServicePorts(setup),
     async stop() {
       await station.stop();
       await setup.close();

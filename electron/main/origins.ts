@@ -50,6 +50,16 @@ export function isAllowedUrl(url: string, allowed: ReadonlySet<string>): boolean
   return origin !== null && allowed.has(origin);
 }
 
+/**
+ * Whether a host (brackets already taken off an IPv6 literal) is this machine: 127.0.0.0/8, ::1,
+ * localhost and its subdomains, and the IPv4-mapped loopback. The URL parser has already written
+ * every IPv4 form (0x7f.1, 2130706433) as four decimal octets.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
 /** Whether the URL belongs to the renderer (app://idhini/...). */
 export function isAppUrl(url: string): boolean {
   return originOf(url) === APP_ORIGIN;

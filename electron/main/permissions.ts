@@ -1,14 +1,18 @@
 // Permission policy for every session: deny everything, in both the request and the check handler
 // (Chromium asks the check first and many APIs never get as far as a request), refuse device access
-// and downloads. One exception, and only in an authorization link's session: the Local Network
-// Access permissions, granted to a page whose origin is on the payer allowlist, because the payer's
-// page talks to the workstation's hardware service on localhost:18065 and Chromium gates that
-// behind them. Deny-all would silently break the real fingerprint flow.
+// and downloads. One exception, and only in an authorization link's session: the loopback permission
+// of Local Network Access, granted to a page whose origin is on the payer allowlist, because the
+// payer's page talks to the workstation's hardware service on localhost:18065 and Chromium gates
+// that behind it. Deny-all would silently break the real fingerprint flow. `local-network` (the
+// hospital LAN) and `local-network-access` (the older name covering both) stay denied; the link
+// session's request guard (link-requests.ts) also cancels every loopback request to another port.
 import type { SessionApi, ShellLog } from './electron-api';
 import { originOf } from './origins';
 
-/** Electron 45's names for Local Network Access (electron.d.ts, setPermissionRequestHandler). */
-export const LOCAL_NETWORK_PERMISSIONS: ReadonlySet<string> = new Set(['loopback-network', 'local-network-access', 'local-network']);
+/** Local Network Access's permission for the loopback alone (electron.d.ts, setPermissionRequestHandler). */
+export const LOOPBACK_PERMISSION = 'loopback-network';
+/** Electron 45's Local Network Access names that reach beyond this machine: never granted. */
+export const LAN_PERMISSIONS: ReadonlySet<string> = new Set(['local-network', 'local-network-access']);
 
 export interface PermissionPolicyOptions {
   /** Origins whose pages may reach the loopback (the payer allowlist); none for the station's own session. */
@@ -24,7 +28,7 @@ export interface PermissionPolicyOptions {
  * cannot lend the grant to a foreign frame, nor a foreign page embed an allowlisted one to get it).
  */
 function decidePermission(permission: string, origins: readonly (string | undefined)[], allowed: ReadonlySet<string>): boolean {
-  if (!LOCAL_NETWORK_PERMISSIONS.has(permission)) return false;
+  if (permission !== LOOPBACK_PERMISSION) return false;
   const present = origins.filter((o): o is string => o !== undefined && o !== '');
   if (present.length === 0) return false;
   return present.every((candidate) => {

@@ -4,7 +4,7 @@
 // contract over IPC, the authorization view, the idle lock, renderer recovery, the update policy).
 // Electron comes in through ShellElectron, so test/unit/shell drives all of it with fakes; index.ts
 // hands in the real modules.
-import type { CustomScheme, Event, WebPreferences } from 'electron';
+import type { Certificate, CustomScheme, Event, WebPreferences } from 'electron';
 import { checkOutcome } from '../contract';
 import type { StationBridge } from '../contract';
 import { appScheme, createAppProtocolHandler } from './app-protocol';
@@ -23,7 +23,7 @@ import type {
 } from './electron-api';
 import { IdleLock, resetRenderer } from './idle-lock';
 import { registerStationIpc } from './ipc';
-import { NavigationPolicy } from './navigation';
+import { NavigationPolicy, describe } from './navigation';
 import { APP_ENTRY_URL, isAppUrl } from './origins';
 import { applyPermissionPolicy } from './permissions';
 import type { ShellLogRelay } from './shell-log';
@@ -41,6 +41,10 @@ export interface AppApi {
   on(event: 'session-created', listener: (session: SessionApi) => void): unknown;
   on(event: 'web-contents-created', listener: (event: Event, contents: GuardedContentsApi) => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
+  on(
+    event: 'select-client-certificate',
+    listener: (event: Event, webContents: unknown, url: string, certificateList: Certificate[], callback: (certificate?: Certificate) => void) => void,
+  ): unknown;
 }
 
 export interface StationSession extends SessionApi, StationSessionApi {
@@ -82,6 +86,13 @@ export interface CoreHandle {
   readonly log: ShellLog;
   /** Locks for a reason only the shell sees (the system idle time, the screen locking), as station.lock does. */
   lock(reason: 'idle' | 'system'): void;
+  /**
+   * The URL behind a link handle (station.authorizationLink): in Electron mode the renderer's views
+   * carry the link's origin only, so its embed token never leaves the main process.
+   */
+  authorizationLink(handle: string): string | null;
+  /** The ports the device service answers on, for the link session's request guard. */
+  deviceServicePorts(): readonly number[];
   stop(): Promise<void>;
 }
 
@@ -122,6 +133,13 @@ export function prepareShell(electron: Pick<ShellElectron<StationWindow, LinkSes
   // Every session gets deny-all as it is created; a link view's session then gets its own grant.
   app.on('session-created', (session) => applyPermissionPolicy(session, { label: 'session', log }));
   app.on('web-contents-created', (_event, contents) => navigation.attach(contents));
+  // Left alone, Electron answers a server's request for a client certificate with the first one in
+  // the OS store: a page could learn who the workstation is, or sign in as it. None is ever given.
+  app.on('select-client-certificate', (event, _contents, url, certificates, callback) => {
+    event.preventDefault();
+    callback();
+    log.warn({ target: describe(url), offered: certificates.length }, 'client certificate request refused');
+  });
   return { navigation };
 }
 
@@ -161,6 +179,8 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
     detach: (view) => electron.detachView(window, view),
     zoomFactor: () => contents.getZoomFactor(),
     allowedOrigins: () => settings.allowedLinkOrigins,
+    linkUrl: (handle) => core.authorizationLink(handle),
+    deviceServicePorts: () => core.deviceServicePorts(),
     navigation,
     log,
   });

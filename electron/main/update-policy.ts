@@ -1,7 +1,10 @@
 // The auto-update policy: off unless the facility's IT configured it. A consent station must not
 // change under a nurse's hands because a server said so; updates are something IT turns on, with a
-// feed it controls, over https. The policy file (update-policy.json beside the app's resources, or
-// the path in IDHINI_UPDATE_POLICY) says {"enabled": true, "feedUrl": "https://…", "checkEveryHours": 6}.
+// feed it controls, over https. The policy file (update-policy.json beside the app's resources, where
+// the installer puts it) says {"enabled": true, "feedUrl": "https://…", "checkEveryHours": 6}. Only a
+// development run may point elsewhere with IDHINI_UPDATE_POLICY: in a packaged station an environment
+// variable would let whoever starts the app choose what it runs next.
+import path from 'node:path';
 import { z } from 'zod';
 import type { ShellLog } from './electron-api';
 
@@ -10,6 +13,18 @@ const policyFile = z.strictObject({
   feedUrl: z.url({ protocol: /^https$/ }).optional(),
   checkEveryHours: z.number().min(1).max(168).optional(),
 });
+
+/** Where the update policy is read from: the packaged resources always; IDHINI_UPDATE_POLICY in a development run only. */
+export function updatePolicyFile(input: { isPackaged: boolean; env: Readonly<Record<string, string | undefined>>; resourcesPath: string; log: ShellLog }): string {
+  const shipped = path.join(input.resourcesPath, 'update-policy.json');
+  const fromEnv = input.env.IDHINI_UPDATE_POLICY;
+  if (fromEnv === undefined || fromEnv === '') return shipped;
+  if (input.isPackaged) {
+    input.log.warn({}, 'IDHINI_UPDATE_POLICY ignored: a packaged station reads its update policy from its resources only');
+    return shipped;
+  }
+  return fromEnv;
+}
 
 export type UpdatePolicy = { enabled: false; reason: string } | { enabled: true; feedUrl: string; checkEveryMs: number };
 

@@ -22,12 +22,16 @@ export interface AuditEntry {
   readonly summary: string;
 }
 
+/** Who is signed in at the station when a record is written (null before anyone signed in). */
+export type ActorOf = () => string | null;
+
 export interface AuditFilters {
   readonly from?: string | undefined;
   readonly to?: string | undefined;
   readonly workflowId?: string | undefined;
   readonly action?: string | undefined;
   readonly outcome?: AuditOutcome | undefined;
+  readonly actor?: string | undefined;
 }
 
 interface Row {
@@ -39,14 +43,19 @@ interface Row {
   outcome: string;
   error_code: string | null;
   summary: string;
+  actor: string | null;
   previous_hash: string | null;
   hash: string;
 }
 
-/** The hash of a record: SHA-256 over its fields in a fixed order, the previous hash included. */
+/**
+ * The hash of a record: SHA-256 over its fields in a fixed order, the previous hash included. The
+ * actor (schema 3) is hashed only when there is one, so records written before it still verify.
+ */
 export function recordHash(r: Omit<AuditRecord, 'hash'>): string {
-  const canonical = JSON.stringify([r.seq, r.at, r.action, r.workflowId, r.workflowKind, r.outcome, r.errorCode, r.summary, r.previousHash]);
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  const fields: unknown[] = [r.seq, r.at, r.action, r.workflowId, r.workflowKind, r.outcome, r.errorCode, r.summary, r.previousHash];
+  if (r.actor !== null) fields.push(r.actor);
+  return createHash('sha256').update(JSON.stringify(fields), 'utf8').digest('hex');
 }
 
 function toRecord(row: Row): AuditRecord {
@@ -59,6 +68,7 @@ function toRecord(row: Row): AuditRecord {
     outcome: row.outcome as AuditOutcome,
     errorCode: row.error_code as ErrorCode | null,
     summary: row.summary,
+    actor: row.actor,
     previousHash: row.previous_hash,
     hash: row.hash,
   };
@@ -72,10 +82,11 @@ export class AuditLog {
   constructor(
     private readonly db: Db,
     private readonly scrub: (text: string) => string,
+    private readonly actorOf: ActorOf = () => null,
   ) {
     this.insert = db.prepare(
-      `INSERT INTO audit (seq, at, action, workflow_id, workflow_kind, outcome, error_code, summary, previous_hash, hash)
-       VALUES (@seq, @at, @action, @workflowId, @workflowKind, @outcome, @errorCode, @summary, @previousHash, @hash)`,
+      `INSERT INTO audit (seq, at, action, workflow_id, workflow_kind, outcome, error_code, summary, actor, previous_hash, hash)
+       VALUES (@seq, @at, @action, @workflowId, @workflowKind, @outcome, @errorCode, @summary, @actor, @previousHash, @hash)`,
     );
     this.setHead = db.prepare('INSERT INTO audit_head (id, seq, hash) VALUES (1, @seq, @hash) ON CONFLICT (id) DO UPDATE SET seq = @seq, hash = @hash');
     this.head = db.prepare('SELECT seq, hash FROM audit_head WHERE id = 1');
@@ -94,6 +105,7 @@ export class AuditLog {
         outcome: entry.outcome,
         errorCode: entry.errorCode ?? null,
         summary: this.scrub(entry.summary).slice(0, 500),
+        actor: this.actorOf()?.slice(0, 200) ?? null,
         previousHash: head?.hash ?? null,
       };
       const record = { ...body, hash: recordHash(body) };
@@ -152,6 +164,7 @@ const filterClauses: Readonly<Record<keyof AuditFilters, string>> = {
   workflowId: 'workflow_id = @workflowId',
   action: 'substr(action, 1, length(@action)) = @action',
   outcome: 'outcome = @outcome',
+  actor: 'actor = @actor',
 };
 
 function whereOf(filters: AuditFilters): { where: string; params: Record<string, string> } {

@@ -65,6 +65,21 @@ const schema = [
   `
   CREATE TABLE patient_refs (key TEXT PRIMARY KEY, ref TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
   `,
+  // version 3: who works at the station. Staff with their PINs' salted scrypt hashes; the count of
+  // wrong PINs (it survives a restart); the staff member signed in when each audit record was written.
+  `
+  CREATE TABLE staff (
+    ref TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('nurse', 'administrator')),
+    national_id TEXT,
+    pin_hash TEXT NOT NULL,
+    source TEXT NOT NULL CHECK (source IN ('station', 'provisioned', 'training')),
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE pin_guard (id INTEGER PRIMARY KEY CHECK (id = 1), failures INTEGER NOT NULL, locked_until INTEGER NOT NULL);
+  ALTER TABLE audit ADD COLUMN actor TEXT;
+  `,
 ];
 
 export function openDatabase(path: string): Db {

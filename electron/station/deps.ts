@@ -3,6 +3,7 @@
 // log file — comes in here, so the core runs unchanged under Electron, plain Node and vitest.
 import { randomBytes } from 'node:crypto';
 import type { ExchangeClient, ExchangeClientOptions } from '../payer';
+import type { StationProvisioning } from './provisioning';
 import type { ReadersFacade } from './readers';
 
 /** Where secrets live: Electron's safeStorage-backed store in the product, a map in tests. */
@@ -50,6 +51,13 @@ export interface StationDeps {
   readonly log?: { readonly destination?: LogDestination; readonly level?: 'trace' | 'debug' | 'info' | 'warn' | 'error' };
   /** Settings applied on first run only (an empty database), e.g. training mode on the built-in sandbox. */
   readonly initialSettings?: Readonly<Record<string, unknown>>;
+  /**
+   * The IT officer's decisions, applied at every start: the provisioning file's (those settings then
+   * fixed), or a launcher's (station:web's options). Its staff replace the provisioned staff.
+   */
+  readonly provisioning?: StationProvisioning;
+  /** The computer's name, sent as device_name when a visit opens (default os.hostname()). */
+  readonly deviceName?: string;
   readonly timing?: Partial<StationTiming>;
   /**
    * Electron shell: the renderer reserved (or released, area null) the rectangle for an

@@ -24,3 +24,4 @@ export {
   type LocalDeviceServiceView,
   type OfficialServiceWatch,
 } from './device-service';
+export { ProvisioningError, provisioningFilePath, readProvisioningFile, type StationProvisioning } from './provisioning';

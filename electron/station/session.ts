@@ -7,10 +7,10 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { facilitySession } from '../contract';
 import type { ExchangeClient, ExchangeClientOptions, ExchangeEvent } from '../payer';
-import type { Clock, SecretStore } from './deps';
+import type { Clock } from './deps';
 import { fail, fromExchangeError, type Scrub } from './errors';
 import type { Scrubber } from './logging';
-import { CLIENT_SECRET_KEY, type SettingsStore } from './settings';
+import type { SettingsStore } from './settings';
 import { isExchangeError } from '../payer';
 
 export type FacilitySession = z.infer<typeof facilitySession>;
@@ -30,7 +30,6 @@ export class ExchangeSession {
   constructor(
     private readonly o: {
       settings: SettingsStore;
-      secrets: SecretStore;
       factory: (options: ExchangeClientOptions) => ExchangeClient;
       clock: Clock;
       log: Logger;
@@ -104,7 +103,7 @@ export class ExchangeSession {
       }
       throw error;
     }
-    if (clientSecret !== undefined) await this.o.secrets.set(CLIENT_SECRET_KEY, clientSecret);
+    if (clientSecret !== undefined) await this.o.settings.storeClientSecret(clientSecret);
     if (clientId !== undefined && clientId !== settings.clientId) this.o.settings.update({ clientId });
     await this.replace(candidate);
     this.markSignedIn();
@@ -115,7 +114,7 @@ export class ExchangeSession {
     await this.replace(undefined);
     this.signedInAt = null;
     if (forgetCredentials) {
-      await this.o.secrets.delete(CLIENT_SECRET_KEY);
+      await this.o.settings.forgetClientSecret();
       this.o.settings.update({ clientId: null });
     }
     this.changed();

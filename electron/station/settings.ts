@@ -1,10 +1,13 @@
 // Station settings, persisted in the station database. The client secret is not a setting: it
-// goes to the injected secret store on facility.signIn and never comes back out of the core.
+// goes to the injected secret store on facility.signIn and never comes back out of the core. It is
+// stored with the origin of the exchange that accepted it, and handed out only while the exchange
+// URL still has that origin: no change of settings, however made, sends it anywhere else.
+import { z } from 'zod';
 import type { StationSettings } from '../contract';
 import type { Db } from './db';
 import type { SecretStore } from './deps';
 
-type Stored = Omit<StationSettings, 'credentialsStored' | 'missing'>;
+type Stored = Omit<StationSettings, 'credentialsStored' | 'missing' | 'provisioned'>;
 
 export const CLIENT_SECRET_KEY = 'idhini.client-secret';
 
@@ -27,8 +30,15 @@ const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];
 /** The settings the station cannot work without, in the order a first-run screen asks for them. */
 const required = ['exchangeBaseUrl', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId'] as const;
 
+/** The origin of an exchange base URL, or null. */
+export function exchangeOriginOf(baseUrl: string | null): string | null {
+  return baseUrl !== null && URL.canParse(baseUrl) ? new URL(baseUrl).origin : null;
+}
+
 export class SettingsStore {
   private current: Stored;
+  /** The settings the provisioning file fixes (read-only to the station window). */
+  provisioned: readonly (keyof Stored)[] = [];
   private readonly upsert;
   private readonly selectMemo;
 
@@ -65,14 +75,30 @@ export class SettingsStore {
     this.current = next as Stored;
   }
 
+  /** The stored client secret, while the exchange URL has the origin that accepted it; else none. */
   async clientSecret(): Promise<string | undefined> {
-    return (await this.secrets.get(CLIENT_SECRET_KEY)) ?? undefined;
+    const stored = await this.secrets.get(CLIENT_SECRET_KEY);
+    if (stored === undefined) return undefined;
+    const bound = boundSecret.safeParse(safeJson(stored));
+    const origin = exchangeOriginOf(this.current.exchangeBaseUrl);
+    return bound.success && origin !== null && bound.data.origin === origin ? bound.data.secret : undefined;
+  }
+
+  /** Keeps the secret the exchange at the current URL accepted, bound to that exchange's origin. */
+  async storeClientSecret(secret: string): Promise<void> {
+    const origin = exchangeOriginOf(this.current.exchangeBaseUrl);
+    if (origin === null) throw new Error('A client secret is stored only for an exchange URL.');
+    await this.secrets.set(CLIENT_SECRET_KEY, JSON.stringify({ origin, secret }));
+  }
+
+  async forgetClientSecret(): Promise<void> {
+    await this.secrets.delete(CLIENT_SECRET_KEY);
   }
 
   async view(): Promise<StationSettings> {
     const credentialsStored = (await this.clientSecret()) !== undefined;
     const missing = required.filter((key) => (key === 'clientId' ? this.current.clientId === null || !credentialsStored : this.current[key] === null));
-    return { ...this.current, credentialsStored, missing: [...missing] };
+    return { ...this.current, credentialsStored, missing: [...missing], provisioned: [...this.provisioned] };
   }
 
   /** Small things the station remembers between shifts (the ward's usual intervention). */
@@ -83,5 +109,15 @@ export class SettingsStore {
 
   remember(key: string, value: string): void {
     this.upsert.run(`memo.${key}`, JSON.stringify(value));
+  }
+}
+
+const boundSecret = z.strictObject({ origin: z.string().min(1), secret: z.string().min(1) });
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }

@@ -1,7 +1,10 @@
 // createStation: the station core behind one StationBridge. Every call is checked with
 // validateInvoke, answered through checkOutput, and every event pushed through checkEvent, so the
 // core itself cannot hand the renderer anything outside the contract. Commands on one workflow run
-// one at a time; while idle-locked every command but station.* answers LOCKED.
+// one at a time. Someone is always answerable: the station opens with a staff member's PIN (in
+// training as the demo "Training nurse"), and while locked — idle, by hand, or nobody signed in yet —
+// every command but station.*, settings.get and the first administrator's staff.add answers LOCKED.
+// What decides where secrets go is the administrator's (access.ts).
 import type { Logger } from 'pino';
 import {
   checkEvent,
@@ -18,8 +21,11 @@ import {
   type ValidInput,
   type WorkflowView,
 } from '../contract';
+import { administratorChanges, TRAINING_NURSE } from './access';
 import { AuditLog } from './audit';
 import { openDatabase, type Db } from './db';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { defaultRandomId, defaultTiming, deviceOsOf, systemClock, type StationDeps } from './deps';
 import { fail, StationFailure, toStationError } from './errors';
 import { createStationLogger } from './logging';
@@ -27,7 +33,9 @@ import { PatientDirectory } from './patients';
 import { noReaders, type ReadersFacade } from './readers';
 import { loadSealer } from './sealing';
 import { ExchangeSession } from './session';
-import { SettingsStore } from './settings';
+import { exchangeUrlAllowed } from './provisioning';
+import { exchangeOriginOf, SettingsStore } from './settings';
+import { PinGuard, StaffRegistry, type StaffMember } from './staff';
 import { beginConsent, consentView } from './workflows/consent';
 import type { Ctx } from './workflows/context';
 import { beginDischarge, cancelDischarge, closeVisit, dischargeView } from './workflows/discharge';
@@ -54,6 +62,11 @@ export interface Station {
   readonly log: Logger;
   /** The authorization link behind a handle, for the Electron shell's own view (null when not pending). */
   authorizationLink(handle: string): { url: string; expiresAt: string; allowedOrigins: string[] } | null;
+  /**
+   * A launcher's sign-in of the facility with credentials it read itself (station:web's secret file):
+   * not on the bridge, so nothing in the station window can call it.
+   */
+  signInFacility(credentials: { clientId: string; clientSecret: string }): Promise<void>;
 }
 
 type Handlers = { [N in CommandName]: (input: ValidInput<N>) => Promise<unknown> };
@@ -73,7 +86,11 @@ export function createStation(deps: StationDeps): Station {
   let audit: AuditLog | undefined;
   let starting: Promise<void> | undefined;
   let stopped = false;
-  let locked = false;
+  let locked = true;
+  let staff: StaffRegistry | undefined;
+  let pinGuard: PinGuard | undefined;
+  /** Who works at the station now; kept while it is locked, so the lock can name her. */
+  let current: StaffMember | null = null;
   let lastActivity = clock.now();
   let idleTimer: NodeJS.Timeout | undefined;
   let clockWatch: NodeJS.Timeout | undefined;
@@ -100,6 +117,11 @@ export function createStation(deps: StationDeps): Station {
   }
 
   function viewOf(wf: AnyWorkflow): WorkflowView {
+    const view = fullViewOf(wf);
+    return host === 'electron' ? withLinkOriginOnly(view) : view;
+  }
+
+  function fullViewOf(wf: AnyWorkflow): WorkflowView {
     const c = requireCtx();
     switch (wf.kind) {
       case 'consent':
@@ -135,6 +157,8 @@ export function createStation(deps: StationDeps): Station {
       exchange: c?.session.reachability ?? { state: 'unknown', checkedAt: null, latencyMs: null },
       unavailablePieces: readers.unavailablePieces().slice(0, 20).map((p) => ({ piece: p.piece.slice(0, 100), reason: p.reason.slice(0, 500) })),
       locked,
+      staff: current === null ? null : { staffRef: current.ref, name: current.name.slice(0, 200), role: current.role },
+      administratorExists: staff?.administratorExists ?? false,
       lockAt: lockAt(),
       now: new Date(clock.now()).toISOString(),
     };
@@ -185,13 +209,46 @@ export function createStation(deps: StationDeps): Station {
     statusChanged();
   }
 
-  function unlockStation(): void {
-    if (!locked || ctx === undefined) return;
-    locked = false;
-    ctx.engine.audit({ action: 'station.unlock', outcome: 'succeeded', summary: 'unlocked' });
-    emit({ type: 'station.unlocked', at: ctx.nowIso() });
+  /**
+   * A PIN at the lock (or at any time): her own opens the station, another staff member's switches the
+   * user. Five wrong PINs in a row and no PIN is tried for a minute.
+   */
+  async function signInByPin(pin: string): Promise<void> {
+    const c = requireCtx();
+    const guard = pinGuard!;
+    const before = guard.state();
+    if (!before.open) fail('PIN_LOCKED', 'Five wrong PINs: wait a minute before trying again.', { retryAt: new Date(before.retryAt).toISOString() });
+    const member = await staff!.findByPin(pin);
+    if (member === null) {
+      const after = guard.failed();
+      c.engine.audit({ action: 'station.unlock', outcome: 'failed', errorCode: after.open ? 'PIN_WRONG' : 'PIN_LOCKED', summary: 'a wrong PIN' });
+      if (!after.open) fail('PIN_LOCKED', 'Five wrong PINs: the station is locked for a minute.', { retryAt: new Date(after.retryAt).toISOString() });
+      fail('PIN_WRONG', 'No staff member of this station has that PIN.', { attemptsLeft: after.attemptsLeft, field: 'pin' });
+    }
+    guard.succeeded();
+    const previous = current;
+    current = member;
+    if (previous !== null && previous.ref !== member.ref) {
+      // The record's actor names who took over; summaries are fixed wording (the scrubber would blank a name a patient shares).
+      c.engine.audit({ action: 'staff.switch', outcome: 'succeeded', summary: `took over from ${previous.ref} (${member.role})` });
+    } else if (previous === null) {
+      c.engine.audit({ action: 'staff.signIn', outcome: 'succeeded', summary: `signed in (${member.role})` });
+    }
+    if (locked) {
+      locked = false;
+      c.engine.audit({ action: 'station.unlock', outcome: 'succeeded', summary: 'unlocked' });
+      emit({ type: 'station.unlocked', at: c.nowIso() });
+    }
     activity();
     statusChanged();
+  }
+
+  function isAdministrator(): boolean {
+    return current?.role === 'administrator';
+  }
+
+  function requireAdministrator(what: string, field?: string): void {
+    if (!isAdministrator()) fail('ADMINISTRATOR_REQUIRED', `Only the station's administrator may ${what}.`, field === undefined ? undefined : { field });
   }
 
   // ---------------------------------------------------------------- workflows
@@ -246,9 +303,29 @@ export function createStation(deps: StationDeps): Station {
     'settings.update': async (input) => {
       const c = requireCtx();
       const before = c.settings.values;
+      const changed = administratorChanges(before, input);
+      const fixed = changed.find((key) => c.settings.provisioned.includes(key));
+      if (fixed !== undefined) fail('PROVISIONED', `${fixed} is fixed by this station's provisioning file.`, { field: fixed });
+      const trainingAfter = input.trainingMode ?? before.trainingMode;
+      // In training the demo facility may be chosen by whoever is signed in (the built-in sandbox, public credentials).
+      const needsAdministrator = changed.filter((key) => !(before.trainingMode && trainingAfter && TRAINING_FACILITY_KEYS.has(key)));
+      if (needsAdministrator.length > 0) requireAdministrator(`change ${needsAdministrator.join(', ')}`, needsAdministrator[0]);
+      if (input.exchangeBaseUrl !== undefined && !exchangeUrlAllowed(input.exchangeBaseUrl, { trainingMode: trainingAfter, allowLoopbackHttp: deps.provisioning?.allowLoopbackHttp === true })) {
+        fail('VALIDATION', 'The exchange URL must be https (plain http only to this machine, in training mode).', { field: 'exchangeBaseUrl' });
+      }
+      const exchangeMoved = input.exchangeBaseUrl !== undefined && exchangeOriginOf(input.exchangeBaseUrl) !== exchangeOriginOf(before.exchangeBaseUrl);
       c.settings.update(input);
       c.engine.audit({ action: 'settings.update', outcome: 'succeeded', summary: `changed ${Object.keys(input).join(', ') || 'nothing'}` });
-      if ((input.exchangeBaseUrl !== undefined && input.exchangeBaseUrl !== before.exchangeBaseUrl) || (input.facilityCode !== undefined && input.facilityCode !== before.facilityCode)) {
+      if (exchangeMoved) {
+        // A new exchange gets the secret again from the administrator, never the stored one.
+        await c.settings.forgetClientSecret();
+        await c.session.signOut(false);
+        c.engine.audit({ action: 'facility.signOut', outcome: 'succeeded', summary: 'the exchange URL changed: the stored client secret is forgotten' });
+      } else if (
+        (input.exchangeBaseUrl !== undefined && input.exchangeBaseUrl !== before.exchangeBaseUrl) ||
+        (input.facilityCode !== undefined && input.facilityCode !== before.facilityCode) ||
+        (input.trainingMode !== undefined && input.trainingMode !== before.trainingMode)
+      ) {
         await c.session.settingsChanged();
       }
       if (input.idleLockMinutes !== undefined) armIdleTimer();
@@ -258,6 +335,7 @@ export function createStation(deps: StationDeps): Station {
     },
     'facility.signIn': async (input) => {
       const c = requireCtx();
+      if ((input.clientSecret !== undefined || input.clientId !== undefined) && !c.settings.values.trainingMode) requireAdministrator('give the facility’s credentials', 'clientSecret');
       try {
         const session = await c.session.signIn(input.clientId, input.clientSecret);
         c.engine.audit({ action: 'facility.signIn', outcome: 'succeeded', summary: 'facility signed in' });
@@ -269,9 +347,37 @@ export function createStation(deps: StationDeps): Station {
     },
     'facility.signOut': async (input) => {
       const c = requireCtx();
+      if (input.forgetCredentials === true && !c.settings.values.trainingMode) requireAdministrator('forget the facility’s credentials', 'forgetCredentials');
       const session = await c.session.signOut(input.forgetCredentials === true);
       c.engine.audit({ action: 'facility.signOut', outcome: 'succeeded', summary: input.forgetCredentials === true ? 'signed out; credentials forgotten' : 'signed out' });
       return session;
+    },
+
+    'staff.list': async () => {
+      requireAdministrator('see the staff list');
+      return { items: staff!.all().map(staffView) };
+    },
+    'staff.add': async (input) => {
+      const c = requireCtx();
+      const firstAdministrator = !staff!.administratorExists && input.role === 'administrator' && !c.settings.values.trainingMode;
+      if (!firstAdministrator) requireAdministrator('add staff');
+      const added = await staff!.add(input, 'station');
+      if (added === null) fail('VALIDATION', 'Another staff member has this PIN: choose another.', { field: 'pin' });
+      c.engine.audit({ action: 'staff.add', outcome: 'succeeded', summary: `${added.ref} added (${added.role})` });
+      statusChanged();
+      return staffView(added);
+    },
+    'staff.remove': async (input) => {
+      const c = requireCtx();
+      requireAdministrator('remove staff');
+      const member = staff!.get(input.staffRef);
+      if (member === undefined) fail('NOT_FOUND', 'No such staff member at this station.', { field: 'staffRef' });
+      if (member.source !== 'station') fail('PROVISIONED', 'This staff member comes from the provisioning: change it there.', { field: 'staffRef' });
+      if (member.ref === current?.ref) fail('WRONG_STATE', 'You cannot remove yourself while signed in.', { field: 'staffRef' });
+      staff!.remove(member.ref);
+      c.engine.audit({ action: 'staff.remove', outcome: 'succeeded', summary: `${member.ref} removed (${member.role})` });
+      statusChanged();
+      return { items: staff!.all().map(staffView) };
     },
 
     'patient.lookUp': async (input) => {
@@ -490,8 +596,8 @@ export function createStation(deps: StationDeps): Station {
       lockStation('manual');
       return status();
     },
-    'station.unlock': async () => {
-      unlockStation();
+    'station.unlock': async (input) => {
+      await signInByPin(input.pin);
       return status();
     },
     'station.reportActivity': async () => {
@@ -566,7 +672,7 @@ export function createStation(deps: StationDeps): Station {
       db = openDatabase(deps.databasePath);
       const sealedRows = (db.prepare('SELECT (SELECT COUNT(*) FROM workflows) + (SELECT COUNT(*) FROM patients) + (SELECT COUNT(*) FROM calls) AS n').get() as { n: number }).n;
       const sealer = await loadSealer(deps.secrets, sealedRows > 0);
-      audit = new AuditLog(db, scrub);
+      audit = new AuditLog(db, scrub, () => current?.name ?? null);
       if (sealer.replaced) {
         log.error({ records: sealedRows }, 'the journal key was missing from the secret store: a new one was made and the earlier records cannot be read');
         audit.append({ at: new Date(clock.now()).toISOString(), action: 'station.journalKeyReplaced', outcome: 'failed', errorCode: 'INTERNAL', summary: `journal key missing; ${sealedRows} earlier records unreadable` });
@@ -575,9 +681,26 @@ export function createStation(deps: StationDeps): Station {
       }
       const settings = new SettingsStore(db, deps.secrets);
       if (settings.isEmpty && deps.initialSettings !== undefined) settings.update(deps.initialSettings as Parameters<SettingsStore['update']>[0]);
+      const provisioning = deps.provisioning;
+      if (provisioning !== undefined) {
+        settings.update(provisioning.settings as Parameters<SettingsStore['update']>[0]);
+        if (provisioning.source === 'file') settings.provisioned = Object.keys(provisioning.settings) as (keyof typeof provisioning.settings)[];
+      }
       const engine = new Engine({ db, sealer, audit, clock, log, scrub, onJournalPoint: deps.onJournalPoint });
-      const session = new ExchangeSession({ settings, secrets: deps.secrets, factory: deps.exchangeClientFactory, clock, log, scrubber, scrub, timeoutMs: timing.exchangeTimeoutMs });
-      const newId = (prefix: 'wf' | 'lk' | 'pt') => `${prefix}_${randomId().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 48)}`;
+      const session = new ExchangeSession({ settings, factory: deps.exchangeClientFactory, clock, log, scrubber, scrub, timeoutMs: timing.exchangeTimeoutMs });
+      const newId = (prefix: 'wf' | 'lk' | 'pt' | 'st') => `${prefix}_${randomId().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 48)}`;
+      const nowIso = () => new Date(clock.now()).toISOString();
+      staff = new StaffRegistry(db, () => newId('st'), nowIso);
+      pinGuard = new PinGuard(db, () => clock.now());
+      await staff.replaceSource('provisioned', provisioning?.staff ?? []);
+      // Training starts signed in as the demo nurse; she exists in training mode only.
+      await staff.replaceSource('training', settings.values.trainingMode ? [TRAINING_NURSE] : []);
+      if (settings.values.trainingMode) {
+        current = staff.all().find((m) => m.source === 'training') ?? null;
+        locked = current === null;
+      }
+      const deviceId = settings.memo('deviceId') ?? `idhini-${randomUUID()}`;
+      settings.remember('deviceId', deviceId);
       const patients = new PatientDirectory({ db, sealer, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
       ctx = {
         engine,
@@ -590,8 +713,10 @@ export function createStation(deps: StationDeps): Station {
         log,
         scrubber,
         deviceOs: deviceOsOf(deps.platform ?? process.platform),
+        device: { id: deviceId, name: (deps.deviceName ?? hostname()).trim().slice(0, 100) || 'idhini-station' },
+        operator: () => current,
         newId,
-        nowIso: () => new Date(clock.now()).toISOString(),
+        nowIso,
       };
       engine.connect(viewOf, (view) => emit({ type: 'workflow.updated', view }));
       unsubscribers.push(session.onChange(statusChanged));
@@ -603,7 +728,7 @@ export function createStation(deps: StationDeps): Station {
       await session.resume();
       engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });
       log.info({ host, workflows: engine.all().filter((wf) => !engine.isEnded(wf)).length }, 'station started');
-      activity();
+      if (!locked) activity();
       watchClock();
       // Reconciliation holds each unfinished workflow's lock until it is done; start waits for it
       // only so long, so that an unreachable exchange does not keep the station from opening.
@@ -637,8 +762,8 @@ export function createStation(deps: StationDeps): Station {
       } catch {
         return { ok: false, error: makeError('INTERNAL', 'The station could not start; see its log.') };
       }
-      if (locked && !invocation.name.startsWith('station.')) {
-        return { ok: false, error: makeError('LOCKED', 'The station is locked.') };
+      if (locked && !OPEN_WHILE_LOCKED.has(invocation.name) && !invocation.name.startsWith('station.')) {
+        return { ok: false, error: makeError('LOCKED', current === null ? 'Nobody is signed in: a staff member’s PIN opens the station.' : 'The station is locked.') };
       }
       if (!invocation.name.startsWith('station.')) activity();
       let outcome: CommandOutcome<N>;
@@ -668,6 +793,13 @@ export function createStation(deps: StationDeps): Station {
     stop,
     lock: lockStation,
     log,
+    async signInFacility(credentials) {
+      await start();
+      const c = requireCtx();
+      await c.session.signIn(credentials.clientId, credentials.clientSecret);
+      c.engine.audit({ action: 'facility.signIn', outcome: 'succeeded', summary: 'facility signed in by the launcher' });
+      log.info({ clientId: credentials.clientId.slice(0, 60) }, 'facility signed in by the launcher');
+    },
     authorizationLink(handle) {
       const link = findLink(handle);
       if (link === null || ctx === undefined) return null;
@@ -676,6 +808,30 @@ export function createStation(deps: StationDeps): Station {
     },
   };
 
+}
+
+/**
+ * In Electron the shell shows the link in its own view, taking its URL from authorizationLink(handle):
+ * the renderer gets the link's origin alone (for telling the page's messages apart), never the path
+ * and query that carry its embed token (`?t=`). In browser mode the renderer frames the link itself.
+ */
+function withLinkOriginOnly(view: WorkflowView): WorkflowView {
+  if (view.kind === 'visit') return view;
+  const { verification } = view;
+  const fingerprint = verification?.fingerprint;
+  if (verification == null || fingerprint == null || fingerprint.link === null) return view;
+  const link = { ...fingerprint.link, url: `${new URL(fingerprint.link.url).origin}/` };
+  return { ...view, verification: { ...verification, fingerprint: { ...fingerprint, link } } };
+}
+
+/** What answers while the station is locked besides station.*: settings for the lock screen's words, the first administrator. */
+const OPEN_WHILE_LOCKED: ReadonlySet<CommandName> = new Set(['settings.get', 'staff.add']);
+
+/** In training mode, the demo facility is chosen on the first-run screen by whoever is signed in. */
+const TRAINING_FACILITY_KEYS: ReadonlySet<string> = new Set(['clientId', 'facilityCode', 'facilityName', 'agentNationalId']);
+
+function staffView(member: StaffMember) {
+  return { staffRef: member.ref, name: member.name.slice(0, 200), role: member.role, nationalIdKnown: member.nationalId !== null, source: member.source };
 }
 
 /** A change of the station clock's lead over the machine's this large is a jump, not drift. */

@@ -19,7 +19,13 @@ export interface SocketLike {
 export interface WebSocketBridgeOptions {
   /** ws://127.0.0.1:N/bridge */
   readonly url: string;
-  readonly secret: string;
+  /**
+   * The per-launch secret, or a one-time launch code (`npm start` opens the window with one): the
+   * host answers a code's hello with the secret, which this tab then keeps for reconnecting.
+   */
+  readonly credential: { readonly secret: string } | { readonly code: string };
+  /** Called with the secret the host handed over for a launch code. */
+  readonly keepSecret?: (secret: string) => void;
   readonly openSocket?: (url: string) => SocketLike;
   readonly backoffMs?: { readonly first: number; readonly max: number };
 }
@@ -28,7 +34,7 @@ export interface WebSocketBridgeOptions {
 export const refusedCloseCode = 4401;
 
 type Frame =
-  | { type: 'ready' }
+  | { type: 'ready'; secret?: string }
   | { type: 'result'; id: number; outcome: CommandOutcome<CommandName> }
   | { type: 'event'; event: StationEvent };
 
@@ -53,6 +59,7 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): WebSocke
   let delay = backoff.first;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
   let closedByPage = false;
+  let credential = options.credential;
 
   const setState = (next: ConnectionState) => {
     if (next === state) return;
@@ -79,11 +86,16 @@ export function createWebSocketBridge(options: WebSocketBridgeOptions): WebSocke
     retryTimer = null;
     const current = openSocket(options.url);
     socket = current;
-    current.onopen = () => current.send(JSON.stringify({ type: 'hello', secret: options.secret }));
+    current.onopen = () => current.send(JSON.stringify({ type: 'hello', ...credential }));
     current.onmessage = (message) => {
       const frame = parseFrame(message.data);
       if (frame === null) return;
       if (frame.type === 'ready') {
+        // A launch code works once: from now on this tab says hello with the secret it was handed.
+        if ('code' in credential && frame.secret !== undefined) {
+          credential = { secret: frame.secret };
+          options.keepSecret?.(frame.secret);
+        }
         delay = backoff.first;
         setState('ready');
         flush();
@@ -160,7 +172,7 @@ function parseFrame(data: unknown): Frame | null {
   }
   if (typeof value !== 'object' || value === null) return null;
   const frame = value as Record<string, unknown>;
-  if (frame.type === 'ready') return { type: 'ready' };
+  if (frame.type === 'ready') return typeof frame.secret === 'string' ? { type: 'ready', secret: frame.secret } : { type: 'ready' };
   if (frame.type === 'result' && typeof frame.id === 'number' && typeof frame.outcome === 'object' && frame.outcome !== null) {
     return frame as unknown as Frame;
   }

@@ -82,7 +82,8 @@ export async function loadAll(): Promise<void> {
     readers: readers.ok ? readers.value : null,
     locked: status.ok ? status.value.locked : false,
   });
-  if (needsSetup(settings.value)) go({ name: 'setup' });
+  // Setup is the administrator's (in training, whoever is signed in): it waits for the lock to open.
+  if (needsSetup(settings.value) && !(status.ok && status.value.locked)) go({ name: 'setup' });
 }
 
 /** After a reconnect: whatever changed while the line was down. */
@@ -139,11 +140,13 @@ export async function lockStation(): Promise<void> {
   set({ status: status.value });
 }
 
-export async function unlockStation(): Promise<StationError | null> {
-  const status = await call('station.unlock', {});
+/** A staff member's PIN at the lock: hers opens the station, another's signs her in; then everything is read afresh. */
+export async function unlockStation(pin: string): Promise<StationError | null> {
+  const status = await call('station.unlock', { pin });
   if (!status.ok) return status.error;
   followStationTime(status.value.now);
   set({ status: status.value, locked: status.value.locked });
+  await loadAll();
   return null;
 }
 

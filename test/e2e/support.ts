@@ -34,11 +34,11 @@ async function freePorts(): Promise<[number, number]> {
   }
 }
 
-/** Starts `npm run station:web -- --port N --sandbox-port M` and waits for its two URL lines. */
-export async function startStationWeb(): Promise<StationWeb> {
+/** Starts `npm run station:web -- --port N --sandbox-port M [more]` (e.g. `--staff "NAME:PIN"`) and waits for its two URL lines. */
+export async function startStationWeb(more: readonly string[] = []): Promise<StationWeb> {
   await ensureRendererBuilt();
   const [port, sandboxPort] = await freePorts();
-  const running = await startStationWebProcess(['--port', String(port), '--sandbox-port', String(sandboxPort)], 2, 60_000);
+  const running = await startStationWebProcess(['--port', String(port), '--sandbox-port', String(sandboxPort), ...more], 2, 60_000);
   const [station, sandbox] = running.lines.map(urlIn);
   if (!station?.startsWith(`http://127.0.0.1:${port}`) || !sandbox?.startsWith(`http://127.0.0.1:${sandboxPort}`)) {
     await running.stop();
@@ -187,12 +187,12 @@ export interface TrainingSession {
  * Starts station:web and Chromium before the file's tests and stops both after. The returned
  * object's fields are filled in by the time the tests run.
  */
-export function useTrainingStation(defaultTimeoutMs = 15_000): TrainingSession {
+export function useTrainingStation(defaultTimeoutMs = 15_000, stationWebArgs: readonly string[] = []): TrainingSession {
   const session = {} as { station: StationWeb; page: Page };
   let browser: Browser | undefined;
   beforeAll(async () => {
     let station: StationWeb;
-    [station, browser] = await Promise.all([startStationWeb(), launchChromium()]);
+    [station, browser] = await Promise.all([startStationWeb(stationWebArgs), launchChromium()]);
     session.station = station;
     session.page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     session.page.setDefaultTimeout(defaultTimeoutMs);

@@ -93,11 +93,14 @@ beforeAll(async () => {
       ...['--port', '0', '--exchange', exchange.url, '--client-id', CLIENT_ID, '--client-secret-file', secretFile],
       ...['--facility-code', FACILITY.code, '--facility-name', FACILITY.name, '--agent-id', FACILITY.agent],
       ...['--device-service-port', String(await freePort()), '--data-dir', join(dir, 'data')],
+      // Outside training the station opens with a staff member's PIN.
+      ...['--staff', 'Ward nurse:2468'],
     ],
     1,
   );
   const launchUrl = urlIn(station.lines[0]);
   bridge = await connectBridge(new URL(launchUrl).origin, secretOf(launchUrl));
+  await bridge.invoke('station.unlock', { pin: '2468' });
   signedIn = exchange.mark();
 }, 150_000);
 

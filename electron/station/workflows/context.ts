@@ -7,6 +7,7 @@ import type { PatientDirectory } from '../patients';
 import type { ReadersFacade } from '../readers';
 import type { ExchangeSession } from '../session';
 import type { SettingsStore } from '../settings';
+import type { StaffMember } from '../staff';
 import type { Engine } from './engine';
 
 export interface Ctx {
@@ -20,7 +21,11 @@ export interface Ctx {
   readonly log: Logger;
   readonly scrubber: Scrubber;
   readonly deviceOs: DeviceOs;
-  /** A fresh opaque handle: `wf_…`, `lk_…`, `pt_…` (random, never derived from exchange ids). */
-  newId(prefix: 'wf' | 'lk' | 'pt'): string;
+  /** This station as the visit creation names it: a random id made at its first start, and the computer's name. */
+  readonly device: { readonly id: string; readonly name: string };
+  /** The staff member signed in (request_user_national_id), or null. */
+  operator(): StaffMember | null;
+  /** A fresh opaque handle: `wf_…`, `lk_…`, `pt_…`, `st_…` (random, never derived from exchange ids). */
+  newId(prefix: 'wf' | 'lk' | 'pt' | 'st'): string;
   nowIso(): string;
 }

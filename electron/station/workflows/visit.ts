@@ -82,8 +82,24 @@ export function wireServiceType(serviceType: ServiceType, intervention: Interven
   return intervention.scenario === 'capitation' ? 'CAPITATION' : serviceType;
 }
 
+/**
+ * Who and where the visit is opened from, as the live service takes it (V's changelog of
+ * 2026-04-23): the signed-in staff member's national ID where it is known, the workstation the
+ * fingerprint request names, and this station by its id and computer name.
+ */
+function openedFrom(ctx: Ctx): Pick<CreateVisitInput, 'request_user_national_id' | 'workstation_id' | 'device_id' | 'device_name'> {
+  const nationalId = ctx.operator()?.nationalId ?? null;
+  const workstation = ctx.readers.workstationId()?.trim();
+  return {
+    ...(nationalId === null ? {} : { request_user_national_id: nationalId }),
+    ...(workstation === undefined || workstation === '' ? {} : { workstation_id: workstation }),
+    device_id: ctx.device.id,
+    device_name: ctx.device.name,
+  };
+}
+
 /** The createVisit request for a source workflow (consent by guid or code; elective by phase one's guid, or the visit-day code). */
-function visitRequestOf(source: Source, doctor: AttendingDoctor | null): CreateVisitInput & Record<string, unknown> {
+function visitRequestOf(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): CreateVisitInput & Record<string, unknown> {
   const consent: { auth_guid: string } | { otp: string } = (() => {
     if (source.kind === 'consent') {
       const v = source.data.verification;
@@ -101,6 +117,7 @@ function visitRequestOf(source: Source, doctor: AttendingDoctor | null): CreateV
     service_type: wireServiceType(source.kind === 'consent' ? source.data.serviceType : 'INPATIENT', source.data.intervention),
     ...consent,
     ...practitioner(doctor),
+    ...openedFrom(ctx),
   };
 }
 
@@ -142,7 +159,7 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
  * workflow, or null when the exchange's answer was lost (the source is then being reconciled).
  */
 export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow | null> {
-  const request = visitRequestOf(source, doctor);
+  const request = visitRequestOf(ctx, source, doctor);
   if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
   else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
   let opened: VisitWorkflow | null = null;

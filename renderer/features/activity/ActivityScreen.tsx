@@ -122,6 +122,7 @@ export default function ActivityScreen() {
                 <th scope="col">{t('activity.when')}</th>
                 <th scope="col">{t('activity.action')}</th>
                 <th scope="col">{t('activity.outcome')}</th>
+                <th scope="col">{t('activity.actor')}</th>
                 <th scope="col">{t('activity.summary')}</th>
                 <th scope="col">{t('activity.workflow')}</th>
               </tr>
@@ -129,7 +130,7 @@ export default function ActivityScreen() {
             <tbody>
               {data.items.length === 0 && (
                 <tr>
-                  <td colSpan={5} className="muted">
+                  <td colSpan={6} className="muted">
                     {t('activity.none')}
                   </td>
                 </tr>
@@ -144,6 +145,7 @@ export default function ActivityScreen() {
                     {t(`activity.outcomes.${record.outcome}`)}
                     {record.errorCode !== null && <span className="small"> · {record.errorCode}</span>}
                   </td>
+                  <td>{record.actor ?? '—'}</td>
                   <td>{record.summary}</td>
                   <td className="small">
                     <code>{record.workflowId ?? ''}</code>

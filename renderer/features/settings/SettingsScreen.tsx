@@ -1,5 +1,8 @@
-// Settings: the facility's sign-in, the station's editable settings, the readers found, and what
-// the station reports about itself (host, versions, native pieces that could not load).
+// Settings: the facility's sign-in, the station's editable settings, the staff (the administrator
+// only), the readers found, and what the station reports about itself (host, versions, native
+// pieces that could not load). What decides where secrets go — the exchange, the facility, the link
+// origins, training mode, the lock time — is the administrator's: for anyone else those fields are
+// read-only, and the station refuses them anyway. What the provisioning file fixes is read-only to all.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, CommandOutput, StationError } from '../../bridge/types';
@@ -13,6 +16,8 @@ import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 
 type Update = CommandInput<'settings.update'>;
+type StaffMember = CommandOutput<'staff.list'>['items'][number];
+const trainingFacilityFields = new Set(['facilityCode', 'facilityName', 'agentNationalId']);
 type Reader = CommandOutput<'readers.list'>['items'][number];
 type Session = CommandOutput<'facility.signIn'>;
 const sources = ['auto', 'hardware-service', 'station-reader', 'virtual'] as const;
@@ -28,6 +33,7 @@ export default function SettingsScreen() {
         <SettingsForm key={JSON.stringify(settings)} />
         <div>
           <SignInPanel />
+          {status?.staff?.role === 'administrator' && <StaffPanel />}
           <ReadersPanel />
           {status !== null && (
             <section className="panel" aria-labelledby="about-title">
@@ -66,6 +72,10 @@ export default function SettingsScreen() {
 function SettingsForm() {
   const { t } = useTranslation();
   const settings = useStation((s) => s.settings);
+  const administrator = useStation((s) => s.status?.staff?.role === 'administrator');
+  const provisioned = new Set<string>(settings?.provisioned ?? []);
+  // The demo facility's identity is chosen by anyone in training (the first-run screen); the rest is the administrator's.
+  const locked = (field: string) => provisioned.has(field) || (!administrator && !(settings?.trainingMode === true && trainingFacilityFields.has(field)));
   const [draft, setDraft] = useState(() => ({
     trainingMode: settings?.trainingMode ?? true,
     exchangeBaseUrl: settings?.exchangeBaseUrl ?? '',
@@ -130,22 +140,33 @@ function SettingsForm() {
       }}
     >
       <h2 id="station-settings-title">{t('settings.station')}</h2>
+      {!administrator && <Notice tone="info">{t('settings.adminOnly')}</Notice>}
+      {provisioned.size > 0 && <Notice tone="info">{t('settings.provisioned', { fields: [...provisioned].join(', ') })}</Notice>}
       <div className={draft.trainingMode ? 'notice notice-training' : 'notice notice-info'}>
-        <Checkbox label={t('setup.training')} hint={t('settings.trainingHint')} checked={draft.trainingMode} onChange={(e) => change('trainingMode', e.target.checked)} />
+        <Checkbox label={t('setup.training')} hint={t('settings.trainingHint')} checked={draft.trainingMode} disabled={locked('trainingMode')} onChange={(e) => change('trainingMode', e.target.checked)} />
       </div>
-      <TextField label={t('settings.exchangeUrl')} type="url" value={draft.exchangeBaseUrl} onChange={(e) => change('exchangeBaseUrl', e.target.value)} error={fieldError('exchangeBaseUrl')} />
+      <TextField label={t('settings.exchangeUrl')} type="url" value={draft.exchangeBaseUrl} readOnly={locked('exchangeBaseUrl')} onChange={(e) => change('exchangeBaseUrl', e.target.value)} error={fieldError('exchangeBaseUrl')} />
       <div className="row">
-        <TextField label={t('settings.facilityCode')} value={draft.facilityCode} onChange={(e) => change('facilityCode', e.target.value)} error={fieldError('facilityCode')} />
-        <TextField label={t('settings.facilityName')} value={draft.facilityName} onChange={(e) => change('facilityName', e.target.value)} error={fieldError('facilityName')} />
+        <TextField label={t('settings.facilityCode')} value={draft.facilityCode} readOnly={locked('facilityCode')} onChange={(e) => change('facilityCode', e.target.value)} error={fieldError('facilityCode')} />
+        <TextField label={t('settings.facilityName')} value={draft.facilityName} readOnly={locked('facilityName')} onChange={(e) => change('facilityName', e.target.value)} error={fieldError('facilityName')} />
       </div>
       <div className="row">
-        <TextField label={t('settings.agent')} value={draft.agentNationalId} onChange={(e) => change('agentNationalId', e.target.value)} inputMode="numeric" hint={t('settings.agentHint')} error={fieldError('agentNationalId')} />
+        <TextField
+          label={t('settings.agent')}
+          value={draft.agentNationalId}
+          readOnly={locked('agentNationalId')}
+          onChange={(e) => change('agentNationalId', e.target.value)}
+          inputMode="numeric"
+          hint={t('settings.agentHint')}
+          error={fieldError('agentNationalId')}
+        />
         <TextField
           label={t('settings.idleLock')}
           type="number"
           min={1}
           max={240}
           value={draft.idleLockMinutes}
+          readOnly={locked('idleLockMinutes')}
           onChange={(e) => change('idleLockMinutes', e.target.value)}
           error={fieldError('idleLockMinutes')}
         />
@@ -184,6 +205,7 @@ function SettingsForm() {
       <TextArea
         label={t('settings.origins')}
         hint={t('settings.originsHint')}
+        readOnly={locked('allowedLinkOrigins')}
         value={draft.allowedLinkOrigins}
         onChange={(e) => change('allowedLinkOrigins', e.target.value)}
         error={fieldError('allowedLinkOrigins') ?? (error?.details?.field?.startsWith('allowedLinkOrigins') ? error.message : undefined)}
@@ -246,6 +268,79 @@ function SignInPanel() {
           {t('settings.signIn.forget')}
         </Button>
       </div>
+    </section>
+  );
+}
+
+/** The administrator's list of who may sign in, with adding and removing those added here. */
+function StaffPanel() {
+  const { t } = useTranslation();
+  const [items, setItems] = useState<readonly StaffMember[]>([]);
+  const [draft, setDraft] = useState({ name: '', role: 'nurse' as StaffMember['role'], pin: '', nationalId: '' });
+  const [error, setError] = useState<StationError | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void call('staff.list', {}).then((answer) => (answer.ok ? setItems(answer.value.items) : setError(answer.error)));
+  }, []);
+  const add = async () => {
+    setBusy(true);
+    const answer = await call('staff.add', { name: draft.name.trim(), role: draft.role, pin: draft.pin, ...(draft.nationalId.trim() === '' ? {} : { nationalId: draft.nationalId.trim() }) });
+    setBusy(false);
+    if (!answer.ok) return setError(answer.error);
+    setError(null);
+    setAdded(answer.value.name);
+    setDraft({ name: '', role: 'nurse', pin: '', nationalId: '' });
+    const list = await call('staff.list', {});
+    if (list.ok) setItems(list.value.items);
+  };
+  const remove = async (member: StaffMember) => {
+    const answer = await call('staff.remove', { staffRef: member.staffRef });
+    if (answer.ok) setItems(answer.value.items);
+    else setError(answer.error);
+  };
+  const fieldError = (field: string) => (error?.code === 'VALIDATION' && error.details?.field === field ? error.message : undefined);
+  return (
+    <section className="panel" aria-labelledby="staff-title">
+      <h2 id="staff-title">{t('settings.staff.title')}</h2>
+      <p className="muted small">{t('settings.staff.intro')}</p>
+      <ul className="reader-lines">
+        {items.map((member) => (
+          <li key={member.staffRef}>
+            <strong>{member.name}</strong> · {t(`settings.staff.roles.${member.role}`)} · {t(`settings.staff.source.${member.source}`)}{' '}
+            {member.source === 'station' && (
+              <Button tone="danger" onClick={() => void remove(member)}>
+                {t('settings.staff.remove', { name: member.name })}
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void add();
+        }}
+      >
+        <div className="row">
+          <TextField label={t('settings.staff.name')} value={draft.name} onChange={(e) => setDraft((d) => ({ ...d, name: e.target.value }))} required autoComplete="off" />
+          <SelectField
+            label={t('settings.staff.role')}
+            value={draft.role}
+            onChange={(e) => setDraft((d) => ({ ...d, role: e.target.value === 'administrator' ? 'administrator' : 'nurse' }))}
+            choices={(['nurse', 'administrator'] as const).map((value) => ({ value, label: t(`settings.staff.roles.${value}`) }))}
+          />
+        </div>
+        <div className="row">
+          <TextField label={t('settings.staff.pin')} type="password" value={draft.pin} onChange={(e) => setDraft((d) => ({ ...d, pin: e.target.value }))} required autoComplete="off" error={fieldError('pin')} />
+          <TextField label={t('settings.staff.nationalId')} inputMode="numeric" value={draft.nationalId} onChange={(e) => setDraft((d) => ({ ...d, nationalId: e.target.value }))} error={fieldError('nationalId')} />
+        </div>
+        {error !== null && error.code !== 'VALIDATION' && <ErrorNotice error={error} />}
+        {added !== null && <Notice tone="ok">{t('settings.staff.added', { name: added })}</Notice>}
+        <Button type="submit" busy={busy}>
+          {t('settings.staff.add')}
+        </Button>
+      </form>
     </section>
   );
 }

@@ -21,6 +21,7 @@ export function TopBar() {
   const locked = useStation((s) => s.locked);
   const setupNeeded = route.name === 'setup';
   const facility = useStation((s) => s.status?.facility?.name ?? s.settings?.facilityName ?? null);
+  const staff = useStation((s) => s.status?.staff ?? null);
   const other = i18n.language === 'sw' ? 'en' : 'sw';
 
   const changeLanguage = async () => {
@@ -37,6 +38,7 @@ export function TopBar() {
       <div className="brand">
         <span className="brand-name">{t('app.name')}</span>
         {facility !== null && <span className="brand-facility">{facility}</span>}
+        {staff !== null && !locked && <span className="brand-facility">{t('nav.signedInAs', { name: staff.name })}</span>}
       </div>
       {!locked && !setupNeeded && (
         <nav aria-label={t('nav.label')}>

@@ -195,6 +195,22 @@ describe('browser host: the /bridge WebSocket', () => {
     expect(client.frames).toEqual([]);
   });
 
+  it('takes a one-time launch code once, answering it with the secret; a spent or made-up code is refused', async () => {
+    const launch = host.issueLaunchUrl();
+    expect(launch).toMatch(new RegExp(`^${host.url}/#c=[A-Za-z0-9_-]{32}$`));
+    expect(launch).not.toContain(secret);
+    const code = launch.slice(launch.indexOf('#c=') + 3);
+    const first = await connect();
+    first.ws.send(JSON.stringify({ type: 'hello', code }));
+    expect(await first.next((f) => f.type === 'ready')).toEqual({ type: 'ready', secret });
+    expect(await invoke(first, 'station.status', {})).toMatchObject({ ok: true });
+    for (const spent of [code, 'made-up-code']) {
+      const again = await connect();
+      again.ws.send(JSON.stringify({ type: 'hello', code: spent }));
+      expect((await again.closed).code).toBe(4401);
+    }
+  });
+
   it('closes with 4401 when no hello comes in time', async () => {
     const client = await connect();
     expect((await client.closed).code).toBe(4401);

@@ -46,11 +46,14 @@ beforeAll(async () => {
       ...['--port', '0', '--exchange', exchange.url, '--client-id', CLIENT_ID, '--client-secret-file', secretFile],
       ...['--facility-code', FACILITY.code, '--facility-name', FACILITY.name, '--agent-id', FACILITY.agent],
       ...['--device-service-port', String(await freePort()), '--data-dir', dataDir],
+      // Outside training the station opens with a staff member's PIN.
+      ...['--staff', 'Ward nurse:2468'],
     ],
     1,
   );
   const launchUrl = urlIn(station.lines[0]);
   bridge = await connectBridge(new URL(launchUrl).origin, secretOf(launchUrl));
+  await bridge.invoke('station.unlock', { pin: '2468' });
 }, 150_000);
 
 afterAll(async () => {
@@ -94,7 +97,7 @@ describe('npm run station:web -- --port N --exchange URL --client-id ID --client
     expect(station.lines.join('\n')).not.toContain(SECRET);
     expect(station.stderr()).not.toContain(SECRET);
     const log = readFileSync(join(dataDir, 'station.log'), 'utf8');
-    expect(log).toContain('"command":"facility.signIn","ok":true');
+    expect(log).toContain('facility signed in by the launcher');
     expect(log).not.toContain(SECRET);
     expect(bridge.received.join('\n')).not.toContain(SECRET);
   });

@@ -18,8 +18,10 @@ let client: BridgeClient;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'idhini-training-runtime-'));
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Idhini</title>');
-  running = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, logDestination: { write: () => undefined } });
+  // The link allowlist is the administrator's: station:web --admin provisions one, who signs in.
+  running = await startTrainingStation({ port: 0, sandboxPort: 0, rendererDir: dir, logDestination: { write: () => undefined }, staff: [{ name: 'IT officer', role: 'administrator', pin: '771199' }] });
   client = await connectBridge(running.host.url, secretOf(running.launchUrl));
+  await client.invoke('station.unlock', { pin: '771199' });
 });
 afterAll(async () => {
   client.close();

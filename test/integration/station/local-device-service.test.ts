@@ -61,7 +61,10 @@ function officialService(): Server {
 async function stationWith(controller: LocalDeviceServiceController, monitor?: HardwareServiceMonitor): Promise<StationHandle> {
   const readers = nativeReaders({ localService: controller, reader, readerInfo: await reader.probe(), ...(monitor === undefined ? {} : { hardwareService: monitor }) });
   cleanups.push(() => readers.close());
-  return world.station({ readers });
+  // The link origins and training mode are the administrator's: she is signed in.
+  const s = await world.station({ readers, extra: { provisioning: { source: 'launcher', settings: {}, staff: [{ name: 'IT officer', role: 'administrator', pin: '771199' }] } } });
+  await s.ok('station.unlock', { pin: '771199' });
+  return s;
 }
 
 describe('the local device service follows settings', () => {

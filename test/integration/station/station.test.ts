@@ -17,12 +17,12 @@ afterAll(async () => {
 describe('settings and sign-in', () => {
   it('names what is missing on first run, keeps the secret only in the store, refuses a wrong secret', async () => {
     const secrets = memorySecretStore();
-    const s = await world.station({ signIn: false, secrets, extra: { initialSettings: { exchangeBaseUrl: world.sandbox.url } } });
+    const s = await world.station({ signIn: false, secrets, extra: { initialSettings: { exchangeBaseUrl: world.sandbox.url, trainingMode: true } } });
     const first = await s.ok('settings.get', {});
     expect(first).toMatchObject({ credentialsStored: false, clientId: null });
     expect(first.missing).toEqual(['clientId', 'facilityCode', 'facilityName', 'agentNationalId']);
     expect((await s.refused('patient.lookUp', { idType: 'National ID', idNumber: '30000001' })).code).toBe('NOT_SIGNED_IN');
-    const updated = await s.ok('settings.update', { facilityCode: FACILITIES.hospital.code, facilityName: FACILITIES.hospital.name, agentNationalId: '22334455', idleLockMinutes: 5 });
+    const updated = await s.ok('settings.update', { facilityCode: FACILITIES.hospital.code, facilityName: FACILITIES.hospital.name, agentNationalId: '22334455' });
     expect(updated.missing).toEqual(['clientId']);
     expect((await s.refused('facility.signIn', { clientId: 'demo-hospital', clientSecret: 'not-the-secret' })).code).toBe('SIGN_IN_FAILED');
     expect((await s.ok('settings.get', {})).credentialsStored).toBe(false);
@@ -31,7 +31,8 @@ describe('settings and sign-in', () => {
     const settings = await s.ok('settings.get', {});
     expect(settings).toMatchObject({ credentialsStored: true, clientId: 'demo-hospital', missing: [] });
     expect(JSON.stringify(settings)).not.toContain(FACILITIES.hospital.clientSecret);
-    expect(await secrets.get('idhini.client-secret')).toBe(FACILITIES.hospital.clientSecret);
+    // Kept bound to the exchange's origin that accepted it.
+    expect(JSON.parse(String(await secrets.get('idhini.client-secret')))).toEqual({ origin: world.sandbox.url, secret: FACILITIES.hospital.clientSecret });
     // A shell logging through the core's logger gets the same scrubbing.
     s.station.log.child({ component: 'shell' }).warn({ detail: `secret was ${FACILITIES.hospital.clientSecret}` }, 'shell line');
     const shellLine = s.logs.find((l) => l.includes('shell line'));
@@ -51,19 +52,19 @@ describe('the idle lock', () => {
     let now = Date.parse('2025-03-04T09:00:00Z');
     const s = await world.station({ extra: { clock: { now: () => now } } });
     const status = await s.ok('station.status', {});
+    expect(status.staff).toMatchObject({ name: 'Training nurse', role: 'nurse' });
     expect(status).toMatchObject({ locked: false, signedIn: true, trainingMode: true, host: 'browser', contractVersion: 1 });
     expect(Date.parse(status.lockAt!) - now).toBe(10 * 60_000);
     await s.ok('station.lock', {});
     expect((await s.refused('patient.recent', {})).code).toBe('LOCKED');
     expect(s.events.some((e) => e.type === 'station.locked' && e.reason === 'manual')).toBe(true);
-    expect((await s.ok('station.unlock', {})).locked).toBe(false);
-    // Idle: nothing happens for longer than the idle minutes.
-    await s.ok('settings.update', { idleLockMinutes: 1 });
-    now += 61_000;
+    expect((await s.ok('station.unlock', { pin: '1234' })).locked).toBe(false);
+    // Idle: nothing happens for longer than the idle minutes (the administrator's setting: an idle lock is still an idle lock).
+    now += 10 * 60_000 + 1000;
     s.station.lock('idle');
     expect((await s.ok('station.status', {})).locked).toBe(true);
     expect(s.events.some((e) => e.type === 'station.locked' && e.reason === 'idle')).toBe(true);
-    await s.ok('station.unlock', {});
+    await s.ok('station.unlock', { pin: '1234' });
     expect((await s.ok('patient.recent', {})).items).toEqual([]);
   });
 });
@@ -155,7 +156,11 @@ describe('the authorization link area', () => {
       const link = stepOf(started)!.fingerprint!.link!;
       const area = { x: 10, y: 20, width: 600, height: 400 };
       expect(await s.ok('authorizationView.setArea', { handle: link.handle, area })).toEqual({ shownBy });
-      expect(s.station.authorizationLink(link.handle)).toMatchObject({ url: link.url, allowedOrigins: [world.sandbox.url] });
+      const behind = s.station.authorizationLink(link.handle)!;
+      expect(behind).toMatchObject({ url: expect.stringMatching(/\?t=/), allowedOrigins: [world.sandbox.url] });
+      // Electron: the renderer's views name the link's origin only; its path and embed token stay in the main process.
+      expect(link.url).toBe(shownBy === 'shell' ? `${world.sandbox.url}/` : behind.url);
+      if (shownBy === 'shell') expect(JSON.stringify([started, ...s.events])).not.toContain(new URL(behind.url).search);
       await s.ok('consent.cancel', { workflowId: consent.workflowId });
       expect((await s.refused('authorizationView.setArea', { handle: link.handle, area: null })).code).toBe('NOT_FOUND');
     }

@@ -183,6 +183,7 @@ const settings = {
   reader: { source: 'virtual' as const, readerId: null },
   defaultServiceType: 'OUTPATIENT' as const,
   missing: [],
+  provisioned: ['exchangeBaseUrl' as const],
 };
 
 const session = {
@@ -252,6 +253,8 @@ export const status: StationStatus = {
   exchange: { state: 'reachable', checkedAt: at, latencyMs: 42 },
   unavailablePieces: [{ piece: 'node-hid', reason: 'libusb-1.0 could not be loaded' }],
   locked: false,
+  staff: { staffRef: 'st_nurse0001', name: 'Training nurse', role: 'nurse' },
+  administratorExists: true,
   lockAt: later,
   now: at,
 };
@@ -265,13 +268,19 @@ const auditRecord = {
   outcome: 'succeeded' as const,
   errorCode: null,
   summary: 'SMS code sent to the main contact',
+  actor: 'Training nurse',
   previousHash: 'a'.repeat(64),
   hash: 'b'.repeat(64),
 };
 
 const onePage = <T>(items: T[]) => ({ items, page: 1, pageSize: 50, total: items.length, totalPages: 1 });
 
+const staffMember = { staffRef: 'st_nurse0001', name: 'Wanjiru Otieno', role: 'nurse' as const, nationalIdKnown: true, source: 'station' as const };
+
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
+  'staff.list': { items: [staffMember] },
+  'staff.add': staffMember,
+  'staff.remove': { items: [] },
   'settings.get': settings,
   'settings.update': { ...settings, language: 'en' },
   'facility.signIn': session,

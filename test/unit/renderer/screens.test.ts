@@ -330,7 +330,12 @@ describe('the station around the screens', () => {
       await control(page, { name: 'lock', args: ['idle'] });
       await page.getByRole('heading', { name: 'Station locked' }).waitFor();
       expect(await page.locator('body').innerText()).not.toContain('W*** M*** K***');
-      await page.getByRole('button', { name: 'Unlock' }).click();
+      // The lock opens with a staff member's PIN: a wrong one is refused, the Training nurse's opens it.
+      await page.getByRole('textbox', { name: 'PIN' }).fill('0000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('That PIN is not known here').waitFor();
+      await page.getByRole('textbox', { name: 'PIN' }).fill('1234');
+      await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Find a patient' }).waitFor();
       // A fresh look-up: nothing of the patient who was on screen (this shift's masked list comes back from the station).
       expect(await page.getByRole('textbox', { name: 'ID number' }).inputValue()).toBe('');

@@ -60,7 +60,7 @@ const opened: WebSocketBridge[] = [];
 const hosts: Host[] = [];
 
 function connect(url: string, withSecret = secret): WebSocketBridge {
-  const bridge = createWebSocketBridge({ url, secret: withSecret, openSocket: nodeSocket, backoffMs: { first: 20, max: 80 } });
+  const bridge = createWebSocketBridge({ url, credential: { secret: withSecret }, openSocket: nodeSocket, backoffMs: { first: 20, max: 80 } });
   opened.push(bridge);
   return bridge;
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AuthorizationView } from '../../../electron/main/authorization-view';
 import type { GuardedContentsApi, LinkSessionApi, LinkViewApi } from '../../../electron/main/electron-api';
 import { NavigationPolicy } from '../../../electron/main/navigation';
@@ -10,8 +10,12 @@ const awaiting = outputExamples['consent.startFingerprint'];
 const handle = 'lk_c0ffee42';
 const area = { x: 10.4, y: 20, width: 300, height: 400 };
 
+/** The URL the core keeps behind the handle (station.authorizationLink), embed token included. */
+const linkUrl = 'https://ekyc.example.com/verify/req-1234';
+
 function setUp(allowed = ['https://ekyc.example.com']) {
   const log = recordingLog();
+  const links = new Map([[handle, linkUrl]]);
   const navigation = new NavigationPolicy(log);
   const attached: FakeView[] = [];
   let zoom = 1;
@@ -27,10 +31,12 @@ function setUp(allowed = ['https://ekyc.example.com']) {
     detach: (v) => void attached.splice(attached.indexOf(v as unknown as FakeView), 1),
     zoomFactor: () => zoom,
     allowedOrigins: () => normaliseOrigins(allowed),
+    linkUrl: (h) => links.get(h) ?? null,
+    deviceServicePorts: () => [18065],
     navigation,
     log,
   });
-  return { view, attached, log, setZoom: (z: number) => (zoom = z) };
+  return { view, attached, log, links, setZoom: (z: number) => (zoom = z) };
 }
 
 describe('the authorization view (WebContentsView over the reserved area)', () => {
@@ -79,7 +85,7 @@ describe('the authorization view (WebContentsView over the reserved area)', () =
     expect(await session.request('media', 'https://ekyc.example.com/verify/req-1234')).toBe(false);
   });
 
-  it('closes the view and drops its session when the area goes, and a new consent gets a new session', () => {
+  it('closes the view when the area goes and wipes its session whole before another link may use it', async () => {
     const { view, attached } = setUp();
     view.learn(awaiting);
     view.setArea({ handle, area });
@@ -87,12 +93,37 @@ describe('the authorization view (WebContentsView over the reserved area)', () =
     view.setArea({ handle, area: null });
     expect(attached).toHaveLength(0);
     expect(first.webContents.closed).toBe(true);
-    expect(first.session.cleared).toHaveLength(1);
+    await vi.waitFor(() => expect(first.session.cleared).toHaveLength(1));
+    expect(first.session).toMatchObject({ cacheCleared: 1, authCacheCleared: 1, connectionsClosed: 1 });
+    expect(first.session.partition).not.toMatch(/^persist:/);
     view.setArea({ handle, area });
-    expect(attached[0]!.session).not.toBe(first.session);
-    // A partition Electron has not seen, so the session is a new one, and not 'persist:', so it is in memory only.
-    expect(attached[0]!.session.partition).not.toBe(first.session.partition);
-    expect(attached[0]!.session.partition).not.toMatch(/^persist:/);
+    // Wiped, it serves the next link: Electron never frees a partition's session, so none is made per link.
+    expect(attached[0]!.session).toBe(first.session);
+    expect(attached[0]!.webContents).not.toBe(first.webContents);
+  });
+
+  it('makes no more link sessions than links open at once, however many links a shift shows', async () => {
+    const { view, attached } = setUp();
+    view.learn(awaiting);
+    for (let i = 0; i < 50; i++) {
+      view.setArea({ handle, area });
+      view.setArea({ handle, area: null });
+      await vi.waitFor(() => expect(attached).toHaveLength(0));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(view.sessionsMade).toBe(1);
+  });
+
+  it('keeps the page to the device service port on this machine, and off the hospital network', async () => {
+    const { view, attached } = setUp();
+    view.learn(awaiting);
+    view.setArea({ handle, area });
+    const session = attached[0]!.session;
+    expect(await session.send(linkUrl, 'mainFrame')).toBe(true);
+    expect(await session.send('http://localhost:18065/status')).toBe(true);
+    expect(await session.send('http://127.0.0.1:18066/status')).toBe(false);
+    expect(await session.send('http://10.0.0.5/')).toBe(false);
+    expect(await session.send('https://cdn.example.net/app.js', 'script')).toBe(true);
   });
 
   it('closes the view by itself once the workflow no longer carries the link', () => {
@@ -101,6 +132,18 @@ describe('the authorization view (WebContentsView over the reserved area)', () =
     view.setArea({ handle, area });
     view.learn({ type: 'workflow.updated', view: outputExamples['consent.cancel'] });
     expect(attached).toHaveLength(0);
+    expect(view.setArea({ handle, area })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+
+  it('takes the URL from the core: the view the renderer holds carries the link origin only', () => {
+    const { view, attached, links } = setUp();
+    const step = (awaiting as { verification: { fingerprint: { link: { expiresAt: string } } } }).verification;
+    view.learn({ ok: true, value: { ...awaiting, verification: { ...step, fingerprint: { link: { handle, url: 'https://ekyc.example.com/', expiresAt: step.fingerprint.link.expiresAt }, checkedAt: null } } } });
+    links.set(handle, 'https://ekyc.example.com/verify/req-1234?t=embed-token');
+    view.setArea({ handle, area });
+    expect(attached[0]!.webContents.loaded).toEqual(['https://ekyc.example.com/verify/req-1234?t=embed-token']);
+    view.setArea({ handle, area: null });
+    links.delete(handle);
     expect(view.setArea({ handle, area })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
   });
 

@@ -2,7 +2,7 @@
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
 import { describe, expect, it } from 'vitest';
 import config, { NAPI_PREBUILT, REBUILT_FOR_ELECTRON, rebuildNativeModules } from '../../../build/electron-builder.config';
-import { fuses } from '../../../build/fuses';
+import { ELECTRON_FUSES, FusesLibraryTooOldError, fuseConfig, fuseSettings } from '../../../build/fuses';
 import { MAIN_BUNDLE } from '../../../build/paths';
 
 describe('packaging configuration', () => {
@@ -19,25 +19,52 @@ describe('packaging configuration', () => {
     expect(config.asarUnpack).toEqual(['**/*.node']);
   });
 
-  it('sets every fuse, with runAsNode off, cookie encryption on, the app only from asar and no file:// privileges', () => {
-    expect(fuses.version).toBe(FuseVersion.V1);
-    expect(fuses.strictlyRequireAllFuses).toBe(true);
-    const numeric = Object.values(FuseV1Options).filter((v): v is FuseV1Options => typeof v === 'number');
-    for (const option of numeric) expect(typeof fuses[option]).toBe('boolean');
-    expect(fuses[FuseV1Options.RunAsNode]).toBe(false);
-    expect(fuses[FuseV1Options.EnableCookieEncryption]).toBe(true);
-    expect(fuses[FuseV1Options.OnlyLoadAppFromAsar]).toBe(true);
-    expect(fuses[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(false);
-    expect(fuses[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(false);
-    expect(fuses[FuseV1Options.EnableNodeCliInspectArguments]).toBe(false);
+  // Electron 45's fuse wire as @electron/fuses 2.x names it (FuseV1Options): nine fuses.
+  const electron45Wire = Object.fromEntries(ELECTRON_FUSES.map((name, index) => [name, index]));
+
+  it("sets every fuse of Electron 45's wire: runAsNode off, cookie encryption on, the app only from asar, no file:// privileges", () => {
+    expect(ELECTRON_FUSES).toHaveLength(9);
+    const windows = fuseConfig('win32', electron45Wire) as unknown as Record<string, unknown>;
+    expect(windows.version).toBe(FuseVersion.V1);
+    expect(windows.strictlyRequireAllFuses).toBe(true);
+    for (let index = 0; index < ELECTRON_FUSES.length; index++) expect(typeof windows[index]).toBe('boolean');
+    const settings = fuseSettings('win32');
+    expect(settings).toMatchObject({
+      RunAsNode: false,
+      EnableCookieEncryption: true,
+      OnlyLoadAppFromAsar: true,
+      GrantFileProtocolExtraPrivileges: false,
+      EnableNodeOptionsEnvironmentVariable: false,
+      EnableNodeCliInspectArguments: false,
+    });
   });
 
-  it('flips the fuses in the packed binary after packing', async () => {
+  it('turns asar integrity on where Electron checks it (Windows, whose resource electron-builder 26 writes; macOS), off on Linux', () => {
+    expect(fuseSettings('win32').EnableEmbeddedAsarIntegrityValidation).toBe(true);
+    expect(fuseSettings('darwin').EnableEmbeddedAsarIntegrityValidation).toBe(true);
+    expect(fuseSettings('linux').EnableEmbeddedAsarIntegrityValidation).toBe(false);
+    expect((fuseConfig('win32', electron45Wire) as unknown as Record<number, boolean>)[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(true);
+  });
+
+  it('stops the build when the installed @electron/fuses does not know a fuse of the wire, naming the upgrade', () => {
+    const known = Object.keys(FuseV1Options).filter((key) => Number.isNaN(Number(key)));
+    if (known.includes('WasmTrapHandlers')) expect(() => fuseConfig('win32', FuseV1Options)).not.toThrow();
+    else expect(() => fuseConfig('win32', FuseV1Options)).toThrow(FusesLibraryTooOldError);
+    const { WasmTrapHandlers: _dropped, ...older } = electron45Wire;
+    expect(() => fuseConfig('linux', older)).toThrow(/WasmTrapHandlers.*@electron\/fuses@\^2/);
+  });
+
+  it('flips the fuses for the platform being packed, after packing', async () => {
     const flipped: unknown[] = [];
-    const context = { packager: { addElectronFuses: async (_context: unknown, config: unknown) => void flipped.push(config) } };
+    const context = { electronPlatformName: 'win32', packager: { addElectronFuses: async (_context: unknown, config: unknown) => void flipped.push(config) } };
     const afterPack = config.afterPack as (context: unknown) => Promise<void>;
+    const known = Object.keys(FuseV1Options).filter((key) => Number.isNaN(Number(key)));
+    if (!known.includes('WasmTrapHandlers')) {
+      await expect(afterPack(context)).rejects.toThrow(FusesLibraryTooOldError);
+      return;
+    }
     await afterPack(context);
-    expect(flipped).toEqual([fuses]);
+    expect(flipped).toEqual([fuseConfig('win32', FuseV1Options)]);
   });
 
   it('rebuilds only better-sqlite3 for Electron and keeps the Node-API prebuilds of node-hid and serialport', async () => {

@@ -78,13 +78,24 @@ export class FakeContents extends EventEmitter {
 type PermissionRequestHandler = (contents: { getURL(): string }, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string; isMainFrame: boolean }) => void;
 type PermissionCheckHandler = (contents: unknown, permission: string, requestingOrigin: string, details: { embeddingOrigin?: string; isMainFrame: boolean }) => boolean;
 
+type BeforeRequestListener = (details: { url: string; resourceType: string }, callback: (response: { cancel?: boolean }) => void) => void;
+
 export class FakeSession extends EventEmitter {
   static created: FakeSession[] = [];
   requestHandler: PermissionRequestHandler | null = null;
   checkHandler: PermissionCheckHandler | null = null;
   deviceHandler: ((details: unknown) => boolean) | null = null;
+  beforeRequest: BeforeRequestListener | null = null;
   cleared: unknown[] = [];
   cacheCleared = 0;
+  authCacheCleared = 0;
+  connectionsClosed = 0;
+  readonly webRequest = {
+    onBeforeRequest: (filter: { urls: string[] }, listener: BeforeRequestListener) => {
+      if (!filter.urls.includes('<all_urls>')) throw new Error('the guard must see every request');
+      this.beforeRequest = listener;
+    },
+  };
 
   constructor(readonly partition: string) {
     super();
@@ -105,6 +116,20 @@ export class FakeSession extends EventEmitter {
   }
   async clearCache(): Promise<void> {
     this.cacheCleared += 1;
+  }
+  async clearAuthCache(): Promise<void> {
+    this.authCacheCleared += 1;
+  }
+  async closeAllConnections(): Promise<void> {
+    this.connectionsClosed += 1;
+  }
+
+  /** Sends a request through the session's request guard; resolves with whether it went out. */
+  send(url: string, resourceType = 'xhr'): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (this.beforeRequest === null) return resolve(true);
+      this.beforeRequest({ url, resourceType }, (response) => resolve(response.cancel !== true));
+    });
   }
 
   /** Asks the request handler the way Chromium does; resolves with the decision. */

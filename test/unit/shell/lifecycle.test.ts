@@ -1,9 +1,10 @@
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { PowerMonitorApi, StationContentsApi, StationSessionApi } from '../../../electron/main/electron-api';
 import { IdleLock, resetRenderer } from '../../../electron/main/idle-lock';
 import { APP_ENTRY_URL } from '../../../electron/main/origins';
 import { watchRendererProcess } from '../../../electron/main/recovery';
-import { applyUpdatePolicy, decideUpdatePolicy } from '../../../electron/main/update-policy';
+import { applyUpdatePolicy, decideUpdatePolicy, updatePolicyFile } from '../../../electron/main/update-policy';
 import { FakeContents, FakePowerMonitor, FakeSession, asApi, recordingLog } from './fake-electron';
 
 function idleSetUp(minutes = 5) {
@@ -118,6 +119,16 @@ describe('render-process-gone recovery', () => {
 });
 
 describe('auto-update policy', () => {
+  it('is read from the packaged resources only: IDHINI_UPDATE_POLICY counts in a development run alone', () => {
+    const log = recordingLog();
+    const resourcesPath = path.join('opt', 'Idhini', 'resources');
+    const env = { IDHINI_UPDATE_POLICY: path.join('tmp', 'evil-policy.json') };
+    expect(updatePolicyFile({ isPackaged: true, env, resourcesPath, log })).toBe(path.join(resourcesPath, 'update-policy.json'));
+    expect(log.lines).toEqual([expect.objectContaining({ level: 'warn', message: expect.stringMatching(/IDHINI_UPDATE_POLICY ignored/) })]);
+    expect(updatePolicyFile({ isPackaged: false, env, resourcesPath, log })).toBe(env.IDHINI_UPDATE_POLICY);
+    expect(updatePolicyFile({ isPackaged: true, env: {}, resourcesPath, log })).toBe(path.join(resourcesPath, 'update-policy.json'));
+  });
+
   const packaged = { platform: 'win32', isPackaged: true };
   it('is off unless configured', () => {
     expect(decideUpdatePolicy({ ...packaged, fileText: null })).toMatchObject({ enabled: false, reason: expect.stringMatching(/not configured/) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_NETWORK_PERMISSIONS, applyPermissionPolicy } from '../../../electron/main/permissions';
+import { LAN_PERMISSIONS, LOOPBACK_PERMISSION, applyPermissionPolicy } from '../../../electron/main/permissions';
 import { normaliseOrigins } from '../../../electron/main/origins';
 import type { SessionApi } from '../../../electron/main/electron-api';
 import { FakeSession, asApi, fakeEvent, recordingLog } from './fake-electron';
@@ -9,15 +9,15 @@ const others = ['media', 'geolocation', 'notifications', 'clipboard-read', 'hid'
 const payer = 'https://payer.example.com';
 
 describe('permission policy', () => {
-  it('knows the Local Network Access names Electron 45 types declare', () => {
-    expect([...LOCAL_NETWORK_PERMISSIONS].sort()).toEqual(['local-network', 'local-network-access', 'loopback-network']);
+  it('knows the Local Network Access names Electron 45 types declare: the loopback one, and the two reaching the LAN', () => {
+    expect([LOOPBACK_PERMISSION, ...LAN_PERMISSIONS].sort()).toEqual(['local-network', 'local-network-access', 'loopback-network']);
   });
 
   describe('the station session (no Local Network grant)', () => {
     const session = new FakeSession('station');
     applyPermissionPolicy(asApi<SessionApi>(session), { label: 'station', log: recordingLog() });
 
-    it.each([...others, ...LOCAL_NETWORK_PERMISSIONS])('denies %s by request and by check', async (permission) => {
+    it.each([...others, LOOPBACK_PERMISSION, ...LAN_PERMISSIONS])('denies %s by request and by check', async (permission) => {
       expect(await session.request(permission, 'app://idhini/index.html')).toBe(false);
       expect(session.check(permission, 'app://idhini')).toBe(false);
     });
@@ -35,12 +35,17 @@ describe('permission policy', () => {
     const session = new FakeSession('link');
     applyPermissionPolicy(asApi<SessionApi>(session), { label: 'authorization-link', localNetworkOrigins: () => normaliseOrigins([payer]), log });
 
-    it.each([...LOCAL_NETWORK_PERMISSIONS])('grants %s to the allowlisted payer origin, by request and by check', async (permission) => {
-      expect(await session.request(permission, `${payer}/ekyc/verify?req=1`)).toBe(true);
-      expect(session.check(permission, payer)).toBe(true);
+    it('grants the loopback permission to the allowlisted payer origin, by request and by check', async () => {
+      expect(await session.request(LOOPBACK_PERMISSION, `${payer}/ekyc/verify?req=1`)).toBe(true);
+      expect(session.check(LOOPBACK_PERMISSION, payer)).toBe(true);
     });
 
-    it.each([...LOCAL_NETWORK_PERMISSIONS])('denies %s to any other origin', async (permission) => {
+    it.each([...LAN_PERMISSIONS])('denies %s (the hospital network) even to the allowlisted payer origin', async (permission) => {
+      expect(await session.request(permission, `${payer}/ekyc/verify?req=1`)).toBe(false);
+      expect(session.check(permission, payer)).toBe(false);
+    });
+
+    it.each([LOOPBACK_PERMISSION, ...LAN_PERMISSIONS])('denies %s to any other origin', async (permission) => {
       for (const url of ['https://payer.example.com.attacker.net/', 'https://payer.example.com@attacker.net/', 'http://payer.example.com/', 'https://payer.example.com:8443/', 'https://attacker.net/', 'file:///tmp/x.html', 'data:text/html,x']) {
         expect(await session.request(permission, url)).toBe(false);
         expect(session.check(permission, new URL(url).origin)).toBe(false);

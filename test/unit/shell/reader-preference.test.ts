@@ -45,8 +45,11 @@ beforeAll(async () => {
     host: 'electron',
     log: { destination: { write: () => undefined } },
     initialSettings: { exchangeBaseUrl: 'https://exchange.example.com', allowedLinkOrigins: ['https://payer.example.com'], reader: { source: 'station-reader', readerId: 'zfm:COM4' } },
+    // Outside training the station opens with a staff member's PIN.
+    provisioning: { source: 'launcher', settings: {}, staff: [{ name: 'Ward nurse', role: 'nurse', pin: '2468' }] },
   });
   await station.start();
+  await station.bridge.invoke('station.unlock', { pin: '2468' });
 });
 
 afterAll(async () => {

@@ -136,10 +136,18 @@ async function started() {
   const core = testStation();
   const stop = vi.fn(async () => undefined);
   const locks: string[] = [];
-  const { shell, window } = await runOn(fake, log, async () => ({ bridge: core, log: coreLog, stop, lock: (reason) => void locks.push(reason) }));
+  const links = new Map<string, string>();
+  const { shell, window } = await runOn(fake, log, async () => ({
+    bridge: core,
+    log: coreLog,
+    stop,
+    lock: (reason) => void locks.push(reason),
+    authorizationLink: (handle) => links.get(handle) ?? null,
+    deviceServicePorts: () => [18065],
+  }));
   const call = (message: unknown, frame: { url: string; parent: object | null } = { url: APP_ENTRY_URL, parent: null }) =>
     fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, frame, message) as Promise<{ ok: boolean; value?: unknown; error?: { code: string } }>;
-  return { ...fake, log, bootLog, coreLog, core, stop, locks, shell, window, call };
+  return { ...fake, log, bootLog, coreLog, core, stop, locks, links, shell, window, call };
 }
 
 describe('before ready', () => {
@@ -199,19 +207,21 @@ describe('the running shell', () => {
     expect(core.calls.filter((c) => c.name === 'station.status')).toHaveLength(1);
   });
 
-  it('shows the authorization link in a view over the window, with a fresh session granted Local Network Access', async () => {
-    const { call, core, window } = await started();
-    // The example settings allow http://127.0.0.1:4100; the link must come from there.
+  it('shows the authorization link in a view over the window, its URL from the core, in a fresh session granted the loopback only', async () => {
+    const { call, core, window, links } = await started();
+    // The example settings allow http://127.0.0.1:4100; the link must come from there. The view the
+    // renderer gets names the link's origin only; the URL with its embed token comes from the core.
     core.answer('consent.startFingerprint', {
       ok: true,
       value: {
         ...outputExamples['consent.startFingerprint'],
         verification: {
           ...(outputExamples['consent.startFingerprint'] as { verification: object }).verification,
-          fingerprint: { link: { handle: 'lk_sandbox01', url: 'http://127.0.0.1:4100/ekyc/verify?req=1', expiresAt: '2025-03-04T09:25:00+03:00' }, checkedAt: null },
+          fingerprint: { link: { handle: 'lk_sandbox01', url: 'http://127.0.0.1:4100/', expiresAt: '2025-03-04T09:25:00+03:00' }, checkedAt: null },
         },
       },
     });
+    links.set('lk_sandbox01', 'http://127.0.0.1:4100/ekyc/verify?t=embed-token-1');
     expect(await call({ name: 'consent.startFingerprint', input: { workflowId: 'wf_discharge1' } })).toMatchObject({ ok: true });
     expect(await call({ name: 'authorizationView.setArea', input: { handle: 'lk_sandbox01', area: { x: 0, y: 0, width: 400, height: 500 } } })).toEqual({
       ok: true,
@@ -219,11 +229,27 @@ describe('the running shell', () => {
     });
     expect(window.children).toHaveLength(1);
     const view = window.children[0]!;
-    expect(view.webContents.loaded).toEqual(['http://127.0.0.1:4100/ekyc/verify?req=1']);
+    expect(view.webContents.loaded).toEqual(['http://127.0.0.1:4100/ekyc/verify?t=embed-token-1']);
     expect(view.session.partition).not.toMatch(/^persist:/);
     expect(await view.session.request('loopback-network', 'http://127.0.0.1:4100/ekyc/verify')).toBe(true);
+    expect(await view.session.request('local-network-access', 'http://127.0.0.1:4100/ekyc/verify')).toBe(false);
     expect(await view.session.request('loopback-network', 'https://attacker.net/')).toBe(false);
     expect(view.webContents.navigate('will-navigate', 'https://attacker.net/')).toBe(false);
+    // The page reaches the device service, and no other port of this machine or of the LAN.
+    expect(await view.session.send('http://127.0.0.1:18065/status')).toBe(true);
+    expect(await view.session.send('ws://localhost:18065/ws/devices', 'webSocket')).toBe(true);
+    expect(await view.session.send('http://127.0.0.1:5432/')).toBe(false);
+    expect(await view.session.send('http://192.168.1.1/admin')).toBe(false);
+  });
+
+  it('refuses every client certificate a server asks for, instead of handing over the first in the store', async () => {
+    const { app, log } = await started();
+    const event = { defaultPrevented: false, preventDefault: () => void (event.defaultPrevented = true) };
+    const answers: unknown[][] = [];
+    app.emit('select-client-certificate', event, null, 'https://payer.example.com/ekyc', [{ subjectName: 'workstation' }], (...given: unknown[]) => void answers.push(given));
+    expect(event.defaultPrevented).toBe(true);
+    expect(answers).toEqual([[]]);
+    expect(log.attached).toBe(true);
   });
 
   it('wipes the renderer when the station locks', async () => {
@@ -281,12 +307,19 @@ describe("the shell's log lines and the core's secrets", () => {
       exchangeClientFactory: createExchangeClient,
       host: 'electron',
       log: { destination },
-      // Nothing listens there: the sign-in fails, but the core has seen the secret.
-      initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9' },
+      // Nothing listens there: the sign-in fails, but the core has seen the secret (training: anyone signed in may sign the facility in).
+      initialSettings: { exchangeBaseUrl: 'http://127.0.0.1:9', trainingMode: true },
     });
     const { window } = await runOn(fake, log, async () => {
       await station.start();
-      return { bridge: station.bridge, log: shellLogOf(station, destination), stop: () => station.stop(), lock: (reason) => station.lock(reason) };
+      return {
+        bridge: station.bridge,
+        log: shellLogOf(station, destination),
+        stop: () => station.stop(),
+        lock: (reason) => station.lock(reason),
+        authorizationLink: (handle) => station.authorizationLink(handle)?.url ?? null,
+        deviceServicePorts: () => [],
+      };
     });
     const signIn = await fake.ipcMain.invoke(INVOKE_CHANNEL, window.webContents, { url: APP_ENTRY_URL, parent: null }, {
       name: 'facility.signIn',

@@ -14,10 +14,29 @@ const refusal = (run: () => unknown): string => {
   throw new Error('expected a usage error');
 };
 
+describe('station:web staff', () => {
+  it('provisions --staff "NAME:PIN" nurses and --admin administrators, repeatable, in either mode', () => {
+    const plan = parseStationWebArgs(['--port', '8300', '--staff', 'Amina Wekesa:4821', '--staff', 'Baraka: Otieno:9034', '--admin', 'IT officer:771199']);
+    expect(plan.staff).toEqual([
+      { name: 'Amina Wekesa', role: 'nurse', pin: '4821' },
+      { name: 'Baraka: Otieno', role: 'nurse', pin: '9034' },
+      { name: 'IT officer', role: 'administrator', pin: '771199' },
+    ]);
+    expect(parseStationWebArgs(['--port', '8300', '--exchange', 'https://x.example.org', '--staff', 'A:1234']).staff).toEqual([{ name: 'A', role: 'nurse', pin: '1234' }]);
+  });
+
+  it('refuses a staff spec without a name or with a bad PIN, and a PIN two people would share', () => {
+    expect(refusal(() => parseStationWebArgs(['--port', '1', '--staff', '4821']))).toMatch(/"NAME:PIN"/);
+    expect(refusal(() => parseStationWebArgs(['--port', '1', '--staff', 'Amina:12']))).toMatch(/4 to 20 letters or digits/);
+    expect(refusal(() => parseStationWebArgs(['--port', '1', '--staff', 'A:4821', '--admin', 'B:4821']))).toMatch(/share a PIN/);
+    expect(refusal(() => parseStationWebArgs(['--port', '1', '--staff', 'A:1234']))).toMatch(/Training nurse/);
+  });
+});
+
 describe('station:web in training', () => {
   it('keeps its form: the sandbox on N+1 unless told, a data folder when given', () => {
-    expect(parseStationWebArgs(['--port', '8300'])).toEqual({ mode: 'training', port: 8300, sandboxPort: 8301, dataDir: undefined });
-    expect(parseStationWebArgs(['--port', '0', '--data-dir', '/tmp/x'])).toEqual({ mode: 'training', port: 0, sandboxPort: 0, dataDir: '/tmp/x' });
+    expect(parseStationWebArgs(['--port', '8300'])).toEqual({ mode: 'training', port: 8300, sandboxPort: 8301, dataDir: undefined, staff: [] });
+    expect(parseStationWebArgs(['--port', '0', '--data-dir', '/tmp/x'])).toEqual({ mode: 'training', port: 0, sandboxPort: 0, dataDir: '/tmp/x', staff: [] });
     expect(refusal(() => parseStationWebArgs(['--port', '8300', '--sandbox-port', '8300']))).toMatch(/must differ/);
     expect(refusal(() => parseStationWebArgs(['--port', '8300', '--client-id', 'x']))).toBe('unknown option --client-id');
   });
@@ -67,6 +86,7 @@ describe('station:web against another exchange', () => {
       reader: 'hardware-service',
       deviceServicePort: 18066,
       dataDir: undefined,
+      staff: [],
     });
   });
 

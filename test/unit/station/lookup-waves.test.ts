@@ -131,13 +131,15 @@ async function startStation(exchange: ReturnType<typeof wavedExchange>, memo: Re
   db.close();
   station = createStation({
     databasePath,
-    secrets: memorySecretStore({ 'idhini.client-secret': 'secret-of-the-test' }),
+    secrets: memorySecretStore({ 'idhini.client-secret': JSON.stringify({ origin: 'https://exchange.example.com', secret: 'secret-of-the-test' }) }),
     exchangeClientFactory: () => exchange.client,
     readers: nativeReaders({ localWorkstationId: 'WS-1' }),
     log: { destination: { write: () => true } },
     initialSettings: { exchangeBaseUrl: 'https://exchange.example.com', clientId: 'facility', facilityCode: 'FID-00-000004-0', facilityName: 'Hospital', agentNationalId: '22334455' },
+    provisioning: { source: 'launcher', settings: {}, staff: [{ name: 'Ward nurse', role: 'nurse', pin: '2468' }] },
   });
   await station.start();
+  await station.bridge.invoke('station.unlock', { pin: '2468' });
   return station;
 }
 
