@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import type { StationProvisioning } from '../../../electron/station/provisioning';
-import { eventually, FACILITIES, openStation, presentAtPage, startWorld, stepOf, visitOpenedBy, type World } from './harness';
+import { FACILITIES, openStation, presentAtPage, startWorld, stepOf, visitOpenedBy, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -285,16 +285,18 @@ describe('a message from the authorization page', () => {
     const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
     const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
     const started = await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
-    // What the renderer does on a page's EKYC_COMPLETE (forged or not): it asks for the view again. Nothing else reaches the station.
+    // What the renderer does on a page's EKYC_COMPLETE (forged or not): it asks the station to look
+    // the authorization up now. The look-up goes to the exchange, whose answer alone decides.
     for (let i = 0; i < 5; i++) {
-      const view = await s.ok('workflow.get', { workflowId: consent.workflowId });
+      const view = await s.ok('consent.checkFingerprint', { workflowId: consent.workflowId });
       expect(view).toMatchObject({ state: 'verifying' });
       expect(stepOf(view)?.stage).toBe('awaiting-fingerprint');
     }
     expect((await s.refused('visit.open', { workflowId: consent.workflowId })).code).toBe('WRONG_STATE');
-    // The exchange says AUTHORIZED once the patient's finger matched at the page: then, and only then.
+    // The exchange says AUTHORIZED once the patient's finger matched at the page: then, and only
+    // then, and the visit opens in the same step.
     const template = await world.control.enrolledTemplate(await world.control.crIdOf('30000001'));
     await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
-    await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'verified', 'the consent verified by the exchange');
+    expect(await s.ok('consent.checkFingerprint', { workflowId: consent.workflowId })).toMatchObject({ state: 'visit-opened', verification: { stage: 'verified', verifiedBy: 'fingerprint' } });
   });
 });
