@@ -3,10 +3,12 @@
 // rejection, expiry or three wrong codes, and the whitelist request when nothing else can work.
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep, WorkflowView } from '../../../electron/contract';
+import { go } from '../../state/navigation';
 import { retry, run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
 import { ErrorNotice, Notice } from '../../ui/Notice';
+import { patience, Waiting } from '../../ui/Waiting';
 import { FingerprintPanel } from './FingerprintPanel';
 import { chooseSms, useRoutePreference } from './preference';
 import { SmsPanel } from './SmsPanel';
@@ -108,6 +110,11 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
             </Button>
           )}
         </div>
+      )}
+      {pending === 'consent.startFingerprint' && (
+        <Waiting patienceMs={patience.write} onCancel={() => go({ name: 'patient' })} cancelLabel={t('consent.backToPatient')}>
+          {t('fingerprint.requesting')}
+        </Waiting>
       )}
     </section>
   );
