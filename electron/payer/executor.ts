@@ -224,13 +224,18 @@ function failureOf(error: unknown, scope: CallScope, operation: string, sent: bo
   });
 }
 
-function malformed(operation: string, status: number, field: string, message: string, traceId: string | undefined): ExchangeError {
+/**
+ * A 2xx answer the client cannot read. For a write the exchange did answer 2xx, so it most likely
+ * did the work: its outcome is unknown (to be reconciled), never a refusal.
+ */
+function malformed(op: Pick<Operation<never, unknown>, 'name' | 'safeToRepeat'>, status: number, field: string, message: string, traceId: string | undefined): ExchangeError {
   return new ExchangeError({
     kind: 'malformed_response',
-    operation,
+    operation: op.name,
     status,
     field,
     traceId,
+    outcomeUnknown: !op.safeToRepeat,
     message: field === '' ? `unexpected answer: ${message}` : `unexpected answer at ${field}: ${message}`,
   });
 }
@@ -265,7 +270,7 @@ export function decodeResponse<O>(op: Operation<never, O>, response: Pick<Transp
   return fail(issue ? formatPath(issue.path) : '', issue?.message ?? 'does not fit the expected shape');
 
   function fail(field: string, message: string): never {
-    throw malformed(op.name, response.status, field, message, traceId);
+    throw malformed(op, response.status, field, message, traceId);
   }
 }
 

@@ -271,6 +271,19 @@ describe('connections, base URL and closing', () => {
     await expect(client.eligibility.check(eligibilityQuery)).resolves.toMatchObject({ covered: true });
   });
 
+  it('a write answered 2xx unreadably has an unknown outcome (the exchange did it), a read stays a plain malformed answer', async () => {
+    const { client } = await setup({
+      routes: {
+        'POST /api/v1/claims/submit': () => ({ status: 200, text: '<html>gateway page</html>', headers: { 'content-type': 'text/html' } }),
+        'GET /api/v1/patients/eligibility': () => ({ status: 200, text: '<html>gateway page</html>', headers: { 'content-type': 'text/html' } }),
+      },
+    });
+    const write = await failure(client.claims.submit(submitInput));
+    expect(write).toMatchObject({ kind: 'malformed_response', operation: 'claims.submit', outcomeUnknown: true });
+    const read = await failure(client.eligibility.check(eligibilityQuery));
+    expect(read).toMatchObject({ kind: 'malformed_response', operation: 'eligibility.check', outcomeUnknown: false });
+  });
+
   it('refuses calls after close()', async () => {
     const { client } = await setup({});
     await client.close();
