@@ -8,6 +8,8 @@ import { timestamp, workflowId } from './common';
 export const errorCatalogue = {
   EXCHANGE_UNREACHABLE: { retryable: true }, // no connection to the exchange
   EXCHANGE_TIMEOUT: { retryable: true },
+  EXCHANGE_UNREADABLE: { retryable: true }, // the exchange answered a read with something the station could not read; asking again may work
+  OUTCOME_UNKNOWN: { retryable: true }, // a write the exchange did not confirm: the station checks with the exchange before anything is sent again
   EXCHANGE_ERROR: { retryable: false }, // the exchange refused with a code the station does not map; see details.exchangeCode
   SIGN_IN_FAILED: { retryable: false }, // the exchange refused the facility's client id and secret
   NOT_SIGNED_IN: { retryable: false },
@@ -42,6 +44,7 @@ export const errorCatalogue = {
   PIN_LOCKED: { retryable: true }, // five wrong PINs: no PIN is tried until details.retryAt
   ADMINISTRATOR_REQUIRED: { retryable: false }, // only a signed-in administrator may do this (details.field names the setting)
   PROVISIONED: { retryable: false }, // fixed by the station's provisioning file (details.field): the window cannot change it
+  BUSY: { retryable: true }, // too many requests at once from this window (or at this station): nothing was done; try again
   INTERNAL: { retryable: false },
 } as const satisfies Record<string, { retryable: boolean }>;
 

@@ -64,6 +64,10 @@ export function fromExchangeError(error: ExchangeError, scrub: Scrub): StationEr
       return error.operation === 'auth.token'
         ? makeError('SIGN_IN_FAILED', 'The exchange refused the facility’s sign-in.', common)
         : makeError('NOT_SIGNED_IN', 'The exchange refused the facility’s session: sign in again.', common);
+    case 'malformed_response':
+      // A read answered with something unreadable: asking again usually works (a write's unreadable
+      // answer never gets here: its outcome is unknown and it is reconciled).
+      return makeError('EXCHANGE_UNREADABLE', 'The exchange sent something the station could not read; try again.', common);
     case 'not_found':
       return makeError('NOT_FOUND', 'The exchange does not know it.', common);
     case 'validation':
