@@ -14,3 +14,6 @@ export function administratorChanges(before: Readonly<Partial<StationSettings>>,
 
 /** The demo staff member a training station starts signed in as (contracts.md). */
 export const TRAINING_NURSE: ProvisionedStaff = { name: 'Training nurse', role: 'nurse', pin: '1234' };
+
+/** In training mode, the demo facility is chosen on the first-run screen by whoever is signed in. */
+export const TRAINING_FACILITY_KEYS: ReadonlySet<string> = new Set(['clientId', 'facilityCode', 'facilityName', 'agentNationalId']);

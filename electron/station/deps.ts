@@ -64,6 +64,8 @@ export interface StationDeps {
    * authorization link; the shell lays its own view over it. Not called in browser mode.
    */
   readonly onAuthorizationArea?: (request: AuthorizationAreaRequest) => void;
+  /** Commands the station takes on at once at most (64); past it, BUSY. */
+  readonly maxCommandsInFlight?: number;
   /** Test hook: called synchronously at each journal point (the crash-resume tests SIGKILL here). */
   readonly onJournalPoint?: (point: JournalPoint) => void;
 }

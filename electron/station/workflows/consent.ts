@@ -9,7 +9,8 @@ import type { Ctx } from './context';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { openVisit, reconcileOpenVisit, wireServiceType } from './visit';
+import { journal } from './journal';
+import { openVisit, wireServiceType } from './visit';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
@@ -45,11 +46,11 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
       interventions: [wf.data.intervention.code],
       ...bio,
     };
-    return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
+    return { operation: journal.authorizeBiometric, request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
   },
   codeCall: (_ctx, wf, contact) => {
     const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
-    return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
+    return { operation: journal.sendOtp, request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
   // The code is spent by the visit itself (afterVerified): the step keeps it until then.
   confirmCall: () => null,
@@ -58,23 +59,15 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
    * Consent in, the visit opens in the same step: a confirmed SMS code is spent by the visit (the
    * visit creation is the consent); a fingerprint the exchange AUTHORIZED opens it with the
    * authorization's guid, without the nurse. A code the visit refuses brings the step back to the
-   * code (visit.ts); an answer lost leaves the visit call to be reconciled — by the caller for a
-   * code (consent.confirmSms answers EXCHANGE_TIMEOUT), here for a fingerprint, whose look-up no
-   * nurse's command is waiting on. Another refusal of a fingerprint's visit stays on the view, with
-   * "Open visit" to try again.
+   * code (visit.ts); an answer lost is settled by posting the visit again (visit.ts), and when
+   * that cannot be done now the workflow is reconciled in the background. Another refusal of a
+   * fingerprint's visit stays on the view, with "Open visit" to try again.
    */
   afterVerified: async (ctx, wf) => {
     if (wf.state !== 'verified') return;
     const bySms = wf.data.verification.method === 'sms';
     try {
-      const visit = await openVisit(ctx, wf, null);
-      if (visit === null && !bySms) {
-        // Whoever comes first (this, or a command that settles open calls first) finds the call still open.
-        ctx.engine.reconcileLater(wf, ctx.timing.reconcileRetryMs, ctx.timing.reconcileRetryMs, async () => {
-          const lost = ctx.engine.openCalls(wf.id).find((call) => call.operation === 'claims.createVisit');
-          if (lost !== undefined) await reconcileOpenVisit(ctx, wf, lost);
-        });
-      }
+      await openVisit(ctx, wf, null);
     } catch (error) {
       if (!bySms && error instanceof StationFailure) return;
       // A refused code is answered as counted (attempts left), as the step now shows it.
@@ -87,7 +80,9 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
 
 export function consentView(ctx: Ctx, wf: ConsentWorkflow): ConsentView {
   const v = wf.data.verification;
-  const next: ConsentView['next'] = wf.state === 'verifying' ? verificationNextActions(v) : wf.state === 'verified' ? ['visit.open', 'consent.cancel'] : [];
+  // Opening: the visit's answer is being settled; "Open visit" looks for the visit it made.
+  const next: ConsentView['next'] =
+    wf.state === 'verifying' ? verificationNextActions(v) : wf.state === 'verified' ? ['visit.open', 'consent.cancel'] : wf.state === 'opening-visit' ? ['visit.open'] : [];
   return {
     workflowId: wf.id,
     kind: 'consent',

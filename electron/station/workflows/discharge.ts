@@ -6,11 +6,12 @@
 import type { z } from 'zod';
 import type { dischargeView as dischargeViewSchema, StationError } from '../../contract';
 import { dischargeReason, makeError, submitReason } from '../../contract';
-import { isExchangeError, type ClaimPreview as WireClaimPreview, type ClaimState } from '../../payer';
+import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import { canTransition } from '../machines';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { journal } from './journal';
 import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
 import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
@@ -80,11 +81,11 @@ export const dischargeHost: VerificationHost<DischargeWorkflow> = {
       interventions: [wf.data.intervention.code],
       ...bio,
     };
-    return { operation: 'consent.authorizeDischarge', request, send: (client) => client.consent.authorizeDischarge(request), settle: () => undefined };
+    return { operation: journal.authorizeDischarge, request, send: (client) => client.consent.authorizeDischarge(request), settle: () => undefined };
   },
   codeCall: (_ctx, wf) => {
     const request = { consent_token: wf.data.consentToken, patient_id: wf.data.patient.patientId };
-    return { operation: 'consent.sendDischargeOtp', request, send: (client) => client.consent.sendDischargeOtp(request), settle: () => undefined };
+    return { operation: journal.sendDischargeOtp, request, send: (client) => client.consent.sendDischargeOtp(request), settle: () => undefined };
   },
   confirmCall: () => null,
   onVerified: (ctx, wf) => {
@@ -144,13 +145,7 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
     wf.data.intent = intent;
     ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}`);
   });
-  // A 2xx the client could not read: the claim may well have gone. Like a lost answer, the preview
-  // decides before anything is sent again.
-  let unreadable = false;
-  const refused = (error: StationError, cause: unknown): void => {
-    unreadable = isExchangeError(cause) && cause.kind === 'malformed_response';
-    closeRefused(ctx, wf, error, unreadable);
-  };
+  const refused = (error: StationError): void => closeRefused(ctx, wf, error);
   try {
     if (action === 'discharge') {
       const request = {
@@ -158,19 +153,21 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
         discharge_date: dischargeDate,
         ...(intent.partial ? { discharge_status: 'PARTIAL' as const } : {}),
       };
-      await ctx.engine.call(wf, 'claims.discharge', request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), refused);
+      await ctx.engine.call(wf, journal.discharge, request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), refused);
     } else {
       const request = { ...common, discharge_reason: intent.reason as (typeof submitReasons)[number], ...(finalisesPartial ? { discharge_status: 'FULL' as const } : {}) };
-      await ctx.engine.call(wf, 'claims.submit', request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), refused);
+      await ctx.engine.call(wf, journal.submit, request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), refused);
     }
   } catch (error) {
+    // A lost or unreadable answer (the exchange answered 2xx: it most likely did it): the claim
+    // preview decides before anything is sent again, after a grace period, as a request that was
+    // slow rather than lost may still land.
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      // A grace period first: a request that was slow rather than lost may still land.
-      scheduleDischargeReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
       return;
     }
-    if (unreadable || (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED')) scheduleDischargeReconcile(ctx, wf);
+    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') ctx.engine.reconcileSoon(wf.id, 0);
     throw error;
   }
 }
@@ -196,13 +193,9 @@ function settleClosed(ctx: Ctx, wf: DischargeWorkflow, intent: DischargeIntent, 
   }
 }
 
-function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: StationError, unreadable: boolean): void {
+function closeRefused(ctx: Ctx, wf: DischargeWorkflow, error: StationError): void {
   wf.lastError = error;
   const v = wf.data.verification;
-  if (unreadable) {
-    ctx.engine.transition(wf, 'outcomeUnknown', 'the exchange answered, but not in a form the station can read');
-    return;
-  }
   if (error.code === 'CLAIM_ALREADY_SUBMITTED') {
     // Submitted already (by an earlier attempt whose answer was lost): the preview will say so.
     ctx.engine.transition(wf, 'outcomeUnknown', 'the exchange says it was already submitted');
@@ -264,10 +257,6 @@ export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls:
       ctx.engine.transition(wf, wf.data.partialDischarges.length > 0 ? 'backToPartial' : 'notSent', 'the claim preview shows it was not sent');
     }
   });
-}
-
-function scheduleDischargeReconcile(ctx: Ctx, wf: DischargeWorkflow, delayMs = 0): void {
-  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileDischarge(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 export function dischargeView(ctx: Ctx, wf: DischargeWorkflow): DischargeView {

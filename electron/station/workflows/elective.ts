@@ -10,6 +10,7 @@ import { isExchangeError, type Preauth } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { journal } from './journal';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { newVerification, otpAuthorizeCall, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { listedDoctor } from './practitioner';
@@ -65,12 +66,12 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
   fingerprintCall: (_ctx, wf, bio) => {
     if (wf.data.phase !== 'pre-visit') fail('WRONG_STATE', 'On the day of the visit there is no new fingerprint authorization.', { state: wf.state });
     const request = { patient_id: wf.data.patient.patientId, service_type: 'INPATIENT' as const, interventions: [wf.data.intervention.code], ...bio };
-    return { operation: 'consent.authorizeBiometric', request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
+    return { operation: journal.authorizeBiometric, request, send: (client) => client.consent.authorizeBiometric(request), settle: () => undefined };
   },
   codeCall: (ctx, wf, contact) => {
     const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
     return {
-      operation: 'consent.sendOtp',
+      operation: journal.sendOtp,
       request,
       send: (client) => client.consent.sendOtp(request),
       settle: () => {
@@ -161,7 +162,7 @@ async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   try {
     await ctx.engine.call(
       wf,
-      'preauth.create',
+      journal.createPreauth,
       request,
       () => ctx.session.client().preauth.create(request),
       (p) => applyPreauth(ctx, wf, p),
@@ -173,7 +174,7 @@ async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleElectiveReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
       return;
     }
     throw error;
@@ -220,18 +221,17 @@ function applyPreauth(ctx: Ctx, wf: ElectiveWorkflow, p: Preauth): void {
 }
 
 export function schedulePreauthPoll(ctx: Ctx, workflowId: string, delayMs = ctx.timing.preauthPollMs): void {
-  ctx.engine.schedule(`preauth:${workflowId}`, delayMs, () => {
-    void ctx.engine
-      .lock(workflowId, async () => {
-        const wf = ctx.engine.get(workflowId) as ElectiveWorkflow | undefined;
-        if (wf === undefined || (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer')) return;
-        await refreshPreauth(ctx, wf);
-      })
-      .catch((error: unknown) => {
-        ctx.log.info({ workflowId, err: (error as Error).message }, 'preauth look-up failed; trying again');
-        schedulePreauthPoll(ctx, workflowId);
-      });
-  });
+  ctx.engine.repeat(
+    'preauth',
+    workflowId,
+    delayMs,
+    async (wf) => {
+      if (wf.kind !== 'elective' || (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer')) return null;
+      await lookUpPreauth(ctx, wf);
+      return wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' ? ctx.timing.preauthPollMs : null;
+    },
+    ctx.timing.preauthPollMs,
+  );
 }
 
 /**
@@ -247,13 +247,19 @@ async function findPreauths(ctx: Ctx, consentToken: string): Promise<Preauth[]> 
   }
 }
 
-export async function refreshPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
+/** The preauth's status now, into the workflow. */
+async function lookUpPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   if (wf.data.authToken === null || wf.data.preauth === null) fail('WRONG_STATE', 'No preauthorization has been sent yet.', { state: wf.state });
   const found = await findPreauths(ctx, wf.data.authToken);
   const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth.reference);
   if (mine !== undefined) ctx.engine.commit(() => applyPreauth(ctx, wf, mine));
+}
+
+/** elective.refreshPreauth: the status now, and the poll going on from it. */
+export async function refreshPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
+  await lookUpPreauth(ctx, wf);
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id);
-  else ctx.engine.cancelTimer(`preauth:${wf.id}`);
+  else ctx.engine.cancelRepeat('preauth', wf.id);
 }
 
 function latestFor(found: Preauth[], code: string, reference: string | null): Preauth | undefined {
@@ -272,7 +278,7 @@ export async function resendDoctorRequest(ctx: Ctx, wf: ElectiveWorkflow): Promi
     ...(named.identification_type === 'registration_number' ? { practitioner_registration_number: named.identification_number } : {}),
     ...named,
   };
-  await ctx.engine.call(wf, 'consent.resendDoctorConsent', request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
+  await ctx.engine.call(wf, journal.resendDoctorConsent, request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
 }
 
 export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: string): Promise<void> {
@@ -283,11 +289,11 @@ export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: stri
   try {
     await ctx.engine.call(
       wf,
-      'preauth.cancel',
+      journal.cancelPreauth,
       request,
       () => ctx.session.client().preauth.cancel(request),
       () => {
-        ctx.engine.cancelTimer(`preauth:${wf.id}`);
+        ctx.engine.cancelRepeat('preauth', wf.id);
         if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
         if (wf.state === 'finalised') {
           wf.lastError = null;
@@ -335,10 +341,6 @@ export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: C
     }
   }
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
-}
-
-function scheduleElectiveReconcile(ctx: Ctx, wf: ElectiveWorkflow, delayMs = 0): void {
-  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileElective(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view

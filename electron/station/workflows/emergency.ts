@@ -10,9 +10,10 @@ import type { EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../pa
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
+import { journal } from './journal';
 import { listedDoctor } from './practitioner';
 import { workflowHeader } from './start';
-import type { AttendingDoctor, EmergencyWorkflow, PatientFacts } from './types';
+import type { AnyWorkflow, AttendingDoctor, EmergencyWorkflow, PatientFacts } from './types';
 import { callSpec, newVerification, sendSms, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { claimStatusOf, dateTimeOf } from './visit';
 
@@ -76,8 +77,23 @@ function claimPayload(wf: EmergencyWorkflow) {
 
 const noPatient = { biometricsEnforced: true, whitelisted: false, contacts: [], unusableUntil: null };
 
+/**
+ * An emergency workflow means something only once its claim exists or may exist: while its first
+ * call is under way it is in no list and sends no event, a refusal ends it unseen (the form gets
+ * the refusal, to send again), and a lost answer leaves it `unconfirmed`, with the reference number.
+ */
+export function isShown(wf: AnyWorkflow): boolean {
+  return wf.kind !== 'emergency' || (wf.state !== 'creating' && wf.state !== 'not-created');
+}
+
 export async function createEmergency(ctx: Ctx, input: EmergencyInput): Promise<EmergencyWorkflow> {
   listedDoctor(input.doctor);
+  // The same emergency asked for again while its creation is unconfirmed: the claim may exist,
+  // so its workflow answers (the nurse checks with SHA, then sends it again from there).
+  const pending = ctx.engine
+    .all()
+    .find((wf): wf is EmergencyWorkflow => wf.kind === 'emergency' && (wf.state === 'unconfirmed' || wf.state === 'creating') && wf.data.referenceNumber === input.referenceNumber);
+  if (pending !== undefined) return pending;
   const protocols = await listProtocols(ctx, input.interventionCode);
   const protocol = protocols.find((p) => p.protocolCode === input.protocolCode);
   if (protocol === undefined) fail('NOT_FOUND', 'That protocol is not an active protocol of the intervention.', { field: 'protocolCode' });
@@ -108,6 +124,8 @@ export async function createEmergency(ctx: Ctx, input: EmergencyInput): Promise<
   };
   ctx.engine.create(wf, `emergency claim for ${input.interventionCode} (${input.protocolCode})`);
   await ctx.engine.lock(wf.id, () => sendClaim(ctx, wf));
+  // Refused: the form gets the refusal (a 503 is worth sending again), no workflow stays behind.
+  if (wf.state === 'not-created' && wf.lastError !== null) throw new StationFailure(wf.lastError);
   return wf;
 }
 
@@ -134,7 +152,7 @@ async function sendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
   try {
     await ctx.engine.call(
       wf,
-      'emergency.createClaim',
+      journal.createEmergencyClaim,
       request,
       () => ctx.session.client().emergency.createClaim(request),
       (claim) => {
@@ -148,10 +166,16 @@ async function sendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
     );
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
-      ctx.engine.commit(() => markUnconfirmed(ctx, wf));
+      ctx.engine.commit(() => {
+        const call = ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId);
+        if (call !== undefined) ctx.engine.reconciled(call, 'emergency.createClaim: its answer was lost or unreadable and no look-up finds the claim; left to the nurse', wf);
+        markUnconfirmed(ctx, wf);
+      });
       scheduleWindowCheck(ctx, wf);
       return;
     }
+    // Refused: the refusal is on the ended workflow, for the form.
+    if (error instanceof StationFailure && wf.state === 'not-created') return;
     throw error;
   }
   scheduleWindowCheck(ctx, wf);
@@ -160,7 +184,7 @@ async function sendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
 
 function markUnconfirmed(ctx: Ctx, wf: EmergencyWorkflow): void {
   wf.lastError = makeError(
-    'EXCHANGE_TIMEOUT',
+    'OUTCOME_UNKNOWN',
     `SHA did not answer the creation of this claim (reference ${wf.data.referenceNumber}): it may or may not have it. Check with SHA by the reference number before sending it again.`,
   );
   ctx.engine.transition(wf, 'outcomeUnknown', 'the answer to the creation was lost');
@@ -192,7 +216,7 @@ export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void
   try {
     await ctx.engine.call(
       wf,
-      'emergency.addProtocol',
+      journal.addEmergencyProtocol,
       request,
       () => ctx.session.client().emergency.addProtocol(request),
       () => {
@@ -204,7 +228,7 @@ export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void
     );
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
-      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
       return;
     }
     throw error;
@@ -219,7 +243,7 @@ export async function requestDoctorApproval(ctx: Ctx, wf: EmergencyWorkflow): Pr
   try {
     await ctx.engine.call(
       wf,
-      'emergency.requestDoctorApproval',
+      journal.requestEmergencyDoctorApproval,
       request,
       () => ctx.session.client().emergency.requestDoctorApproval(request),
       () => {
@@ -241,7 +265,7 @@ export async function requestDoctorApproval(ctx: Ctx, wf: EmergencyWorkflow): Pr
 
 function settleDoctorRequest(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord | undefined): void {
   if (call !== undefined) ctx.engine.reconciled(call, 'emergency.requestDoctorApproval: its answer was lost; not sent again', wf);
-  ctx.engine.setError(wf, makeError('EXCHANGE_TIMEOUT', 'SHA did not answer the request to the doctor: ask the doctor again.'));
+  ctx.engine.setError(wf, makeError('OUTCOME_UNKNOWN', 'SHA did not confirm the request to the doctor: ask the doctor whether it came; ask again if not.'));
 }
 
 /** The nurse has checked with SHA: the claim is not there. Sent again, once. */
@@ -261,7 +285,7 @@ export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
     const who = wf.data.identifying;
     if (who === null) fail('WRONG_STATE', 'There is no patient being identified.', { state: wf.state });
     const request = { patient_id: who.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
-    return { operation: 'consent.sendOtp', request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
+    return { operation: journal.sendOtp, request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
   confirmCall: (ctx, wf, code) => {
     const who = wf.data.identifying;
@@ -269,7 +293,7 @@ export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
     // The original payload again, with the patient's registry id and code, and the claim's token (the contract).
     const request = { ...claimPayload(wf), beneficiary_cr_id: who.patientId, otp: code, consent_token: wf.data.consentToken };
     return callSpec({
-      operation: 'emergency.identifyClaim',
+      operation: journal.identifyEmergencyClaim,
       request,
       send: (client) => client.emergency.identifyClaim(request),
       settle: (claim) => {
@@ -282,6 +306,19 @@ export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
   },
   onVerified: () => undefined,
   afterVerified: async () => undefined,
+  // The claim's own calls that nothing can look up: what the station knows of each.
+  unknowable: (ctx, wf, call) => {
+    if (call.operation === journal.createEmergencyClaim.name) {
+      ctx.engine.reconciled(call, `emergency.createClaim: ${call.status === 'started' ? 'the station stopped before its answer was recorded' : 'its answer was lost'} and no look-up finds the claim; left to the nurse`, wf);
+      if (wf.state === 'creating') markUnconfirmed(ctx, wf);
+      return true;
+    }
+    if (call.operation === journal.requestEmergencyDoctorApproval.name) {
+      settleDoctorRequest(ctx, wf, call);
+      return true;
+    }
+    return false;
+  },
   cancelWorkflow: (ctx, wf) => {
     if (wf.state !== 'identifying') fail('WRONG_STATE', 'An emergency claim is not withdrawn from the station.', { state: wf.state });
     wf.data.identifying = null;
@@ -348,7 +385,7 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
   try {
     await ctx.engine.call(
       wf,
-      'claims.submitEmergency',
+      journal.submitEmergency,
       request,
       () => ctx.session.client().claims.submitEmergency(request),
       (state) => {
@@ -367,10 +404,14 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       ctx.engine.transition(wf, 'outcomeUnknown');
-      scheduleEmergencyReconcile(ctx, wf, ctx.timing.reconcileRetryMs);
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
       return;
     }
-    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') scheduleEmergencyReconcile(ctx, wf);
+    // SHA holds it submitted (an earlier submit whose answer was lost): the preview settles it now.
+    if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') {
+      await reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)).catch(() => ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs));
+      if ((wf.state as string) === 'submitted') return;
+    }
     throw error;
   }
 }
@@ -390,13 +431,12 @@ const waitingForWindow = (wf: EmergencyWorkflow) => wf.state === 'open-unidentif
 export function scheduleWindowCheck(ctx: Ctx, wf: EmergencyWorkflow): void {
   if (!waitingForWindow(wf)) return;
   const delay = Math.max(0, Math.min(windowEnd(wf) - ctx.clock.now(), 2 ** 31 - 1));
-  ctx.engine.schedule(`window:${wf.id}`, delay, () => {
-    void ctx.engine.lock(wf.id, async () => {
-      if (waitingForWindow(wf) && windowClosed(ctx, wf)) {
-        wf.lastError = makeError('EMERGENCY_WINDOW_EXPIRED', 'The 24 hours to submit this emergency claim have passed.');
-        ctx.engine.transition(wf, 'windowClosed');
-      }
-    });
+  ctx.engine.repeat('window', wf.id, delay, async (current) => {
+    if (current.kind !== 'emergency' || !waitingForWindow(current)) return null;
+    if (!windowClosed(ctx, current)) return Math.max(0, Math.min(windowEnd(current) - ctx.clock.now(), 2 ** 31 - 1));
+    current.lastError = makeError('EMERGENCY_WINDOW_EXPIRED', 'The 24 hours to submit this emergency claim have passed.');
+    ctx.engine.transition(current, 'windowClosed');
+    return null;
   });
 }
 
@@ -405,16 +445,7 @@ export function scheduleWindowCheck(ctx: Ctx, wf: EmergencyWorkflow): void {
 export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls: CallRecord[]): Promise<void> {
   const client = ctx.session.client();
   for (const call of calls) {
-    if (call.operation === 'emergency.createClaim') {
-      // The exchange offers no look-up of a claim without the answer that named it, and a second
-      // post may be a second claim: left to the nurse, who can ask SHA by the reference number.
-      ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, 'emergency.createClaim: its answer was lost and no look-up finds the claim; left to the nurse', wf);
-        if (wf.state === 'creating') markUnconfirmed(ctx, wf);
-      });
-    } else if (call.operation === 'emergency.requestDoctorApproval') {
-      ctx.engine.commit(() => settleDoctorRequest(ctx, wf, call));
-    } else if (call.operation === 'emergency.addProtocol') {
+    if (call.operation === journal.addEmergencyProtocol.name) {
       const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
       const onClaim = preview.lines.some((l) => l.itemCode === wf.data.protocol.protocolCode);
       ctx.engine.commit(() => {
@@ -423,7 +454,7 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
         wf.lastError = onClaim ? null : makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the protocol: add it again.');
         ctx.engine.save(wf);
       });
-    } else if (call.operation === 'emergency.identifyClaim' || call.operation === 'claims.submitEmergency') {
+    } else if (call.operation === journal.identifyEmergencyClaim.name || call.operation === journal.submitEmergency.name) {
       const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
       ctx.engine.commit(() => {
         ctx.engine.reconciled(call, `claim ${preview.workflowState ?? 'state unknown'} at the exchange`, wf);
@@ -447,13 +478,24 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
       ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
     }
   }
+  // Reconciling with no call open (a submit refused as already submitted): the preview decides.
+  if (wf.state === 'reconciling' && wf.data.consentToken !== null) {
+    const preview = await client.claims.preview({ consent_token: wf.data.consentToken });
+    ctx.engine.commit(() => {
+      if (preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED') {
+        wf.data.claimStatus = preview.workflowState ?? 'SUBMITTED';
+        wf.data.submittedAt = dateTimeOf(preview.submittedAt) ?? ctx.nowIso();
+        wf.lastError = null;
+        ctx.engine.transition(wf, 'submitted', 'the claim preview shows it submitted');
+      } else {
+        wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The exchange did not receive the submission: submit again.');
+        ctx.engine.transition(wf, wf.data.patient !== null ? 'refusedIdentified' : 'refusedUnidentified', 'the claim preview shows it not submitted');
+      }
+    });
+  }
   // Asked for and never sent (the station stopped first): sent now, once.
   if (wf.state === 'creating' && ctx.engine.openCalls(wf.id).length === 0 && wf.data.consentToken === null) await sendClaim(ctx, wf);
   scheduleWindowCheck(ctx, wf);
-}
-
-function scheduleEmergencyReconcile(ctx: Ctx, wf: EmergencyWorkflow, delayMs = 0): void {
-  ctx.engine.reconcileLater(wf, delayMs, ctx.timing.reconcileRetryMs, () => reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view

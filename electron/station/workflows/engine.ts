@@ -2,24 +2,41 @@
 // transition tables, journals each exchange call that changes state (intent before it is sent,
 // outcome after, in the same transaction as the workflow change it causes), writes the audit log,
 // serialises commands per workflow and pushes a `workflow.updated` event after each change.
+//
+// Commit whole or not at all: the journal holds the truth, and the engine keeps the image of each
+// workflow as last committed. A transaction that fails puts every workflow it touched back as the
+// journal has it (a workflow first made in it is forgotten), and a command that fails drops what
+// it changed without committing (`discardUncommitted`): memory never runs ahead of the journal.
+// The one way the station comes back to a workflow by itself — a poll, a reconciliation, a wait
+// resumed — is `repeat`: under the workflow's lock, again while it asks to, or after a failure.
 import type { Logger } from 'pino';
 import { isExchangeError, type ExchangeError } from '../../payer';
-import type { ErrorCode, StationError, WorkflowKind, WorkflowView } from '../../contract';
+import { makeError, type ErrorCode, type StationError, type WorkflowKind, type WorkflowView } from '../../contract';
 import type { AuditEntry, AuditLog } from '../audit';
 import type { Db } from '../db';
 import type { Clock, JournalPoint } from '../deps';
 import { StationFailure, toStationError, type Scrub } from '../errors';
 import { isTerminal, transitionOf, type MachineEvent, type StateOf } from '../machines';
 import type { Sealer } from '../sealing';
+import { policyOf, type JournalEntry, type ReconcilePolicy } from './journal';
 import type { AnyWorkflow, WorkflowOf } from './types';
 
 export interface CallRecord {
   readonly id: number;
   readonly workflowId: string;
   readonly operation: string;
+  /** `started`: the station stopped before an answer was journaled; `unknown`: the answer was lost or unreadable. */
   readonly status: 'started' | 'succeeded' | 'failed' | 'unknown' | 'reconciled';
   readonly request: Record<string, unknown>;
+  /** How it is settled, as declared with its operation when it was journaled. */
+  readonly reconcile: ReconcilePolicy;
 }
+
+/** What `repeat` does after one run: come back after so many ms, or stop. */
+export type RepeatAgain = number | null;
+
+/** The purposes the station comes back to a workflow for; one timer per purpose and workflow. */
+export type RepeatPurpose = 'reconcile' | 'poll' | 'preauth' | 'whitelist' | 'window';
 
 /** A state-changing call whose answer was lost (timeout, connection cut after sending): reconcile before anything is re-sent. */
 export class OutcomeUnknown extends Error {
@@ -49,6 +66,8 @@ export interface EngineOptions {
   readonly log: Logger;
   readonly scrub: Scrub;
   readonly onJournalPoint: ((point: JournalPoint) => void) | undefined;
+  /** Between two tries of a repeat that failed (the exchange out of reach). */
+  readonly retryMs: number;
 }
 
 export class Engine {
@@ -57,8 +76,12 @@ export class Engine {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly pending: AnyWorkflow[] = [];
   private depth = 0;
+  /** Each workflow as the journal last committed it (JSON), and the images staged by the transaction under way. */
+  private readonly images = new Map<string, string>();
+  private readonly staged = new Map<string, string>();
   private viewer: ((wf: AnyWorkflow) => WorkflowView) | undefined;
   private listener: ((view: WorkflowView) => void) | undefined;
+  private reconciler: ((wf: AnyWorkflow) => Promise<void>) | undefined;
   private stopped = false;
   // Prepared once: save() and call() run on every transition and every exchange call.
   private readonly insertWorkflow;
@@ -66,6 +89,10 @@ export class Engine {
   private readonly insertCall;
   private readonly finishCallStatement;
   private readonly selectOpenCalls;
+
+  private get retryMs(): number {
+    return this.o.retryMs;
+  }
 
   constructor(private readonly o: EngineOptions) {
     this.insertWorkflow = o.db.prepare('INSERT INTO workflows (id, kind, state, patient_ref, created_at, updated_at, ended, sealed) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
@@ -75,10 +102,11 @@ export class Engine {
     this.selectOpenCalls = o.db.prepare("SELECT id, workflow_id, operation, status, sealed FROM calls WHERE workflow_id = ? AND status IN ('started', 'unknown') ORDER BY id");
   }
 
-  /** The view function and the listener for workflow.updated; set once by the station. */
-  connect(viewer: (wf: AnyWorkflow) => WorkflowView, listener: (view: WorkflowView) => void): void {
+  /** The view function, the listener for workflow.updated and the reconciliation of one workflow; set once by the station. */
+  connect(viewer: (wf: AnyWorkflow) => WorkflowView, listener: (view: WorkflowView) => void, reconciler: (wf: AnyWorkflow) => Promise<void>): void {
     this.viewer = viewer;
     this.listener = listener;
+    this.reconciler = reconciler;
   }
 
   now(): string {
@@ -95,6 +123,7 @@ export class Engine {
       try {
         const wf = this.o.sealer.open<AnyWorkflow>(row.sealed);
         this.workflows.set(wf.id, wf);
+        this.images.set(wf.id, JSON.stringify(wf));
       } catch (error) {
         this.o.log.error({ workflowId: row.id, kind: row.kind, err: (error as Error).message }, 'a workflow could not be read from the journal');
       }
@@ -113,7 +142,10 @@ export class Engine {
     return isTerminal(wf.kind, wf.state);
   }
 
-  /** Runs `fn` in one transaction; events for the workflows it changed go out after the commit. */
+  /**
+   * Runs `fn` in one transaction; events for the workflows it changed go out after the commit. A
+   * transaction that fails leaves every workflow as the journal has it.
+   */
   commit<T>(fn: () => T): T {
     this.depth += 1;
     let result: T;
@@ -121,17 +153,45 @@ export class Engine {
       result = this.o.db.transaction(fn)();
     } catch (error) {
       this.depth -= 1;
-      if (this.depth === 0) this.pending.length = 0;
+      if (this.depth === 0) {
+        this.pending.length = 0;
+        this.staged.clear();
+        this.revertAll();
+      }
       throw error;
     }
     this.depth -= 1;
-    if (this.depth === 0) this.flush();
+    if (this.depth === 0) {
+      for (const [id, image] of this.staged) this.images.set(id, image);
+      this.staged.clear();
+      this.flush();
+    }
     return result;
+  }
+
+  /**
+   * A command that failed: whatever it changed in the workflow and did not commit is dropped, so
+   * the workflow is again as the journal has it.
+   */
+  discardUncommitted(id: string): void {
+    const wf = this.workflows.get(id);
+    const image = this.images.get(id);
+    if (wf !== undefined && image !== undefined && JSON.stringify(wf) !== image) restore(wf, image);
+  }
+
+  /** After a failed transaction: workflows made in it are forgotten, the others put back as committed. */
+  private revertAll(): void {
+    for (const [id, wf] of this.workflows) {
+      const image = this.images.get(id);
+      if (image === undefined) this.workflows.delete(id);
+      else if (JSON.stringify(wf) !== image) restore(wf, image);
+    }
   }
 
   create<W extends AnyWorkflow>(wf: W, summary: string): W {
     return this.commit(() => {
       this.workflows.set(wf.id, wf);
+      this.staged.set(wf.id, JSON.stringify(wf));
       this.insertWorkflow.run(wf.id, wf.kind, wf.state, patientRefOf(wf), wf.createdAt, wf.updatedAt, 0, this.o.sealer.seal(wf));
       this.audit({ action: `${wf.kind}.created`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${summary} (state ${wf.state})` });
       this.pending.push(wf);
@@ -143,6 +203,7 @@ export class Engine {
   save(wf: AnyWorkflow): void {
     this.commit(() => {
       wf.updatedAt = this.now();
+      this.staged.set(wf.id, JSON.stringify(wf));
       this.updateWorkflow.run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(wf), wf.id);
       if (!this.pending.includes(wf)) this.pending.push(wf);
     });
@@ -162,7 +223,7 @@ export class Engine {
         outcome: 'succeeded',
         summary: `${from} → ${to}${summary === undefined ? '' : `: ${summary}`}`,
       });
-      if (this.isEnded(wf)) this.cancelTimer(wf.id);
+      if (this.isEnded(wf)) for (const key of [...this.timers.keys()]) if (key.endsWith(`:${wf.id}`)) this.cancelTimer(key);
     });
   }
 
@@ -177,24 +238,28 @@ export class Engine {
   }
 
   /**
-   * One state-changing exchange call, journaled: the intent is written before it is sent; the
-   * outcome is written after, together with the workflow change `settle` makes, in one
-   * transaction. A lost answer is recorded as unknown and thrown as OutcomeUnknown.
+   * One state-changing exchange call, journaled: the intent (with its reconcile policy) is written
+   * before it is sent; the outcome is written after, together with the workflow change `settle`
+   * makes, in one transaction. A lost or unreadable answer is recorded as unknown and thrown as
+   * OutcomeUnknown. `settle` must not throw; if it does, the workflow stays as it was, the call is
+   * journaled as answered but not applied (never left `started`, which recovery reads as "the
+   * station stopped before the exchange answered"), and the command fails with INTERNAL.
    */
   async call<T>(
     wf: AnyWorkflow,
-    operation: string,
+    operation: JournalEntry,
     request: Record<string, unknown>,
     send: () => Promise<T>,
     settle: (result: T) => void,
     refused?: (error: StationError, cause: unknown) => void,
   ): Promise<T> {
+    const name = operation.name;
     const callId = this.commit(() => {
-      const info = this.insertCall.run(wf.id, operation, this.now(), this.o.sealer.seal({ request }));
-      this.audit({ action: `exchange.${operation}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'started', summary: `${operation} sent` });
+      const info = this.insertCall.run(wf.id, name, this.now(), this.o.sealer.seal({ request, reconcile: operation.reconcile }));
+      this.audit({ action: `exchange.${name}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'started', summary: `${name} sent` });
       return Number(info.lastInsertRowid);
     });
-    this.point(operation, 'before-send', wf);
+    this.point(name, 'before-send', wf);
     let result: T;
     try {
       result = await send();
@@ -204,38 +269,46 @@ export class Engine {
       this.commit(() => {
         this.finishCall(callId, unknown ? 'unknown' : 'failed', error.code);
         this.audit({
-          action: `exchange.${operation}`,
+          action: `exchange.${name}`,
           workflowId: wf.id,
           workflowKind: wf.kind,
           outcome: 'failed',
           errorCode: error.code,
-          summary: unknown ? `${operation}: no answer; to be reconciled` : `${operation} refused (${error.details?.exchangeCode ?? error.code})`,
+          summary: unknown
+            ? `${name}: ${cause.kind === 'malformed_response' ? 'answered unreadably' : 'no answer'}; to be reconciled`
+            : `${name} refused (${error.details?.exchangeCode ?? error.code})`,
         });
         if (!unknown) refused?.(error, cause);
       });
       if (unknown) throw new OutcomeUnknown(callId, cause);
       throw cause instanceof StationFailure ? cause : new StationFailure(error);
     }
-    this.point(operation, 'after-answer', wf);
-    this.commit(() => {
-      this.finishCall(callId, 'succeeded', null);
-      this.audit({ action: `exchange.${operation}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${operation} done` });
-      settle(result);
-    });
-    this.point(operation, 'after-outcome', wf);
+    this.point(name, 'after-answer', wf);
+    try {
+      this.commit(() => {
+        this.finishCall(callId, 'succeeded', null);
+        this.audit({ action: `exchange.${name}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${name} done` });
+        settle(result);
+      });
+    } catch (error) {
+      this.o.log.error({ workflowId: wf.id, operation: name, err: error instanceof Error ? error.message : String(error) }, 'an answer of the exchange could not be applied');
+      this.commit(() => {
+        this.finishCall(callId, 'failed', 'INTERNAL');
+        this.audit({ action: `exchange.${name}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'failed', errorCode: 'INTERNAL', summary: `${name} answered, but the station could not apply the answer` });
+      });
+      throw error instanceof StationFailure ? error : new StationFailure(makeError('INTERNAL', 'The exchange answered, but the station could not apply its answer; it has been logged.'));
+    }
+    this.point(name, 'after-outcome', wf);
     return result;
   }
 
   /** Calls whose outcome is not known: started and never finished (a crash), or answered by silence. */
   openCalls(workflowId: string): CallRecord[] {
     const rows = this.selectOpenCalls.all(workflowId) as { id: number; workflow_id: string; operation: string; status: CallRecord['status']; sealed: string }[];
-    return rows.map((r) => ({
-      id: r.id,
-      workflowId: r.workflow_id,
-      operation: r.operation,
-      status: r.status,
-      request: this.o.sealer.open<{ request: Record<string, unknown> }>(r.sealed).request,
-    }));
+    return rows.map((r) => {
+      const sealed = this.o.sealer.open<{ request: Record<string, unknown>; reconcile?: unknown }>(r.sealed);
+      return { id: r.id, workflowId: r.workflow_id, operation: r.operation, status: r.status, request: sealed.request, reconcile: policyOf(r.operation, sealed.reconcile) };
+    });
   }
 
   /** Closes an open call once reconciliation has established what happened. */
@@ -259,7 +332,50 @@ export class Engine {
     }
   }
 
-  schedule(key: string, delayMs: number, fn: () => void): void {
+  /**
+   * The one way the station comes back to a workflow by itself: after `delayMs`, `run` gets the
+   * workflow under its lock and answers when to come back (ms) or null to stop; a failure (the
+   * exchange out of reach) comes back after `retryMs`. One timer per purpose and workflow: a newer
+   * request replaces the one waiting. Nothing runs once the workflow has ended or the engine stops.
+   */
+  repeat(purpose: RepeatPurpose, workflowId: string, delayMs: number, run: (wf: AnyWorkflow) => Promise<RepeatAgain>, retryMs = this.retryMs): void {
+    this.setTimer(`${purpose}:${workflowId}`, delayMs, () => {
+      void this.lock(workflowId, async () => {
+        const wf = this.workflows.get(workflowId);
+        if (wf === undefined || this.isEnded(wf) || this.stopped) return null;
+        return run(wf);
+      }).then(
+        (again) => {
+          if (again !== null) this.repeat(purpose, workflowId, again, run, retryMs);
+        },
+        (error: unknown) => {
+          this.discardUncommitted(workflowId);
+          this.o.log.info({ workflowId, purpose, err: error instanceof Error ? error.message : String(error) }, 'the station will come back to this workflow');
+          this.repeat(purpose, workflowId, retryMs, run, retryMs);
+        },
+      );
+    });
+  }
+
+  /** Reconciles the workflow with the exchange after `delayMs` (again while the exchange is out of reach). */
+  reconcileSoon(workflowId: string, delayMs: number): void {
+    this.repeat('reconcile', workflowId, delayMs, async (wf) => {
+      await this.reconciler?.(wf);
+      return null;
+    });
+  }
+
+  /** Whether the station will come back to this workflow by itself (a poll, a reconciliation, a window). */
+  isWatched(workflowId: string): boolean {
+    for (const key of this.timers.keys()) if (key.endsWith(`:${workflowId}`)) return true;
+    return false;
+  }
+
+  cancelRepeat(purpose: RepeatPurpose, workflowId: string): void {
+    this.cancelTimer(`${purpose}:${workflowId}`);
+  }
+
+  private setTimer(key: string, delayMs: number, fn: () => void): void {
     if (this.stopped) return;
     this.cancelTimer(key);
     const timer = setTimeout(() => {
@@ -269,27 +385,10 @@ export class Engine {
     this.timers.set(key, timer);
   }
 
-  /**
-   * Reconciles one workflow under its lock after `delayMs`, and again every `retryMs` while that
-   * throws (the exchange out of reach). One timer per workflow: a newer request replaces it.
-   */
-  reconcileLater(wf: AnyWorkflow, delayMs: number, retryMs: number, reconcile: () => Promise<void>): void {
-    this.schedule(`reconcile:${wf.id}`, delayMs, () => {
-      void this.lock(wf.id, reconcile).catch((error: unknown) => {
-        this.o.log.info({ workflowId: wf.id, kind: wf.kind, err: (error as Error).message }, 'reconciliation will be tried again');
-        this.reconcileLater(wf, retryMs, retryMs, reconcile);
-      });
-    });
-  }
-
-  cancelTimer(key: string): void {
+  private cancelTimer(key: string): void {
     const timer = this.timers.get(key);
     if (timer !== undefined) clearTimeout(timer);
     this.timers.delete(key);
-  }
-
-  hasTimer(key: string): boolean {
-    return this.timers.has(key);
   }
 
   /** Stops every timer and waits for the work under way. */
@@ -322,6 +421,14 @@ export class Engine {
       }
     }
   }
+}
+
+/** Puts a workflow back as its committed image, in place: every holder of the object sees the journal's version. */
+function restore(wf: AnyWorkflow, image: string): void {
+  const committed = JSON.parse(image) as Record<string, unknown>;
+  const target = wf as unknown as Record<string, unknown>;
+  for (const key of Object.keys(target)) if (!(key in committed)) delete target[key];
+  Object.assign(target, committed);
 }
 
 function patientRefOf(wf: AnyWorkflow): string | null {

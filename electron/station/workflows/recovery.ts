@@ -3,7 +3,6 @@
 // what the exchange says now (the authorization look-up, the claim preview, the visit posted again
 // and answered with the one already open), waits are resumed (fingerprint look-ups, preauth
 // status, the emergency window), and what cannot be known is left for the nurse, with a message.
-import { makeError } from '../../contract';
 import { isExchangeError } from '../../payer';
 import { verificationNext } from '../machines';
 import type { Ctx } from './context';
@@ -13,19 +12,9 @@ import { dischargeHost, reconcileDischarge } from './discharge';
 import { electiveHost, reconcileElective, schedulePreauthPoll } from './elective';
 import { emergencyHost, reconcileEmergency, scheduleWindowCheck } from './emergency';
 import type { AnyWorkflow } from './types';
-import { pollOnce, schedulePoll, type VerificationHost } from './verification';
+import { journal } from './journal';
+import { pollNow, schedulePoll, settleUnknowable, type VerificationHost } from './verification';
 import { reconcileOpenVisit, reconcileVisit } from './visit';
-
-/** Verification calls: nothing to look up without their answer, so they are not re-sent. */
-const unknowable = new Set([
-  'consent.authorizeBiometric',
-  'consent.authorizeDischarge',
-  'consent.sendOtp',
-  'consent.sendDischargeOtp',
-  'consent.authorizeOtp',
-  'consent.requestOtpWhitelist',
-  'consent.resendDoctorConsent',
-]);
 
 export function hostOf(wf: AnyWorkflow): VerificationHost<AnyWorkflow> | undefined {
   switch (wf.kind) {
@@ -42,24 +31,28 @@ export function hostOf(wf: AnyWorkflow): VerificationHost<AnyWorkflow> | undefin
   }
 }
 
-/** Settles the verification calls of a workflow whose answers were lost. */
-async function settleVerificationCalls(ctx: Ctx, wf: AnyWorkflow, calls: CallRecord[]): Promise<CallRecord[]> {
+/**
+ * Settles what each open call's own policy settles without the workflow's look-up: a rejection is
+ * sent again; a call nothing can look up is never re-sent, and the workflow says what it knows
+ * (settleUnknowable). Answers the calls left for the workflow's reconciliation.
+ */
+async function settleByPolicy(ctx: Ctx, wf: AnyWorkflow, calls: CallRecord[]): Promise<CallRecord[]> {
   const rest: CallRecord[] = [];
+  const host = hostOf(wf);
   for (const call of calls) {
-    if (call.operation === 'consent.rejectAuthorization') {
+    if (call.reconcile === 'send-again' && call.operation === journal.rejectAuthorization.name) {
       const token = typeof call.request.token === 'string' ? call.request.token : undefined;
       if (token !== undefined) {
         try {
           await ctx.session.client().consent.rejectAuthorization({ token });
         } catch (error) {
           // Already rejected, expired or authorized: the look-up below tells.
-          if (isExchangeError(error) && (error.kind === 'network' || error.kind === 'timeout')) throw error;
+          if (isExchangeError(error) && (error.outcomeUnknown || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server')) throw error;
         }
       }
       ctx.engine.reconciled(call, 'the fingerprint request is rejected', wf);
-      const host = hostOf(wf);
       const v = host?.step(wf);
-      if (host !== undefined && v !== null && v !== undefined && v.stage === 'awaiting-fingerprint') {
+      if (host !== undefined && v !== null && v !== undefined && v.stage === 'awaiting-fingerprint' && call.request.stale !== true) {
         ctx.engine.commit(() => {
           v.stage = verificationNext(v.stage, 'cancel');
           v.authToken = null;
@@ -68,12 +61,8 @@ async function settleVerificationCalls(ctx: Ctx, wf: AnyWorkflow, calls: CallRec
           ctx.engine.save(wf);
         });
       }
-    } else if (unknowable.has(call.operation)) {
-      ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, `${call.operation}: its answer was lost; not sent again`, wf);
-        wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The station stopped before the exchange answered the last request: try it again.');
-        ctx.engine.save(wf);
-      });
+    } else if (call.reconcile === 'cannot-look-up' && host !== undefined) {
+      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, call));
     } else {
       rest.push(call);
     }
@@ -84,10 +73,10 @@ async function settleVerificationCalls(ctx: Ctx, wf: AnyWorkflow, calls: CallRec
 /** Brings one unfinished workflow back in line with the exchange. Throws while the exchange cannot be reached. */
 export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
   if (ctx.engine.isEnded(wf)) return;
-  const calls = await settleVerificationCalls(ctx, wf, ctx.engine.openCalls(wf.id));
+  const calls = await settleByPolicy(ctx, wf, ctx.engine.openCalls(wf.id));
   switch (wf.kind) {
     case 'consent': {
-      const visitCall = calls.find((c) => c.operation === 'claims.createVisit');
+      const visitCall = calls.find((c) => c.operation === journal.createVisit.name);
       if (visitCall !== undefined) await reconcileOpenVisit(ctx, wf, visitCall);
       else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
       for (const call of calls.filter((c) => c !== visitCall)) ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
@@ -117,31 +106,27 @@ export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
   const host = hostOf(wf);
   const v = host?.step(wf);
   if (host !== undefined && v !== undefined && v !== null && v.stage === 'awaiting-fingerprint') {
-    await pollOnce(ctx, host, wf).catch(() => schedulePoll(ctx, host, wf.id));
+    await pollNow(ctx, host, wf).catch(() => schedulePoll(ctx, host, wf.id));
   }
 }
 
 /**
  * Every unfinished workflow, together; each holds its own lock (taken at once, before any command
- * can) until it is reconciled. One the exchange cannot be asked about yet is retried later.
+ * can) until it is reconciled. One the exchange cannot be asked about yet is tried again later.
  */
 export async function resumeAll(ctx: Ctx): Promise<void> {
-  await Promise.all(ctx.engine.all().filter((wf) => !ctx.engine.isEnded(wf)).map((wf) => resumeSoon(ctx, wf.id, 0, true)));
-}
-
-/** Reconciles one workflow now (or after `delayMs`), retrying while the exchange is out of reach. */
-export function resumeSoon(ctx: Ctx, workflowId: string, delayMs: number, now = false): Promise<void> {
-  const attempt = async (): Promise<void> => {
-    const wf = ctx.engine.get(workflowId);
-    if (wf === undefined || ctx.engine.isStopped) return;
-    try {
-      await ctx.engine.lock(workflowId, () => resumeWorkflow(ctx, wf));
-    } catch (error) {
-      ctx.log.info({ workflowId, kind: wf.kind, errorKind: isExchangeError(error) ? error.kind : 'internal', err: (error as Error).message }, 'reconciliation will be tried again');
-      ctx.engine.schedule(`resume:${workflowId}`, ctx.timing.reconcileRetryMs, () => void attempt());
-    }
-  };
-  if (now) return attempt();
-  ctx.engine.schedule(`resume:${workflowId}`, delayMs, () => void attempt());
-  return Promise.resolve();
+  await Promise.all(
+    ctx.engine
+      .all()
+      .filter((wf) => !ctx.engine.isEnded(wf))
+      .map((wf) =>
+        ctx.engine
+          .lock(wf.id, () => resumeWorkflow(ctx, wf))
+          .catch((error: unknown) => {
+            ctx.engine.discardUncommitted(wf.id);
+            ctx.log.info({ workflowId: wf.id, kind: wf.kind, errorKind: isExchangeError(error) ? error.kind : 'internal' }, 'reconciliation will be tried again');
+            ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
+          }),
+      ),
+  );
 }

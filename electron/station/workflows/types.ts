@@ -73,6 +73,11 @@ export interface VerificationData {
   fingerprintAttempts?: number;
   /** The length a code typed for this step confirms itself at (set when a code is sent); absent in older records. */
   codeLength?: number;
+  /**
+   * A call that spends the code (the OTP authorize) went unanswered: SHA may have spent it, so its
+   * refusal as used is not the nurse's wrong code. Absent in older records.
+   */
+  codeSpentUnconfirmed?: boolean;
 }
 
 interface Base<K extends WorkflowKind, S extends string> {

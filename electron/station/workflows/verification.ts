@@ -13,6 +13,8 @@ import { verificationNext, type VerificationEvent } from '../machines';
 import { maskContact } from '../masking';
 import { decideRoute, type VerificationPurpose } from '../route';
 import type { Ctx } from './context';
+import { OutcomeUnknown, type CallRecord, type RepeatAgain } from './engine';
+import { journal, type JournalEntry } from './journal';
 import type { AnyWorkflow, SmsContact, VerificationData } from './types';
 
 export type VerificationAction = (typeof actionList)[number];
@@ -32,7 +34,7 @@ const DEFAULT_LINK_TTL_MS = 10 * 60_000;
 
 /** One journaled exchange call a host asks the step to make. */
 export interface CallSpec<T> {
-  readonly operation: string;
+  readonly operation: JournalEntry;
   /** The intent as journaled (sealed): what a reconciliation may need to send again. */
   readonly request: Record<string, unknown>;
   readonly send: (client: ExchangeClient) => Promise<T>;
@@ -57,7 +59,7 @@ export function otpAuthorizeCall(
   then?: (a: Authorization) => void,
 ): CallSpec<unknown> {
   return callSpec({
-    operation: 'consent.authorizeOtp',
+    operation: journal.authorizeOtp,
     request,
     send: (client) => client.consent.authorizeOtp(request),
     settle: (a) => {
@@ -94,6 +96,11 @@ export interface VerificationHost<W extends AnyWorkflow> {
   afterVerified?(ctx: Ctx, wf: W): Promise<void>;
   /** consent.cancel with nothing pending: the workflow itself is abandoned (WRONG_STATE if it cannot be). */
   cancelWorkflow(ctx: Ctx, wf: W): void;
+  /**
+   * A call of the workflow's own that nothing can look up, unanswered: settles it (in the caller's
+   * transaction) and answers true, or false to leave it to the step (settleUnknowable).
+   */
+  unknowable?(ctx: Ctx, wf: W, call: CallRecord): boolean;
 }
 
 export interface RouteInputs {
@@ -285,6 +292,8 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
   // A fingerprint request of this step still open at the exchange is withdrawn first.
   if (v.stage === 'awaiting-fingerprint') await rejectPending(ctx, wf, v);
   const spec = host.fingerprintCall(ctx, wf, bio);
+  /** A request the exchange made but gave no usable link for: rejected at once, so it blocks nothing. */
+  let linkless: string | null = null;
   try {
     await run(
       ctx,
@@ -293,19 +302,24 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
         ...spec,
         settle: (a) => {
           spec.settle(a);
-          const url = a.verificationUrl;
-          if (url === undefined || !/^https?:\/\//i.test(url)) throw new StationFailure(makeError('EXCHANGE_ERROR', 'The exchange sent no link for the fingerprint page.'));
           ctx.scrubber.add(a.token);
           ctx.scrubber.add(a.guid);
           ctx.scrubber.add(a.dischargeAuthGuid);
-          ctx.scrubber.add(new URL(url).searchParams.get('t'));
-          v.authToken = a.token ?? null;
-          v.authGuid = a.dischargeAuthGuid ?? a.guid ?? null;
           v.attempt = 'fingerprint';
           v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
+          const url = a.verificationUrl;
+          if (a.status !== 'AUTHORIZED' && (url === undefined || !/^https?:\/\//i.test(url))) {
+            linkless = a.token ?? a.guid ?? null;
+            wf.lastError = makeError('EXCHANGE_ERROR', 'The exchange sent no link for the fingerprint page.');
+            ctx.engine.save(wf);
+            return;
+          }
+          if (url !== undefined) ctx.scrubber.add(new URL(url).searchParams.get('t'));
+          v.authToken = a.token ?? null;
+          v.authGuid = a.dischargeAuthGuid ?? a.guid ?? null;
           // The page's time limit is the authorization's own expiry; embedExpiry is the embedded
           // token's lifetime in seconds (120, or 0), not a date.
-          v.link = { handle: ctx.newId('lk'), url: url.slice(0, 2000), expiresAt: expiryOf(ctx, a.expiry) };
+          v.link = url === undefined ? null : { handle: ctx.newId('lk'), url: url.slice(0, 2000), expiresAt: expiryOf(ctx, a.expiry) };
           v.checkedAt = ctx.nowIso();
           wf.lastError = null;
           move(v, 'fingerprintStarted');
@@ -333,7 +347,15 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
   } catch (error) {
     // Unusable fingerprints are an answer (the route changed), not a failure of the command.
     if (error instanceof StationFailure && error.error.details?.exchangeCode === 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED') return;
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
+      fail('OUTCOME_UNKNOWN', UNKNOWN_AUTHORIZE, { workflowId: wf.id });
+    }
     throw error;
+  }
+  if (linkless !== null) {
+    await rejectByToken(ctx, wf, linkless).catch(() => undefined);
+    fail('EXCHANGE_ERROR', 'The exchange sent no link for the fingerprint page; the request was withdrawn: start the fingerprint again.');
   }
   if (v.stage === 'awaiting-fingerprint') schedulePoll(ctx, host, wf.id, 0);
   else if (v.stage === 'verified') await host.afterVerified?.(ctx, wf);
@@ -399,6 +421,10 @@ export async function sendSms<W extends AnyWorkflow>(ctx: Ctx, host: Verificatio
         await rejectByToken(ctx, wf, blockingToken);
         return attempt(true);
       }
+      if (error instanceof OutcomeUnknown) {
+        ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
+        return;
+      }
       throw error;
     }
   };
@@ -420,25 +446,86 @@ export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
     await host.afterVerified?.(ctx, wf);
     return;
   }
-  await run(
-    ctx,
-    wf,
-    {
-      ...spec,
-      settle: (result) => {
-        spec.settle(result);
-        verifiedBy(ctx, host, wf, v, 'sms');
-        ctx.engine.save(wf);
+  try {
+    await run(
+      ctx,
+      wf,
+      {
+        ...spec,
+        settle: (result) => {
+          spec.settle(result);
+          v.codeSpentUnconfirmed = false;
+          verifiedBy(ctx, host, wf, v, 'sms');
+          ctx.engine.save(wf);
+        },
       },
-    },
-    (error) => codeRefused(ctx, wf, v, error),
-  );
+      (error) => codeRefused(ctx, wf, v, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
+      fail('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE, { workflowId: wf.id });
+    }
+    throw error;
+  }
   await host.afterVerified?.(ctx, wf);
+}
+
+const UNKNOWN_SMS = 'SHA did not confirm that the SMS code was sent: if the patient received a code, type it; if not, send the code again.';
+const UNKNOWN_AUTHORIZE = 'SHA did not confirm the fingerprint request: start the fingerprint again (or send an SMS code where allowed, which withdraws any request left open).';
+const UNKNOWN_SPENT_CODE =
+  'SHA did not confirm the SMS code: it may have accepted it, so the same code will now be refused as used. No look-up finds the consent without SHA’s answer: send a new code only if the patient agrees to consent again.';
+
+/**
+ * A verification call whose answer is not known and which nothing can look up (its policy is
+ * `cannot-look-up`): it is never sent again. The step says what the station knows and offers the
+ * one safe next step — a code perhaps sent: type it if it came, else send again; a fingerprint
+ * request perhaps made: start again; a code perhaps spent: a refusal of it as used is not counted
+ * as a wrong code. In the caller's transaction.
+ */
+export function settleUnknowable<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, call: CallRecord): void {
+  if (host.unknowable?.(ctx, wf, call) === true) return;
+  const v = host.step(wf);
+  const stopped = call.status === 'started';
+  const summary = `${call.operation}: ${stopped ? 'the station stopped before its answer was recorded' : 'its answer was lost or unreadable'}; not sent again`;
+  ctx.engine.reconciled(call, summary, wf);
+  if (v === null) return;
+  const sms = call.operation === journal.sendOtp.name || call.operation === journal.sendDischargeOtp.name;
+  const authorize = call.operation === journal.authorizeBiometric.name || call.operation === journal.authorizeDischarge.name;
+  if (sms && (v.stage === 'ready' || v.stage === 'sms-sent' || v.stage === 'cancelled' || v.stage === 'rejected' || v.stage === 'expired' || v.stage === 'awaiting-fingerprint')) {
+    const at = ctx.clock.now();
+    v.sentAt = new Date(at).toISOString();
+    v.codeExpiresAt = new Date(at + ctx.timing.smsCodeTtlMs).toISOString();
+    // Sending again is the way on if no code came: no cooldown for a send SHA never confirmed.
+    v.resendAvailableAt = v.sentAt;
+    v.smsUsed = true;
+    v.attempt = 'sms';
+    v.codeLength = learnedCodeLength(ctx);
+    if (v.stage !== 'sms-sent') v.stage = 'sms-sent';
+    wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_SMS);
+  } else if (authorize && v.stage !== 'verified') {
+    v.attempt = 'fingerprint';
+    v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
+    v.link = null;
+    if (v.stage === 'awaiting-fingerprint' || v.stage === 'ready') v.stage = verificationNext(v.stage, 'cancel');
+    wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_AUTHORIZE);
+  } else if (call.operation === journal.authorizeOtp.name && v.stage !== 'verified') {
+    v.codeSpentUnconfirmed = true;
+    wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE);
+  } else if (call.operation === journal.requestOtpWhitelist.name) {
+    wf.lastError = makeError('OUTCOME_UNKNOWN', 'SHA did not confirm the whitelist request: ask SHA before requesting it again.');
+  } else {
+    wf.lastError = makeError('OUTCOME_UNKNOWN', stopped ? 'The station stopped before SHA’s answer to the last request was recorded: check the screen and try again.' : 'SHA’s answer to the last request was lost: check the screen and try again.');
+  }
+  ctx.engine.save(wf);
 }
 
 /** A code the exchange refused: counted, and after three the escape hatch is offered. */
 export function codeRefused(ctx: Ctx, wf: AnyWorkflow, v: VerificationData, error: ReturnType<typeof makeError>): void {
-  if (error.code === 'OTP_INVALID') {
+  if (error.code === 'OTP_INVALID' && v.codeSpentUnconfirmed === true) {
+    // The code may have been spent by the request whose answer was lost: not the nurse's mistake.
+    wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE);
+  } else if (error.code === 'OTP_INVALID') {
     v.failedAttempts += 1;
     const attemptsLeft = Math.max(0, MAX_CODE_FAILURES - v.failedAttempts);
     wf.lastError = makeError('OTP_INVALID', error.message, { ...error.details, attemptsLeft });
@@ -456,7 +543,7 @@ export async function cancel<W extends AnyWorkflow>(ctx: Ctx, host: Verification
     } catch (error) {
       // Not pending any more: it may have been authorized meanwhile; the look-up says which.
       if (error instanceof StationFailure && error.error.code === 'WRONG_STATE') {
-        await pollOnce(ctx, host, wf);
+        await pollNow(ctx, host, wf);
         return;
       }
       throw error;
@@ -504,7 +591,7 @@ export async function requestWhitelist<W extends AnyWorkflow>(
     facility_fr_code: facilityCode,
   };
   await run(ctx, wf, {
-    operation: 'consent.requestOtpWhitelist',
+    operation: journal.requestOtpWhitelist,
     request,
     send: (client) => client.consent.requestOtpWhitelist(request),
     settle: (w) => {
@@ -526,20 +613,13 @@ function wordsOf(reasonType: string): string {
 
 /** Looks the pending fingerprint request up every few seconds until it is decided or expires. */
 export function schedulePoll<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, workflowId: string, delayMs = ctx.timing.authorizationPollMs): void {
-  ctx.engine.schedule(`poll:${workflowId}`, delayMs, () => {
-    void ctx.engine
-      .lock(workflowId, async () => {
-        const wf = ctx.engine.get(workflowId) as W | undefined;
-        if (wf === undefined) return;
-        await pollOnce(ctx, host, wf);
-      })
-      .catch((error: unknown) => ctx.log.warn({ workflowId, err: (error as Error).message }, 'fingerprint look-up failed'));
-  });
+  ctx.engine.repeat('poll', workflowId, delayMs, (wf) => pollOnce(ctx, host, wf as W), ctx.timing.authorizationPollMs);
 }
 
-export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+/** One look-up now; answers when to look again (null: decided, or nothing pending). */
+export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<RepeatAgain> {
   const v = host.step(wf);
-  if (v === null || v.stage !== 'awaiting-fingerprint' || (v.authToken === null && v.authGuid === null)) return;
+  if (v === null || v.stage !== 'awaiting-fingerprint' || (v.authToken === null && v.authGuid === null)) return null;
   const linkExpired = v.link !== null && Date.parse(v.link.expiresAt) <= ctx.clock.now();
   let status: string;
   try {
@@ -549,8 +629,7 @@ export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
     if (linkExpired) status = 'EXPIRED';
     else {
       ctx.log.info({ workflowId: wf.id, errorKind: isExchangeError(error) ? error.kind : 'internal' }, 'fingerprint look-up did not answer; trying again');
-      schedulePoll(ctx, host, wf.id);
-      return;
+      return ctx.timing.authorizationPollMs;
     }
   }
   if (status === 'PENDING' && linkExpired) status = 'EXPIRED';
@@ -569,8 +648,14 @@ export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
     }
     ctx.engine.save(wf);
   });
-  if (v.stage === 'awaiting-fingerprint') schedulePoll(ctx, host, wf.id);
   if (after) await host.afterVerified?.(ctx, wf);
+  return v.stage === 'awaiting-fingerprint' ? ctx.timing.authorizationPollMs : null;
+}
+
+/** A look-up now, and the poll going on from it while the request is still pending. */
+export async function pollNow<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
+  const again = await pollOnce(ctx, host, wf);
+  if (again !== null) schedulePoll(ctx, host, wf.id, again);
 }
 
 /**
@@ -580,36 +665,38 @@ export async function pollOnce<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
  */
 export async function checkFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
   if (host.step(wf)?.stage !== 'awaiting-fingerprint') return;
-  await pollOnce(ctx, host, wf);
+  await pollNow(ctx, host, wf);
 }
 
 function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, workflowId: string, patientId: string): void {
-  ctx.engine.schedule(`whitelist:${workflowId}`, ctx.timing.preauthPollMs, () => {
-    void ctx.engine
-      .lock(workflowId, async () => {
-        const wf = ctx.engine.get(workflowId) as W | undefined;
-        const v = wf === undefined ? null : host.step(wf);
-        if (wf === undefined || v === null || v.whitelist === null || v.whitelist.status !== 'pending') return;
-        const facilityCode = ctx.settings.values.facilityCode;
-        const answer = await ctx.session
-          .client()
-          .consent.otpWhitelistStatus({ beneficiary_cr_id: patientId, guid: v.whitelist.guid, ...(facilityCode === null ? {} : { facility_fr_code: facilityCode }) });
-        // The page lists the patient's requests: this one is found by its guid (not listed yet: still pending).
-        const mine = answer.items.find((w) => w.guid === v.whitelist!.guid);
-        const status = mine?.status === 'APPROVED' ? 'approved' : mine?.status === 'REJECTED' ? 'rejected' : 'pending';
-        if (status === 'pending') return scheduleWhitelistPoll(ctx, host, workflowId, patientId);
-        ctx.engine.commit(() => {
-          v.whitelist = { ...v.whitelist!, status };
-          if (status === 'approved') {
-            const ref = host.patientRef(wf);
-            if (ref !== null) ctx.patients.markWhitelisted(ref);
-            reroute(ctx, v, { whitelisted: true });
-          }
-          ctx.engine.save(wf);
-        });
-      })
-      .catch(() => scheduleWhitelistPoll(ctx, host, workflowId, patientId));
-  });
+  ctx.engine.repeat(
+    'whitelist',
+    workflowId,
+    ctx.timing.preauthPollMs,
+    async (wf) => {
+      const v = host.step(wf as W);
+      if (v === null || v.whitelist === null || v.whitelist.status !== 'pending') return null;
+      const facilityCode = ctx.settings.values.facilityCode;
+      const answer = await ctx.session
+        .client()
+        .consent.otpWhitelistStatus({ beneficiary_cr_id: patientId, guid: v.whitelist.guid, ...(facilityCode === null ? {} : { facility_fr_code: facilityCode }) });
+      // The page lists the patient's requests: this one is found by its guid (not listed yet: still pending).
+      const mine = answer.items.find((w) => w.guid === v.whitelist!.guid);
+      const status = mine?.status === 'APPROVED' ? 'approved' : mine?.status === 'REJECTED' ? 'rejected' : 'pending';
+      if (status === 'pending') return ctx.timing.preauthPollMs;
+      ctx.engine.commit(() => {
+        v.whitelist = { ...v.whitelist!, status };
+        if (status === 'approved') {
+          const ref = host.patientRef(wf as W);
+          if (ref !== null) ctx.patients.markWhitelisted(ref);
+          reroute(ctx, v, { whitelisted: true });
+        }
+        ctx.engine.save(wf);
+      });
+      return null;
+    },
+    ctx.timing.preauthPollMs,
+  );
 }
 
 // ---------------------------------------------------------------- helpers
@@ -624,14 +711,14 @@ function verifiedBy<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, 
   move(v, 'verified');
   v.method = method;
   wf.lastError = null;
-  ctx.engine.cancelTimer(`poll:${wf.id}`);
+  ctx.engine.cancelRepeat('poll', wf.id);
   host.onVerified(ctx, wf);
 }
 
 /** Rejects this step's pending fingerprint request at the exchange. */
 async function rejectPending(ctx: Ctx, wf: AnyWorkflow, v: VerificationData): Promise<void> {
   const token = v.authToken ?? v.authGuid;
-  ctx.engine.cancelTimer(`poll:${wf.id}`);
+  ctx.engine.cancelRepeat('poll', wf.id);
   if (token === null) {
     ctx.engine.commit(() => {
       move(v, 'cancel');
@@ -641,7 +728,7 @@ async function rejectPending(ctx: Ctx, wf: AnyWorkflow, v: VerificationData): Pr
   }
   await ctx.engine.call(
     wf,
-    'consent.rejectAuthorization',
+    journal.rejectAuthorization,
     { token },
     () => ctx.session.client().consent.rejectAuthorization({ token }),
     () => {
@@ -654,11 +741,11 @@ async function rejectPending(ctx: Ctx, wf: AnyWorkflow, v: VerificationData): Pr
   );
 }
 
-async function rejectByToken(ctx: Ctx, wf: AnyWorkflow, token: string): Promise<void> {
+export async function rejectByToken(ctx: Ctx, wf: AnyWorkflow, token: string): Promise<void> {
   ctx.scrubber.add(token);
   await ctx.engine.call(
     wf,
-    'consent.rejectAuthorization',
+    journal.rejectAuthorization,
     { token, stale: true },
     () => ctx.session.client().consent.rejectAuthorization({ token }),
     () => ctx.engine.audit({ action: 'consent.staleAuthorizationRejected', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: 'a PENDING fingerprint request blocking the SMS code was rejected' }),

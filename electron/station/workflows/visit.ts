@@ -10,6 +10,7 @@ import { verificationNext } from '../machines';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
+import { journal, type JournalEntry } from './journal';
 import { workflowHeader } from './start';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
 import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
@@ -155,10 +156,12 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
 }
 
 /**
- * Opens the visit (consent → opening-visit → visit-opened; elective likewise). Answers the visit
- * workflow, or null when the exchange's answer was lost (the source is then being reconciled).
+ * Opens the visit (consent → opening-visit → visit-opened; elective likewise) and answers it. A
+ * lost answer is settled at once by posting the same visit again: the exchange answers with the
+ * visit the consent (or the spent SMS code) opened, never a second one. When that cannot be done
+ * now either, OUTCOME_UNKNOWN, and the source is reconciled in the background.
  */
-export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow | null> {
+export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow> {
   const request = visitRequestOf(ctx, source, doctor);
   if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
   else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
@@ -166,7 +169,7 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
   try {
     await ctx.engine.call(
       source,
-      'claims.createVisit',
+      journal.createVisit,
       request,
       () => ctx.session.client().claims.createVisit(request),
       (visit) => {
@@ -177,11 +180,22 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
   } catch (error) {
     if (error instanceof OutcomeUnknown) {
       if (source.kind === 'elective') ctx.engine.transition(source, 'outcomeUnknown');
-      return null;
+      const call = ctx.engine.openCalls(source.id).find((c) => c.id === error.callId);
+      try {
+        if (call !== undefined) await reconcileOpenVisit(ctx, source, call);
+      } catch {
+        ctx.engine.reconcileSoon(source.id, ctx.timing.reconcileRetryMs);
+        fail('OUTCOME_UNKNOWN', 'SHA did not confirm the visit: the station is checking whether it opened before anything is sent again.', { workflowId: source.id });
+      }
+      const visit = source.data.visitWorkflowId === null ? undefined : ctx.engine.get(source.data.visitWorkflowId);
+      if (visit?.kind === 'visit') return visit;
+      // Posted again and refused: the refusal is on the source, as for a first refusal.
+      throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
     }
     throw error;
   }
-  if (opened !== null) followOpening(ctx, opened);
+  if (opened === null) throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
+  followOpening(ctx, opened);
   return opened;
 }
 
@@ -210,7 +224,7 @@ async function setChosenCover(ctx: Ctx, wf: VisitWorkflow): Promise<void> {
   const cover = ctx.patients.chosenCover(wf.data.patient.ref);
   if (cover === null || wf.data.consentToken === null) return;
   const request = { consent_token: wf.data.consentToken, principal_cr_id: cover.principalCrId, policy_number: cover.policyNumber };
-  await billingCall(ctx, wf, 'eligibility.setCover', request, () => ctx.session.client().eligibility.setCover(request), () => undefined);
+  await billingCall(ctx, wf, journal.setCover, request, () => ctx.session.client().eligibility.setCover(request), () => undefined);
 }
 
 /**
@@ -254,7 +268,7 @@ export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRec
   try {
     visit = await ctx.session.client().claims.createVisit(request as CreateVisitInput);
   } catch (error) {
-    if (isExchangeError(error) && (error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server')) throw error;
+    if (isExchangeError(error) && (error.outcomeUnknown || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'aborted' || error.kind === 'server')) throw error;
     // The exchange refuses it now: the visit was not opened.
     ctx.engine.commit(() => {
       ctx.engine.reconciled(call, 'the visit was not opened', source);
@@ -340,7 +354,7 @@ function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput
 async function billingCall<T>(
   ctx: Ctx,
   wf: VisitWorkflow,
-  operation: string,
+  operation: JournalEntry,
   request: Record<string, unknown>,
   send: () => Promise<T>,
   settle: (result: T) => void,
@@ -364,10 +378,7 @@ async function billingCall<T>(
     );
     return true;
   } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      scheduleVisitReconcile(ctx, wf);
-      return false;
-    }
+    if (error instanceof OutcomeUnknown) return false;
     throw error;
   }
 }
@@ -384,36 +395,63 @@ function landedLine(preview: WireClaimPreview, request: Record<string, unknown>,
 }
 
 /** Operations that add a billing line (addLine: journals written before the station billed by multipart). */
-const lineAdds = new Set(['claims.addBilling', 'claims.addLine']);
+const lineAdds = new Set<string>([journal.addBilling.name, 'claims.addLine']);
 
 export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
   const consentToken = requireOpen(wf);
-  const { send, journal } = lineRequestOf(wf, consentToken, input);
-  let unreadable = false;
-  try {
-    const outcomeKnown = await billingCall(
-      ctx,
-      wf,
-      'claims.addBilling',
-      journal,
-      () => ctx.session.client().claims.addBilling(send),
-      (line) => {
-        const named = new Map(input.diagnoses.map((d) => [d.code, d.name]));
-        const sent = (send.diagnoses ?? []).map((code) => ({ code, name: named.get(code), interventionCode: send.intervention_code }));
-        settleLine(wf, lineOf(line, sent, [...wf.data.addedLineIds, line.id], wf.data.intervention.code));
-        if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
-      },
-      (cause) => {
-        unreadable = isExchangeError(cause) && cause.kind === 'malformed_response';
-      },
-    );
-    // The claim as the exchange holds it now: totals, and the diagnoses it keeps per intervention.
-    if (outcomeKnown) await refreshFromPreview(ctx, wf).catch(() => undefined);
-  } catch (error) {
-    // A 2xx the client could not read: the line may well be on the claim. The preview says; the
-    // nurse is asked to add it again only when it is not there.
-    if (!(unreadable && error instanceof StationFailure) || !(await adoptUnreadLine(ctx, wf, journal))) throw error;
+  const { send, journal: journaled } = lineRequestOf(wf, consentToken, input);
+  const outcomeKnown = await billingCall(
+    ctx,
+    wf,
+    journal.addBilling,
+    journaled,
+    () => ctx.session.client().claims.addBilling(send),
+    (line) => {
+      const named = new Map(input.diagnoses.map((d) => [d.code, d.name]));
+      const sent = (send.diagnoses ?? []).map((code) => ({ code, name: named.get(code), interventionCode: send.intervention_code }));
+      settleLine(wf, lineOf(line, sent, [...wf.data.addedLineIds, line.id], wf.data.intervention.code));
+      if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+    },
+  );
+  // The claim as the exchange holds it now: totals, and the diagnoses it keeps per intervention.
+  if (outcomeKnown) {
+    await refreshFromPreview(ctx, wf).catch(() => undefined);
+    return;
   }
+  // The answer was lost or unreadable: the claim preview says at once whether the line is there,
+  // and the nurse is told either way — never an empty success she might answer by adding it again.
+  const landed = await adoptLandedLines(ctx, wf).catch(() => false);
+  if (landed) return;
+  // Not there (yet): a slow request may still land, so it is looked for again after a grace period.
+  ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
+  fail('OUTCOME_UNKNOWN', 'SHA did not confirm the line: the station is checking whether it is on the claim. Do not add it again until the visit shows.', { workflowId: wf.id });
+}
+
+/**
+ * Unanswered line adds found on the claim (the preview): kept as the station's, their calls closed.
+ * Answers whether every one was found; those not found stay open for reconciliation.
+ */
+async function adoptLandedLines(ctx: Ctx, wf: VisitWorkflow): Promise<boolean> {
+  const calls = ctx.engine.openCalls(wf.id).filter((c) => lineAdds.has(c.operation));
+  const preview = await ctx.session.client().claims.preview({ consent_token: requireOpen(wf) });
+  const owned = new Set(wf.data.addedLineIds);
+  let all = true;
+  ctx.engine.commit(() => {
+    for (const call of calls) {
+      const landed = landedLine(preview, call.request, owned);
+      if (landed === undefined) {
+        all = false;
+        continue;
+      }
+      owned.add(landed.id);
+      wf.data.addedLineIds.push(landed.id);
+      ctx.engine.reconciled(call, 'the billing line reached the exchange', wf);
+    }
+    if (all) wf.lastError = null;
+    applyPreview(wf, preview);
+    ctx.engine.save(wf);
+  });
+  return all;
 }
 
 /** Adds a line the exchange confirmed to the visit (once), and the total with it. */
@@ -423,27 +461,13 @@ function settleLine(wf: VisitWorkflow, line: BillingLine): void {
   wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
 }
 
-async function adoptUnreadLine(ctx: Ctx, wf: VisitWorkflow, request: Record<string, unknown>): Promise<boolean> {
-  const preview = await ctx.session.client().claims.preview({ consent_token: requireOpen(wf) }).catch(() => undefined);
-  const landed = preview === undefined ? undefined : landedLine(preview, request, new Set(wf.data.addedLineIds));
-  if (preview === undefined || landed === undefined) return false;
-  ctx.engine.commit(() => {
-    wf.data.addedLineIds.push(landed.id);
-    wf.lastError = null;
-    applyPreview(wf, preview);
-    ctx.engine.audit({ action: 'reconcile.claims.addBilling', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: 'the line the exchange answered unreadably is on the claim' });
-    ctx.engine.save(wf);
-  });
-  return true;
-}
-
 export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): Promise<void> {
   const consentToken = requireOpen(wf);
   const line = wf.data.lines.find((l) => l.lineId === lineId);
   if (line === undefined) fail('NOT_FOUND', 'The visit has no such line.', { field: 'lineId' });
   if (line.automatic) fail('WRONG_STATE', 'Lines the exchange generated cannot be removed here.', { state: 'automatic' });
   const request = { consent_token: consentToken, line_guid: lineId };
-  const known = await billingCall(ctx, wf, 'claims.removeLine', request, () => ctx.session.client().claims.removeLine(request), () => {
+  const known = await billingCall(ctx, wf, journal.removeLine, request, () => ctx.session.client().claims.removeLine(request), () => {
     wf.data.lines = wf.data.lines.filter((l) => l.lineId !== lineId);
     wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
   });
@@ -459,7 +483,7 @@ function attachedDoctorOf(r: Record<string, unknown>): AttendingDoctor | null {
 export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
   const consentToken = requireOpen(wf);
   const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
-  await billingCall(ctx, wf, 'claims.addDoctor', request, () => ctx.session.client().claims.addDoctor(request), () => {
+  await billingCall(ctx, wf, journal.addDoctor, request, () => ctx.session.client().claims.addDoctor(request), () => {
     wf.data.doctor = doctor;
   });
 }
@@ -526,10 +550,10 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
           owned.add(landed.id);
           ctx.engine.reconciled(call, 'the billing line reached the exchange', wf);
         } else {
-          wf.lastError = { code: 'EXCHANGE_TIMEOUT', message: 'A billing line did not reach the exchange: add it again.', retryable: true };
+          wf.lastError = makeError('EXCHANGE_TIMEOUT', 'A billing line did not reach the exchange: add it again.');
           ctx.engine.reconciled(call, 'the billing line did not reach the exchange', wf);
         }
-      } else if (call.operation === 'claims.addDoctor' && preview.hasDoctor === true) {
+      } else if (call.operation === journal.addDoctor.name && preview.hasDoctor === true) {
         wf.data.doctor = attachedDoctorOf(call.request) ?? wf.data.doctor;
         ctx.engine.reconciled(call, 'the claim has its doctor', wf);
       } else {
@@ -539,11 +563,6 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
     applyPreview(wf, preview);
     ctx.engine.save(wf);
   });
-}
-
-function scheduleVisitReconcile(ctx: Ctx, wf: VisitWorkflow): void {
-  // After a grace period: a request that was slow rather than lost may still land.
-  ctx.engine.reconcileLater(wf, ctx.timing.reconcileRetryMs, ctx.timing.reconcileRetryMs, () => reconcileVisit(ctx, wf, ctx.engine.openCalls(wf.id)));
 }
 
 // ---------------------------------------------------------------- the view

@@ -111,7 +111,7 @@ describe('lost emergency answers', () => {
   it('an emergency claim whose creation went unanswered is not sent again until the nurse says so', async () => {
     lose.add('emergency.createClaim');
     const created = await s.ok('emergency.create', await emergencyInput('AMB-LOST-1'));
-    expect(created).toMatchObject({ state: 'unconfirmed', next: ['emergency.resendClaim'], protocolAdded: false, doctorApproval: 'not-requested', lastError: { code: 'EXCHANGE_TIMEOUT' } });
+    expect(created).toMatchObject({ state: 'unconfirmed', next: ['emergency.resendClaim'], protocolAdded: false, doctorApproval: 'not-requested', lastError: { code: 'OUTCOME_UNKNOWN' } });
     expect(created.lastError?.message).toContain('AMB-LOST-1');
     expect(claimsOf('AMB-LOST-1')).toHaveLength(1);
     // Nothing is re-sent behind her back: well past the reconciliation delay it is unconfirmed still.

@@ -17,10 +17,10 @@ function fakeCtx(status: string) {
     nowIso: () => new Date(NOW).toISOString(),
     log: { info: () => undefined, warn: () => undefined },
     engine: {
-      schedule: (key: string, delayMs: number) => scheduled.push({ key, delayMs }),
+      repeat: (purpose: string, workflowId: string, delayMs: number) => scheduled.push({ key: `${purpose}:${workflowId}`, delayMs }),
       commit: (fn: () => void) => fn(),
       save: () => undefined,
-      cancelTimer: () => undefined,
+      cancelRepeat: () => undefined,
     },
     session: {
       client: () => ({
@@ -62,10 +62,15 @@ describe('the fingerprint look-up interval', () => {
   });
 
   it('looks up again 3 s after a PENDING answer', async () => {
-    const { ctx, scheduled, lookUps } = fakeCtx('PENDING');
+    const { ctx, lookUps } = fakeCtx('PENDING');
     const { wf, host } = awaitingFingerprint();
-    await pollOnce(ctx, host, wf);
+    expect(await pollOnce(ctx, host, wf)).toBe(3000);
     expect(lookUps).toEqual([{ token: 'auth-token' }]);
-    expect(scheduled).toEqual([{ key: 'poll:wf_1', delayMs: 3000 }]);
+  });
+
+  it('looks up no more once the request is decided', async () => {
+    const { ctx } = fakeCtx('REJECTED');
+    const { wf, host } = awaitingFingerprint();
+    expect(await pollOnce(ctx, host, wf)).toBeNull();
   });
 });

@@ -1,0 +1,95 @@
+// station.*, audit.*, workflow.*: the status and the lock (a staff member's PIN opens it, another's
+// switches the user), the audit log, and the workflows as views.
+import { fail } from '../errors';
+import { isShown } from '../workflows/emergency';
+import type { AnyWorkflow } from '../workflows/types';
+import { defineCommands, type StationServices } from './services';
+
+/**
+ * A PIN at the lock (or at any time): her own opens the station, another staff member's switches the
+ * user. Five wrong PINs in a row and no PIN is tried for a minute.
+ */
+async function signInByPin(s: StationServices, pin: string): Promise<void> {
+  const c = s.ctx();
+  const guard = s.pinGuard();
+  const before = guard.state();
+  if (!before.open) fail('PIN_LOCKED', 'Five wrong PINs: wait a minute before trying again.', { retryAt: new Date(before.retryAt).toISOString() });
+  const member = await s.staff().findByPin(pin);
+  if (member === null) {
+    const after = guard.failed();
+    c.engine.audit({ action: 'station.unlock', outcome: 'failed', errorCode: after.open ? 'PIN_WRONG' : 'PIN_LOCKED', summary: 'a wrong PIN' });
+    if (!after.open) fail('PIN_LOCKED', 'Five wrong PINs: the station is locked for a minute.', { retryAt: new Date(after.retryAt).toISOString() });
+    fail('PIN_WRONG', 'No staff member of this station has that PIN.', { attemptsLeft: after.attemptsLeft, field: 'pin' });
+  }
+  guard.succeeded();
+  const previous = s.current();
+  s.setCurrent(member);
+  if (previous !== null && previous.ref !== member.ref) {
+    // The record's actor names who took over; summaries are fixed wording (the scrubber would blank a name a patient shares).
+    c.engine.audit({ action: 'staff.switch', outcome: 'succeeded', summary: `took over from ${previous.ref} (${member.role})` });
+  } else if (previous === null) {
+    c.engine.audit({ action: 'staff.signIn', outcome: 'succeeded', summary: `signed in (${member.role})` });
+  }
+  if (s.lock.unlock()) {
+    c.engine.audit({ action: 'station.unlock', outcome: 'succeeded', summary: 'unlocked' });
+    s.emit({ type: 'station.unlocked', at: c.nowIso() });
+  }
+  s.statusChanged();
+}
+
+export function patientRefOf(wf: AnyWorkflow): string | null {
+  if (wf.kind === 'emergency') return wf.data.patient?.ref ?? null;
+  return wf.data.patient.ref;
+}
+
+export const stationCommands = (s: StationServices) =>
+  defineCommands({
+    'audit.read': async (input) => {
+      const { page: _p, pageSize: _s, search: _q, ...filters } = input;
+      const page = input.page ?? 1;
+      const pageSize = input.pageSize ?? 50;
+      const { items, total } = s.audit().read(filters, page, pageSize);
+      return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+    },
+    'audit.export': async (input) => {
+      const c = s.ctx();
+      const { content, count } = s.audit().exportJsonLines(input);
+      c.engine.audit({ action: 'audit.export', outcome: 'succeeded', summary: `${count} records exported` });
+      const stamp = c.nowIso().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+      return { fileName: `idhini-audit-${stamp}.jsonl`, mediaType: 'application/x-ndjson' as const, recordCount: count, content };
+    },
+    'audit.verify': async () => ({ ...s.audit().verify(), checkedAt: s.ctx().nowIso() }),
+
+    'station.status': async () => s.status(),
+    'station.lock': async () => {
+      s.lock.lock('manual');
+      return s.status();
+    },
+    'station.unlock': async (input) => {
+      await signInByPin(s, input.pin);
+      return s.status();
+    },
+    'station.reportActivity': async () => {
+      if (!s.lock.locked) s.lock.activity();
+      return s.status();
+    },
+
+    'workflow.get': async (input) => {
+      const wf = s.ctx().engine.get(input.workflowId);
+      if (wf === undefined || !isShown(wf)) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
+      return s.viewOf(wf);
+    },
+    'workflow.list': async (input) => {
+      const c = s.ctx();
+      const items = c.engine
+        .all()
+        .filter(isShown)
+        .filter((wf) => input.includeEnded === true || !c.engine.isEnded(wf))
+        .filter((wf) => input.kind === undefined || wf.kind === input.kind)
+        .filter((wf) => input.patientRef === undefined || patientRefOf(wf) === input.patientRef)
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+        .slice(0, 200)
+        .map((wf) => s.viewOf(wf));
+      return { items };
+    },
+  });

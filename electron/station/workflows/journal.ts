@@ -1,0 +1,65 @@
+// The exchange calls the station journals, each declared once with its payer operation and how a
+// call of it whose answer is not known gets settled (its reconcile policy). The policy is written
+// into the journal row with the call, so recovery reads it from the row, never from a list kept
+// elsewhere.
+import { operationGroups, type OperationName } from '../../payer';
+
+/**
+ * How an unanswered call is settled before anything is sent again:
+ * - `look-up`: the workflow's own look-up decides (the claim preview, the preauth look-up);
+ * - `post-again`: posted again, the exchange answers with what it made (the visit: "an open visit
+ *   is answered again rather than duplicated");
+ * - `send-again`: harmless to repeat (rejecting a pending fingerprint request);
+ * - `cannot-look-up`: nothing finds its result without its answer (an SMS code sent, an
+ *   authorization made, a request to a doctor, an emergency claim created): never re-sent; the
+ *   workflow says what it knows and offers the one safe next step.
+ */
+export type ReconcilePolicy = 'look-up' | 'post-again' | 'send-again' | 'cannot-look-up';
+
+export interface JournalEntry {
+  readonly name: OperationName;
+  readonly reconcile: ReconcilePolicy;
+}
+
+function entry(operation: { readonly name: string }, reconcile: ReconcilePolicy): JournalEntry {
+  return { name: operation.name as OperationName, reconcile };
+}
+
+const { consent, claims, preauth, emergency, eligibility } = operationGroups;
+
+export const journal = {
+  sendOtp: entry(consent.sendOtp, 'cannot-look-up'),
+  sendDischargeOtp: entry(consent.sendDischargeOtp, 'cannot-look-up'),
+  authorizeOtp: entry(consent.authorizeOtp, 'cannot-look-up'),
+  authorizeBiometric: entry(consent.authorizeBiometric, 'cannot-look-up'),
+  authorizeDischarge: entry(consent.authorizeDischarge, 'cannot-look-up'),
+  rejectAuthorization: entry(consent.rejectAuthorization, 'send-again'),
+  requestOtpWhitelist: entry(consent.requestOtpWhitelist, 'cannot-look-up'),
+  resendDoctorConsent: entry(consent.resendDoctorConsent, 'cannot-look-up'),
+  createVisit: entry(claims.createVisit, 'post-again'),
+  addBilling: entry(claims.addBilling, 'look-up'),
+  addDoctor: entry(claims.addDoctor, 'look-up'),
+  removeLine: entry(claims.removeLine, 'look-up'),
+  setCover: entry(eligibility.setCover, 'look-up'),
+  discharge: entry(claims.discharge, 'look-up'),
+  submit: entry(claims.submit, 'look-up'),
+  submitEmergency: entry(claims.submitEmergency, 'look-up'),
+  createPreauth: entry(preauth.create, 'look-up'),
+  cancelPreauth: entry(preauth.cancel, 'look-up'),
+  createEmergencyClaim: entry(emergency.createClaim, 'cannot-look-up'),
+  addEmergencyProtocol: entry(emergency.addProtocol, 'look-up'),
+  identifyEmergencyClaim: entry(emergency.identifyClaim, 'look-up'),
+  requestEmergencyDoctorApproval: entry(emergency.requestDoctorApproval, 'cannot-look-up'),
+} as const satisfies Record<string, JournalEntry>;
+
+const byName = new Map<string, JournalEntry>(Object.values(journal).map((e) => [e.name, e]));
+
+/**
+ * The policy of a journal row: the one written with it; rows journaled before policies were
+ * written take their operation's (`claims.addLine`, which billing used before it went multipart,
+ * is a line like `claims.addBilling`).
+ */
+export function policyOf(operation: string, written: unknown): ReconcilePolicy {
+  if (written === 'look-up' || written === 'post-again' || written === 'send-again' || written === 'cannot-look-up') return written;
+  return byName.get(operation)?.reconcile ?? 'look-up';
+}
