@@ -124,7 +124,7 @@ export async function decodeBody(contentType: string | undefined, raw: Buffer): 
 /** Hop-by-hop headers and those the forwarding recomputes. */
 const notForwarded = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'content-encoding', 'upgrade', 'proxy-connection']);
 
-async function forward(target: string, method: string, url: string, headers: IncomingHttpHeaders, raw: Buffer): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+export async function forward(target: string, method: string, url: string, headers: IncomingHttpHeaders, raw: Buffer): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   const outgoing = new Headers();
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || notForwarded.has(name)) continue;

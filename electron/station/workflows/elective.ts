@@ -350,7 +350,8 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   const taking = wf.state === 'verifying' || ((wf.state === 'finalised' || wf.state === 'visit-day-verifying') && wf.data.phaseOneMethod === 'sms');
   const next: ElectiveView['next'] = [];
   if (taking) next.push(...verificationNextActions(v).filter((a) => wf.state === 'verifying' || a !== 'consent.cancel'));
-  if ((wf.state === 'verifying' || wf.state === 'verified') && wf.data.preauthRequest === null) next.push('elective.submitPreauth');
+  // Consent in and the preauth not at the exchange (never sent, or refused): it is sent (again) from here.
+  if ((wf.state === 'verifying' && wf.data.preauthRequest === null) || wf.state === 'verified') next.push('elective.submitPreauth');
   if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' || wf.state === 'finalised') next.push('elective.cancelPreauth');

@@ -54,6 +54,13 @@ export class ControlApi {
     return code!;
   }
 
+  /** The newest SMS code sent for a purpose, or null when none was (the patient's phone shows nothing). */
+  async latestCodeOrNull(query: { patient_id?: string; doctor_id?: string }, purpose: string): Promise<string | null> {
+    const qs = new URLSearchParams(query as Record<string, string>).toString();
+    const messages = await this.get<{ otp: string | null; purpose: string }[]>(`/sms?${qs}`);
+    return messages.filter((m) => m.purpose === purpose && m.otp !== null).at(-1)?.otp ?? null;
+  }
+
   async crIdOf(nationalId: string): Promise<string> {
     const world = await this.get<{ patients: { identification_number: string; cr_id: string; full_name: string }[] }>('/world');
     return world.patients.find((p) => p.identification_number === nationalId)!.cr_id;
