@@ -99,7 +99,7 @@ async function prepareDataDir(options: { dataDir?: string; logDestination?: LogD
 /** The browser host serving the renderer and the station's contract. */
 async function serveStation(station: Station, options: { port: number; rendererDir?: string }, cleanups: Cleanups): Promise<BrowserHost> {
   const host = await startBrowserHost({
-    core: station.bridge,
+    core: station.hosted,
     rendererDir: options.rendererDir ?? RENDERER_OUT,
     port: options.port,
     log: station.log.child({ component: 'browser-host' }),

@@ -1,1 +1,1 @@
-export { startBrowserHost, RendererNotBuiltError, CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, type BrowserHost, type BrowserHostOptions, type HostLog } from './server';
+export { startBrowserHost, RendererNotBuiltError, CLOSE_UNAUTHORIZED, CLOSE_BAD_FRAME, CALLS_IN_FLIGHT_PER_CONNECTION, type BrowserHost, type BrowserHostOptions, type HostLog } from './server';

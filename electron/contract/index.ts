@@ -74,6 +74,18 @@ export interface StationBridge {
   subscribe(listener: (event: StationEvent) => void): () => void;
 }
 
+/**
+ * The station core as a shell hosts it. The shell is where a message crosses from the renderer,
+ * so it validates each call (validateInvoke) and checks each answer and event (checkOutcome,
+ * checkEvent), once; the core takes the validated call as it is and hands answers and events to
+ * the shell without checking them a second time. (The core's own `StationBridge` does both checks
+ * itself, for callers in its process that no shell stands in front of: launchers, tests.)
+ */
+export interface HostedCore {
+  invoke(call: Invocation): Promise<unknown>;
+  subscribe(listener: (event: unknown) => void): () => void;
+}
+
 /** A validated inbound call, narrowed by its name. */
 export type Invocation = { [N in CommandName]: { name: N; input: ValidInput<N> } }[CommandName];
 
@@ -135,11 +147,10 @@ export interface ErrorLog {
  * with every call the renderer makes. A core that throws becomes INTERNAL, logged by the error's
  * class only, since its message might quote what the exchange sent.
  */
-export async function invokeChecked(core: StationBridge, call: Invocation, log: ErrorLog): Promise<Outcome<unknown>> {
+export async function invokeChecked(core: HostedCore, call: Invocation, log: ErrorLog): Promise<Outcome<unknown>> {
   let answered: unknown;
   try {
-    // The core's invoke is generic in the command name; a validated Invocation is one of them.
-    answered = await (core.invoke as (name: CommandName, input: unknown) => Promise<unknown>)(call.name, call.input);
+    answered = await core.invoke(call);
   } catch (error) {
     log.error({ command: call.name, error: error instanceof Error ? error.name : typeof error }, 'station core threw');
     return { ok: false, error: makeError('INTERNAL', `The station failed while handling ${call.name}.`) };

@@ -3,13 +3,13 @@
 // core, and checks what comes back against the contract, error envelopes included, so nothing
 // outside it (a token riding along, say) reaches the renderer.
 import { invokeChecked } from '../contract';
-import type { CommandName, Invocation, Outcome, StationBridge } from '../contract';
+import type { CommandName, HostedCore, Invocation, Outcome } from '../contract';
 import type { ShellLog } from './electron-api';
 
 export type AnyOutcome = Outcome<unknown>;
 
 export interface DispatcherDeps {
-  core: StationBridge;
+  core: HostedCore;
   /** The shell's own answer to authorizationView.setArea. */
   setArea(input: Extract<Invocation, { name: 'authorizationView.setArea' }>['input']): AnyOutcome;
   /** Sees every checked outcome (the shell learns links and the link allowlist from them). */

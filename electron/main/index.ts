@@ -103,7 +103,7 @@ async function createCore(): Promise<CoreHandle> {
   // The core hands its settings to the device service as it starts and on every change (CORS follows the link allowlist).
   await station.start();
   return {
-    bridge: station.bridge,
+    hosted: station.hosted,
     log,
     lock: (reason) => station.lock(reason),
     authorizationLink: (handle) => station.authorizationLink(handle)?.url ?? null,

@@ -34,7 +34,7 @@ export interface StationIpcDeps {
   ipcMain: IpcMainApi;
   station(): StationTarget | null;
   dispatch: Dispatch;
-  subscribe(listener: (event: StationEvent) => void): () => void;
+  subscribe(listener: (event: unknown) => void): () => void;
   /** Sees every event that goes to the renderer (the shell reacts to station.locked, learns links). */
   observeEvent(event: StationEvent): void;
   log: ShellLog;

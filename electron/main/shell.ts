@@ -6,7 +6,7 @@
 // hands in the real modules.
 import type { Certificate, CustomScheme, Event, WebPreferences } from 'electron';
 import { checkOutcome } from '../contract';
-import type { StationBridge } from '../contract';
+import type { HostedCore } from '../contract';
 import { appScheme, createAppProtocolHandler } from './app-protocol';
 import { AuthorizationView } from './authorization-view';
 import { createDispatcher } from './dispatch';
@@ -81,7 +81,8 @@ export interface ShellElectron<W extends StationWindow, S extends LinkSessionApi
 }
 
 export interface CoreHandle {
-  readonly bridge: StationBridge;
+  /** The core as this shell hosts it (`station.hosted`): the shell validates calls and checks answers and events. */
+  readonly hosted: HostedCore;
   /** The core's logger for the shell's lines: `station.log.child({component: 'shell'})`. */
   readonly log: ShellLog;
   /** Locks for a reason only the shell sees (the system idle time, the screen locking), as station.lock does. */
@@ -165,7 +166,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
   const core = await options.createCore();
   log.attach(core.log);
   const settings = new SettingsMirror();
-  settings.observe('settings.get', checkOutcome('settings.get', await core.bridge.invoke('settings.get', {})));
+  settings.observe('settings.get', checkOutcome('settings.get', await core.hosted.invoke({ name: 'settings.get', input: {} })));
 
   const window = electron.createWindow(stationWebPreferences({ preload: options.preloadPath, devTools: options.devTools }));
   const contents = window.webContents;
@@ -191,7 +192,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
     );
 
   const dispatch = createDispatcher({
-    core: core.bridge,
+    core: core.hosted,
     setArea: (input) => authorizationView.setArea(input),
     observe: (name, outcome) => {
       settings.observe(name, outcome);
@@ -203,7 +204,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
     ipcMain: electron.ipcMain,
     station: () => (windowOpen ? contents : null),
     dispatch,
-    subscribe: (listener) => core.bridge.subscribe(listener),
+    subscribe: (listener) => core.hosted.subscribe(listener),
     observeEvent: (event) => {
       authorizationView.learn(event);
       if (event.type === 'station.locked') void reset();
@@ -215,7 +216,7 @@ export async function runShell<W extends StationWindow, S extends LinkSessionApi
     powerMonitor: electron.powerMonitor,
     idleMinutes: () => settings.idleLockMinutes,
     lock: async (reason) => core.lock(reason),
-    reportActivity: async () => void (await core.bridge.invoke('station.reportActivity', {})),
+    reportActivity: async () => void (await core.hosted.invoke({ name: 'station.reportActivity', input: {} })),
     log,
   });
   idleLock.start();

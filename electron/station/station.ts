@@ -19,6 +19,7 @@ import {
   validateInvoke,
   type CommandName,
   type CommandOutcome,
+  type HostedCore,
   type Invocation,
   type StationBridge,
   type StationEvent,
@@ -60,8 +61,10 @@ import type { AnyWorkflow } from './workflows/types';
 import { visitView } from './workflows/visit';
 
 export interface Station {
-  /** The contract the shells expose to the renderer. */
+  /** The contract, checked here: for callers in this process with no shell in front (launchers, tests). */
   readonly bridge: StationBridge;
+  /** The contract as a shell hosts it: the shell validates calls and checks answers and events, once. */
+  readonly hosted: HostedCore;
   /** Opens the database, resumes and reconciles unfinished workflows. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -94,6 +97,8 @@ export function createStation(deps: StationDeps): Station {
   const { log, scrubber } = createStationLogger({ destination: deps.log?.destination, level: deps.log?.level });
   const scrub = (text: string) => scrubber.scrub(text);
   const listeners = new Set<(event: StationEvent) => void>();
+  /** A shell's listeners: it checks each event itself. */
+  const hostListeners = new Set<(event: unknown) => void>();
 
   let db: Db | undefined;
   let ctx: Ctx | undefined;
@@ -120,18 +125,23 @@ export function createStation(deps: StationDeps): Station {
   });
 
   function emit(event: unknown): void {
+    const deliver = <E>(to: Iterable<(event: E) => void>, value: E) => {
+      for (const listener of [...to]) {
+        try {
+          listener(value);
+        } catch (error) {
+          log.warn({ err: (error as Error).message }, 'an event listener failed');
+        }
+      }
+    };
+    deliver(hostListeners, event);
+    if (listeners.size === 0) return;
     const checked = checkEvent(event);
     if (!checked.ok) {
       log.error({ issues: checked.error.details?.issues?.map((i) => i.field) }, 'an event outside the contract was dropped');
       return;
     }
-    for (const listener of [...listeners]) {
-      try {
-        listener(checked.value);
-      } catch (error) {
-        log.warn({ err: (error as Error).message }, 'an event listener failed');
-      }
-    }
+    deliver(listeners, checked.value);
   }
 
   function requireCtx(): Ctx {
@@ -344,6 +354,7 @@ export function createStation(deps: StationDeps): Station {
     await ctx?.session.close();
     db?.close();
     listeners.clear();
+    hostListeners.clear();
   }
 
   async function dispatch(invocation: Invocation): Promise<CommandOutcome<CommandName>> {
@@ -353,7 +364,7 @@ export function createStation(deps: StationDeps): Station {
     if (!invocation.name.startsWith('station.')) idleLock.activity();
     try {
       const handler = handlers[invocation.name] as (input: unknown) => Promise<unknown>;
-      return checkOutput(invocation.name, await handler(invocation.input));
+      return { ok: true, value: await handler(invocation.input) } as CommandOutcome<CommandName>;
     } catch (error) {
       const stationError = toStationError(error, scrub);
       if (stationError.code === 'INTERNAL') log.error({ command: invocation.name, err: error instanceof Error ? error.stack : String(error) }, 'command failed');
@@ -361,31 +372,39 @@ export function createStation(deps: StationDeps): Station {
     }
   }
 
+  /**
+   * A validated call: BUSY past the station's bound (nothing is done, and the caller is told at once
+   * instead of waiting behind the queue), else the command, its answer as the handler gave it.
+   */
+  async function run(invocation: Invocation): Promise<CommandOutcome<CommandName>> {
+    const started = performance.now();
+    if (starting === undefined || stopped) return { ok: false, error: makeError('INTERNAL', 'The station is not running.') };
+    if (inFlight >= maxInFlight) return { ok: false, error: makeError('BUSY', 'The station has too many requests under way: nothing was done; try again in a moment.') };
+    inFlight += 1;
+    let outcome: CommandOutcome<CommandName>;
+    try {
+      await starting;
+      outcome = await dispatch(invocation);
+    } catch {
+      outcome = { ok: false, error: makeError('INTERNAL', 'The station could not start; see its log.') };
+    } finally {
+      inFlight -= 1;
+    }
+    logCommand(log, invocation.name, outcome, performance.now() - started);
+    return outcome;
+  }
+
   const bridge: StationBridge = {
     async invoke<N extends CommandName>(name: N, input: unknown): Promise<CommandOutcome<N>> {
-      const started = performance.now();
       const call = validateInvoke(name, input);
       if (!call.ok) return call as CommandOutcome<N>;
-      const invocation = call.value as Invocation & { name: N };
-      if (starting === undefined || stopped) return { ok: false, error: makeError('INTERNAL', 'The station is not running.') };
-      // A bound on the work one station takes on at once: past it nothing is done, and the caller
-      // is told so at once instead of waiting behind the queue.
-      if (inFlight >= maxInFlight) return { ok: false, error: makeError('BUSY', 'The station has too many requests under way: nothing was done; try again in a moment.') };
-      inFlight += 1;
-      let outcome: CommandOutcome<N>;
-      try {
-        await starting;
-        outcome = (await dispatch(invocation)) as CommandOutcome<N>;
-      } catch {
-        outcome = { ok: false, error: makeError('INTERNAL', 'The station could not start; see its log.') };
-      } finally {
-        inFlight -= 1;
+      const outcome = await run(call.value);
+      if (!outcome.ok) return outcome as CommandOutcome<N>;
+      const checked = checkOutput(call.value.name, outcome.value);
+      if (!checked.ok && checked.error.details?.issues !== undefined) {
+        log.error({ command: call.value.name, fields: checked.error.details.issues.map((i) => i.field) }, 'an answer outside the contract was withheld');
       }
-      if (!outcome.ok && outcome.error.code === 'INTERNAL' && outcome.error.details?.issues !== undefined) {
-        log.error({ command: invocation.name, fields: outcome.error.details.issues.map((i) => i.field) }, 'an answer outside the contract was withheld');
-      }
-      logCommand(log, invocation.name, outcome, performance.now() - started);
-      return outcome;
+      return checked as CommandOutcome<N>;
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -393,8 +412,17 @@ export function createStation(deps: StationDeps): Station {
     },
   };
 
+  const hosted: HostedCore = {
+    invoke: run,
+    subscribe(listener) {
+      hostListeners.add(listener);
+      return () => hostListeners.delete(listener);
+    },
+  };
+
   return {
     bridge,
+    hosted,
     start,
     stop,
     lock: (reason) => idleLock.lock(reason),

@@ -109,7 +109,7 @@ describe('secret scan over a whole flow B through the browser host', () => {
 
     // The same host over the same core, with a logger of its own (as the shells had): the scan catches it.
     const ownLines: string[] = [];
-    const own = await startBrowserHost({ core: running.station.bridge, rendererDir: dir, port: 0, log: createStationLogger({ destination: { write: (line: string) => ownLines.push(line) } }).log });
+    const own = await startBrowserHost({ core: running.station.hosted, rendererDir: dir, port: 0, log: createStationLogger({ destination: { write: (line: string) => ownLines.push(line) } }).log });
     try {
       await hostileRequests(own.url, token);
     } finally {

@@ -3,7 +3,7 @@
 // which hands them each call and runs it.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { checkOutcome, invokeChecked, makeError } from '../../../electron/contract';
-import type { CommandOutcome, Invocation, StationBridge } from '../../../electron/contract';
+import type { CommandOutcome, HostedCore, Invocation } from '../../../electron/contract';
 import { outputExamples } from './examples';
 
 const outsideTheContract = { ok: false, error: makeError('INTERNAL', 'The station answered visit.open outside the contract.') };
@@ -57,8 +57,7 @@ describe('checkOutcome', () => {
 describe('invokeChecked', () => {
   const logged: { fields: Record<string, unknown>; message: string }[] = [];
   const log = { error: (fields: Record<string, unknown>, message: string) => void logged.push({ fields, message }) };
-  const core = (invoke: (name: string, input: unknown) => Promise<unknown>): StationBridge =>
-    ({ invoke, subscribe: () => () => undefined }) as unknown as StationBridge;
+  const core = (invoke: (name: string, input: unknown) => Promise<unknown>): HostedCore => ({ invoke: (call) => invoke(call.name, call.input), subscribe: () => () => undefined });
   const call = { name: 'visit.open', input: { workflowId: 'wf_consent01' } } as Invocation;
 
   it('hands the call to the core and passes an answer the contract allows', async () => {

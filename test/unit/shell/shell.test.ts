@@ -138,7 +138,7 @@ async function started() {
   const locks: string[] = [];
   const links = new Map<string, string>();
   const { shell, window } = await runOn(fake, log, async () => ({
-    bridge: core,
+    hosted: core,
     log: coreLog,
     stop,
     lock: (reason) => void locks.push(reason),
@@ -313,7 +313,7 @@ describe("the shell's log lines and the core's secrets", () => {
     const { window } = await runOn(fake, log, async () => {
       await station.start();
       return {
-        bridge: station.bridge,
+        hosted: station.hosted,
         log: shellLogOf(station, destination),
         stop: () => station.stop(),
         lock: (reason) => station.lock(reason),
