@@ -18,7 +18,7 @@ import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
 import { startSandbox, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
 import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
-import { createStation, memorySecretStore, type LocalDeviceServiceController, type LogDestination, type Station } from '../electron/station';
+import { createStation, FileSecretStore, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
 import { checkExchangeUrl, type LauncherStaff, type ReaderSource } from './station-web-options';
@@ -96,6 +96,18 @@ async function prepareDataDir(options: { dataDir?: string; logDestination?: LogD
   return { dataDir, destination };
 }
 
+/**
+ * Browser mode's key store: a file in the data folder that only this user may read, so a restart
+ * (after a crash too) opens the journal again with its key and signs in with the stored secret, as
+ * Electron does with the OS keystore. Weaker than the OS keystore (see the README).
+ */
+function dataDirSecrets(dataDir: string, destination: LogDestination): SecretStore {
+  return new FileSecretStore(path.join(dataDir, 'secrets.json'), {
+    platform: process.platform,
+    warn: (message) => destination.write(`${JSON.stringify({ level: 40, component: 'launcher', msg: message })}\n`),
+  });
+}
+
 /** The browser host serving the renderer and the station's contract. */
 async function serveStation(station: Station, options: { port: number; rendererDir?: string }, cleanups: Cleanups): Promise<BrowserHost> {
   const host = await startBrowserHost({
@@ -126,7 +138,7 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
 
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),
-      secrets: memorySecretStore(),
+      secrets: dataDirSecrets(dataDir, destination),
       exchangeClientFactory: createExchangeClient,
       readers,
       platform: process.platform,
@@ -157,7 +169,7 @@ export interface ExchangeStationOptions {
   port: number;
   /** The exchange's base URL (without /api/v1): https, or http on loopback only. */
   exchangeUrl: string;
-  /** The facility's credentials; the secret goes to the core's in-memory secret store and nowhere else. */
+  /** The facility's credentials; the secret goes to the core's secret store (the data folder's key store) and nowhere else. */
   credentials?: { clientId: string; clientSecret: string };
   /** Facility details to set; those left out keep what the data folder holds (or are asked on the first-run screen). */
   facility?: { code?: string | undefined; name?: string | undefined; agentNationalId?: string | undefined };
@@ -214,8 +226,7 @@ export async function startExchangeStation(options: ExchangeStationOptions): Pro
     const facility = options.facility ?? {};
     const station = createStation({
       databasePath: path.join(dataDir, 'station.db'),
-      // The secret lives in memory for this run only: browser mode has no OS keystore to keep it in.
-      secrets: memorySecretStore(),
+      secrets: dataDirSecrets(dataDir, destination),
       exchangeClientFactory: createExchangeClient,
       readers: setup.readers,
       platform: process.platform,

@@ -1,5 +1,6 @@
 // The station core: what the Electron shell, the browser host and the tests import.
-export { createStation, type Station } from './station';
+export { createStation, STATION_COMMANDS_IN_FLIGHT, type Station } from './station';
+export { FileSecretStore, windowsOwnerOnlyArgs, type FileSecretStoreOptions } from './file-secret-store';
 export {
   defaultTiming,
   type AuthorizationAreaRequest,

@@ -1,10 +1,12 @@
 // A station process for the crash-resume test: the core on a SQLite file, its bridge served to the
 // parent over IPC, and a journal hook that SIGKILLs the process at one journal point (the first
-// time it is reached). The secret store is a JSON file written synchronously, so the journal key
-// and the client secret survive the kill as a keystore would.
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+// time it is reached). The key store survives the kill as the product's do: browser mode's file
+// (IDHINI_KEYSTORE=browser), or the Electron shell's safeStorage store over a fake safeStorage
+// (IDHINI_KEYSTORE=electron).
+import { SafeStorageSecretStore } from '../../../electron/main/secret-store';
 import { createExchangeClient } from '../../../electron/payer';
-import { createStation, nativeReaders, type SecretStore } from '../../../electron/station';
+import { createStation, FileSecretStore, nativeReaders, type SecretStore } from '../../../electron/station';
+import { FakeSafeStorage } from '../../unit/shell/fake-electron';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -12,20 +14,10 @@ const env = (name: string): string => {
   return value;
 };
 
-function fileSecretStore(path: string): SecretStore {
-  const read = (): Record<string, string> => (existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>) : {});
-  const write = (values: Record<string, string>) => {
-    writeFileSync(`${path}.tmp`, JSON.stringify(values));
-    renameSync(`${path}.tmp`, path);
-  };
-  return {
-    get: (key) => read()[key],
-    set: (key, value) => write({ ...read(), [key]: value }),
-    delete: (key) => {
-      const { [key]: _gone, ...rest } = read();
-      write(rest);
-    },
-  };
+function keyStore(): SecretStore {
+  const file = env('IDHINI_SECRETS');
+  if (process.env.IDHINI_KEYSTORE === 'electron') return new SafeStorageSecretStore({ safeStorage: new FakeSafeStorage(), platform: process.platform, file });
+  return new FileSecretStore(file, { platform: process.platform });
 }
 
 const crashAt = process.env.IDHINI_CRASH_AT; // "operation:phase"
@@ -33,12 +25,12 @@ const sandboxUrl = env('IDHINI_SANDBOX_URL');
 
 const station = createStation({
   databasePath: env('IDHINI_DB'),
-  secrets: fileSecretStore(env('IDHINI_SECRETS')),
+  secrets: keyStore(),
   exchangeClientFactory: createExchangeClient,
   readers: nativeReaders({ localWorkstationId: 'WS-CRASH-TEST' }),
   platform: 'linux',
   log: { destination: { write: () => true } },
-  timing: { authorizationPollMs: 50, preauthPollMs: 100, smsResendCooldownMs: 100, reconcileRetryMs: 100 },
+  timing: { authorizationPollMs: 50, preauthPollMs: 100, smsResendCooldownMs: 100, reconcileRetryMs: 100, exchangeTimeoutMs: 2000 },
   initialSettings: {
     exchangeBaseUrl: sandboxUrl,
     trainingMode: true,

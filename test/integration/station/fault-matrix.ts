@@ -43,7 +43,7 @@ export interface CaseResult {
 }
 
 const TIMING = { authorizationPollMs: 40, preauthPollMs: 80, smsResendCooldownMs: 80, reconcileRetryMs: 120, exchangeTimeoutMs: 400 };
-const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', C: '30000002' };
+export const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', C: '30000002' };
 const REFERENCE = 'AMB-MATRIX-1';
 const EMERGENCY_DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };
 const PREAUTH = {
@@ -56,13 +56,16 @@ const PREAUTH = {
   clinicalNotes: 'Reducible right inguinal hernia',
 };
 
-class Nurse {
+/** How a nurse reaches the station: its bridge, in this process or another. */
+export type Invoke = <N extends CommandName>(name: N, input: CommandInput<N>) => Promise<CommandOutcome<N>>;
+
+export class Nurse {
   lastError: StationError | null = null;
-  constructor(private readonly s: StationHandle) {}
+  constructor(private readonly invoke: Invoke) {}
 
   /** Does what the screen offers; a refusal is read (kept as the last message) and the screen looked at again. */
   async act<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutcome<N>> {
-    const outcome = await this.s.station.bridge.invoke(name, input);
+    const outcome = await this.invoke(name, input);
     if (!outcome.ok) {
       this.lastError = outcome.error;
       // What the station says may work after a moment: a moment.
@@ -72,7 +75,7 @@ class Nurse {
   }
 
   async views(): Promise<WorkflowView[]> {
-    const all = await this.s.station.bridge.invoke('workflow.list', { includeEnded: true });
+    const all = await this.invoke('workflow.list', { includeEnded: true });
     if (!all.ok) throw new Error(`workflow.list refused: ${JSON.stringify(all.error)}`);
     return all.value.items;
   }
@@ -83,7 +86,7 @@ const offers = (view: WorkflowView, command: CommandName) => (view.next as reado
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const latest = (views: WorkflowView[], kind: WorkflowView['kind']) => views.filter((v) => v.kind === kind).sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
 
-interface Patient {
+export interface Patient {
   readonly cr: string;
   readonly template: string;
 }
@@ -231,10 +234,15 @@ async function driveC(nurse: Nurse, control: ControlApi, patient: Patient, sandb
   return false;
 }
 
+/** Drives a flow from whatever the station shows to its end; answers whether it got there. */
+export function drive(flow: FlowName, nurse: Nurse, control: ControlApi, patient: Patient, sandbox: RunningSandbox): Promise<boolean> {
+  return flow === 'A' ? driveA(nurse, control, patient) : flow === 'C' ? driveC(nurse, control, patient, sandbox) : driveB(nurse, control, patient, flow === 'B-sms');
+}
+
 const claimsOfReference = (sandbox: RunningSandbox) => [...sandbox.context.state.claims.values()].filter((c) => c.emergency?.reference_number === REFERENCE);
 
 /** What the exchange holds after the case: each record once, none missing. */
-function countAtExchange(flow: FlowName, sandbox: RunningSandbox, cr: string): Pick<CaseResult, 'lost' | 'duplicated' | 'strayConsents' | 'strayPending'> {
+export function countAtExchange(flow: FlowName, sandbox: RunningSandbox, cr: string): Pick<CaseResult, 'lost' | 'duplicated' | 'strayConsents' | 'strayPending'> {
   const lost: string[] = [];
   const duplicated: string[] = [];
   const once = (what: string, n: number) => {
@@ -293,8 +301,9 @@ export function faultMatrix(): Matrix {
         const cr = await control.crIdOf(NATIONAL_ID[flow]);
         const patient = { cr, template: await control.enrolledTemplate(cr) };
         proxy.arm(plan);
-        const nurse = new Nurse(s);
-        const completed = await (flow === 'A' ? driveA(nurse, control, patient) : flow === 'C' ? driveC(nurse, control, patient, sandbox) : driveB(nurse, control, patient, flow === 'B-sms'));
+        const station = s.station;
+        const nurse = new Nurse((name, input) => station.bridge.invoke(name, input));
+        const completed = await drive(flow, nurse, control, patient, sandbox);
         // Whatever the station does by itself after the flow (a late reconciliation) has its moment.
         await pause(TIMING.reconcileRetryMs * 2);
         const views = await nurse.views();
