@@ -466,6 +466,8 @@ export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
       ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
       fail('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE, { workflowId: wf.id });
     }
+    // Refused as used after its spending went unanswered: the step says why (codeRefused), not "wrong code".
+    if (error instanceof StationFailure && error.error.code === 'OTP_INVALID' && wf.lastError?.code === 'OUTCOME_UNKNOWN') throw new StationFailure(wf.lastError);
     throw error;
   }
   await host.afterVerified?.(ctx, wf);

@@ -13,7 +13,7 @@ import { startSandbox, type RunningSandbox } from '../../../electron/sandbox';
 import { startFaultProxy, type Fault, type FaultPlan, type FaultProxy } from '../../support/fault-proxy';
 import { ControlApi, DOCTOR, openStation, presentAtPage, stepOf, SURGEON, type StationHandle } from './harness';
 
-export type FlowName = 'B-sms' | 'B-fingerprint' | 'A' | 'C';
+export type FlowName = 'B-sms' | 'B-fingerprint' | 'A' | 'A-sms' | 'C';
 
 export interface CaseResult {
   readonly flow: FlowName;
@@ -34,6 +34,8 @@ export interface CaseResult {
   /** Usable consents left unused, and fingerprint requests still PENDING at the end. */
   readonly strayConsents: number;
   readonly strayPending: number;
+  /** Every refusal the nurse was shown, with the command that met it. */
+  readonly seen: readonly { command: string; code: string; retryable: boolean }[];
   /** Unfinished workflows that offer the nurse no step (a silent workflow). */
   readonly silent: string[];
   /** The armed fault was met (a case whose fault never fired proves nothing). */
@@ -43,7 +45,7 @@ export interface CaseResult {
 }
 
 const TIMING = { authorizationPollMs: 40, preauthPollMs: 80, smsResendCooldownMs: 80, reconcileRetryMs: 120, exchangeTimeoutMs: 400 };
-export const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', C: '30000002' };
+export const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', 'A-sms': '30000002', C: '30000002' };
 const REFERENCE = 'AMB-MATRIX-1';
 const EMERGENCY_DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };
 const PREAUTH = {
@@ -61,6 +63,10 @@ export type Invoke = <N extends CommandName>(name: N, input: CommandInput<N>) =>
 
 export class Nurse {
   lastError: StationError | null = null;
+  /** Every refusal she was shown, with the command that met it. */
+  readonly seen: { command: CommandName; code: string; retryable: boolean }[] = [];
+  /** Codes she typed and the station could not use (spent, or refused): never typed again. */
+  readonly typed = new Set<string>();
   constructor(private readonly invoke: Invoke) {}
 
   /** Does what the screen offers; a refusal is read (kept as the last message) and the screen looked at again. */
@@ -68,6 +74,7 @@ export class Nurse {
     const outcome = await this.invoke(name, input);
     if (!outcome.ok) {
       this.lastError = outcome.error;
+      this.seen.push({ command: name, code: outcome.error.code, retryable: outcome.error.retryable });
       // What the station says may work after a moment: a moment.
       await pause(outcome.error.retryable ? 60 : 20);
     }
@@ -112,10 +119,13 @@ async function verify(nurse: Nurse, control: ControlApi, patient: Patient, view:
   }
   if (step.stage === 'sms-sent' && offers(view, 'consent.confirmSms')) {
     const code = await control.latestCodeOrNull({ patient_id: patient.cr }, purpose);
-    // The patient has a code only if one was sent; else the screen's "send again".
-    if (code !== null && view.lastError?.code !== 'OTP_INVALID') {
+    // The patient has a code only if one was sent, and reads out each code once; else the screen's "send again".
+    if (code !== null && !nurse.typed.has(code) && view.lastError?.code !== 'OTP_INVALID') {
       const confirmed = await nurse.act('consent.confirmSms', { workflowId: view.workflowId, code });
-      if (confirmed.ok || confirmed.error.code !== 'OTP_INVALID') return;
+      // A code SHA never confirmed is tried again as the screen offers; one it spent or refused, not.
+      if (confirmed.ok || (confirmed.error.code !== 'OTP_INVALID' && confirmed.error.code !== 'OUTCOME_UNKNOWN')) return;
+      nurse.typed.add(code);
+      if (confirmed.error.code === 'OUTCOME_UNKNOWN') return;
     }
   }
   if (offers(view, 'consent.sendSms')) await nurse.act('consent.sendSms', { workflowId: view.workflowId });
@@ -172,18 +182,18 @@ async function driveB(nurse: Nurse, control: ControlApi, patient: Patient, bySms
   return false;
 }
 
-async function driveA(nurse: Nurse, control: ControlApi, patient: Patient): Promise<boolean> {
+async function driveA(nurse: Nurse, control: ControlApi, patient: Patient, bySms: boolean): Promise<boolean> {
   const presented = new Set<string>();
   let patientRef: string | null = null;
   for (let round = 0; round < 200; round += 1) {
     const views = await nurse.views();
     if (views.some((v) => v.kind === 'visit')) {
-      if ((await visitToEnd(nurse, control, patient, views, presented, false, 'discharge')) === 'done') return true;
+      if ((await visitToEnd(nurse, control, patient, views, presented, bySms, 'discharge')) === 'done') return true;
       continue;
     }
     const elective = latest(views, 'elective');
     if (elective?.kind !== 'elective' || elective.state === 'cancelled') {
-      patientRef ??= await lookedUp(nurse, NATIONAL_ID.A, 'INPATIENT');
+      patientRef ??= await lookedUp(nurse, NATIONAL_ID[bySms ? 'A-sms' : 'A'], 'INPATIENT');
       if (patientRef === null) continue;
       const electives = await nurse.act('benefits.interventions', { patientRef, scenario: 'elective-preauth', pageSize: 5 });
       const code = electives.ok ? electives.value.items[0]?.code : undefined;
@@ -191,7 +201,8 @@ async function driveA(nurse: Nurse, control: ControlApi, patient: Patient): Prom
       continue;
     }
     if (offers(elective, 'elective.submitPreauth')) await nurse.act('elective.submitPreauth', { workflowId: elective.workflowId, ...PREAUTH });
-    else if (elective.state === 'verifying') await verify(nurse, control, patient, elective, 'consent', presented, false);
+    else if (elective.state === 'verifying' || (elective.verification !== null && (elective.state === 'finalised' || elective.state === 'visit-day-verifying') && bySms))
+      await verify(nurse, control, patient, elective, 'consent', presented, bySms);
     else if (elective.state === 'awaiting-doctor' && elective.preauth?.reference) await control.post(`/preauths/${elective.preauth.reference}/doctor-approval`).catch(() => undefined);
     else if (elective.state === 'awaiting-payer' && elective.preauth?.reference) await control.post(`/preauths/${elective.preauth.reference}/payer-approval`).catch(() => undefined);
     else if (offers(elective, 'visit.open')) await nurse.act('visit.open', { workflowId: elective.workflowId, doctor: SURGEON });
@@ -236,7 +247,7 @@ async function driveC(nurse: Nurse, control: ControlApi, patient: Patient, sandb
 
 /** Drives a flow from whatever the station shows to its end; answers whether it got there. */
 export function drive(flow: FlowName, nurse: Nurse, control: ControlApi, patient: Patient, sandbox: RunningSandbox): Promise<boolean> {
-  return flow === 'A' ? driveA(nurse, control, patient) : flow === 'C' ? driveC(nurse, control, patient, sandbox) : driveB(nurse, control, patient, flow === 'B-sms');
+  return flow === 'A' || flow === 'A-sms' ? driveA(nurse, control, patient, flow === 'A-sms') : flow === 'C' ? driveC(nurse, control, patient, sandbox) : driveB(nurse, control, patient, flow === 'B-sms');
 }
 
 const claimsOfReference = (sandbox: RunningSandbox) => [...sandbox.context.state.claims.values()].filter((c) => c.emergency?.reference_number === REFERENCE);
@@ -258,11 +269,41 @@ export function countAtExchange(flow: FlowName, sandbox: RunningSandbox, cr: str
     // A full discharge submits the claim as a submit does: either way one move to SUBMITTED.
     once('submission', sandbox.context.transitions.filter((t) => t.entity_type === 'claim' && t.consent_token === claim.consent_token && t.to_state === 'SUBMITTED').length);
   }
-  if (flow === 'A') once('preauthorization', [...state.preauths.values()].filter((p) => p.patient_id === cr).length);
+  if (flow === 'A' || flow === 'A-sms') once('preauthorization', [...state.preauths.values()].filter((p) => p.patient_id === cr).length);
   const authorizations = [...state.authorizations.values()].filter((a) => a.patient_id === cr);
   const strayConsents = authorizations.filter((a) => (a.status === 'AUTHORIZED' || a.status === 'AUTHORIZED_PENDING_VISIT') && a.claim_consent_token === null && a.phase !== 'discharge' && a.phase !== 'pre_visit').length;
   const strayPending = authorizations.filter((a) => a.status === 'PENDING').length;
   return { lost, duplicated, strayConsents, strayPending };
+}
+
+export interface FaultyWorld {
+  readonly sandbox: RunningSandbox;
+  readonly proxy: FaultProxy;
+  readonly control: ControlApi;
+  /** A station signed in to the exchange through the proxy, on sandbox time, with short waits. */
+  readonly s: StationHandle;
+  close(): Promise<void>;
+}
+
+/** A fresh sandbox, the fault proxy in front of it, and a station on a fresh journal behind both. */
+export async function faultyWorld(seed: string): Promise<FaultyWorld> {
+  const sandbox = await startSandbox({ port: 0, seed });
+  const proxy = await startFaultProxy(sandbox.url);
+  const dir = mkdtempSync(join(tmpdir(), 'idhini-matrix-'));
+  const close = async () => {
+    await s?.station.stop();
+    await proxy.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  let s: StationHandle | undefined;
+  try {
+    s = await openStation({ databasePath: join(dir, 'station.db'), sandboxUrl: proxy.url, extra: { clock: { now: () => sandbox.context.clock.now() }, timing: TIMING } });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { sandbox, proxy, control: new ControlApi(sandbox.url), s, close };
 }
 
 export interface Matrix {
@@ -287,22 +328,13 @@ export function faultMatrix(): Matrix {
       return calls;
     },
     async run(flow, plan) {
-      const sandbox = await startSandbox({ port: 0, seed: `matrix-${flow}` });
-      const proxy: FaultProxy = await startFaultProxy(sandbox.url);
-      const dir = mkdtempSync(join(tmpdir(), 'idhini-matrix-'));
-      const control = new ControlApi(sandbox.url);
-      let s: StationHandle | undefined;
+      const world = await faultyWorld(`matrix-${flow}`);
       try {
-        s = await openStation({
-          databasePath: join(dir, 'station.db'),
-          sandboxUrl: proxy.url,
-          extra: { clock: { now: () => sandbox.context.clock.now() }, timing: TIMING },
-        });
+        const { sandbox, proxy, control, s } = world;
         const cr = await control.crIdOf(NATIONAL_ID[flow]);
         const patient = { cr, template: await control.enrolledTemplate(cr) };
         proxy.arm(plan);
-        const station = s.station;
-        const nurse = new Nurse((name, input) => station.bridge.invoke(name, input));
+        const nurse = new Nurse((name, input) => s.station.bridge.invoke(name, input));
         const completed = await drive(flow, nurse, control, patient, sandbox);
         // Whatever the station does by itself after the flow (a late reconciliation) has its moment.
         await pause(TIMING.reconcileRetryMs * 2);
@@ -311,15 +343,10 @@ export function faultMatrix(): Matrix {
         const kinds = proxy.kinds.filter((k) => !k.kind.endsWith('/tenants/token'));
         const waiting = views.find((v) => !TERMINAL.has(`${v.kind}:${v.state}`) && v.lastError !== null && v.next.length > 0);
         const actionable = completed || waiting === undefined ? null : { workflow: `${waiting.kind}:${waiting.state}`, code: waiting.lastError!.code, next: [...waiting.next] };
-        const silent = views
-          .filter((v) => v.next.length === 0 && !TERMINAL.has(`${v.kind}:${v.state}`))
-          .map((v) => `${v.kind}:${v.state}`);
-        return { flow, plan, completed, actionable, fired: plan === null || proxy.fired, lastError: nurse.lastError, silent, kinds, ...countAtExchange(flow, sandbox, cr) };
+        const silent = views.filter((v) => v.next.length === 0 && !TERMINAL.has(`${v.kind}:${v.state}`)).map((v) => `${v.kind}:${v.state}`);
+        return { flow, plan, completed, actionable, fired: plan === null || proxy.fired, lastError: nurse.lastError, seen: nurse.seen, silent, kinds, ...countAtExchange(flow, sandbox, cr) };
       } finally {
-        await s?.station.stop();
-        await proxy.close();
-        await sandbox.close();
-        rmSync(dir, { recursive: true, force: true });
+        await world.close();
       }
     },
   };
