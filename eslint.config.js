@@ -2,6 +2,7 @@
 // import what. Each folder's README repeats its own row. The boundary rules match import
 // specifiers by regex, so they cover relative paths ('../station/x') as well as package names.
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -94,7 +95,25 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // Type-aware: a promise nobody waits for or catches, or one handed where a plain callback is
+    // expected (an event handler, a timer), is an error. Each file is checked against its own
+    // tsconfig (the renderer's, or the root one).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['renderer/vite.config.ts'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   { files: ['renderer/**'], languageOptions: { globals: { ...globals.browser } } },
+  {
+    // Hooks called by the rules, and every value an effect or a callback reads named in its
+    // dependencies, so a stale answer cannot overwrite a newer one.
+    files: ['renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
   ...boundaries.map(([files, patterns]) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } })),
   {
     // Everything outside the shell: 'electron' is off limits (the folders above repeat it with context).

@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
-const eslint = new ESLint({ cwd: process.cwd() });
+// The fixtures are linted as though they lived where they would break a boundary; no tsconfig
+// holds those paths, so the type-aware rules (which need one) are left out here.
+const eslint = new ESLint({ cwd: process.cwd(), overrideConfig: tseslint.configs.disableTypeChecked });
 
 /** Lints a fixture as though it lived at `pretendPath`, and returns the boundary violations. */
 async function boundaryMessages(fixture: string, pretendPath: string): Promise<string[]> {
@@ -37,5 +40,22 @@ describe('import boundaries', () => {
     const code = "import { x } from '../station/core';\nexport const y = x;\n";
     const [result] = await eslint.lintText(code, { filePath: 'electron/payer/reaches-up.ts' });
     expect(result?.messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
+  });
+});
+
+describe('type-aware and hooks rules', () => {
+  // Linted as the text of files that exist, so each is checked against its own tsconfig.
+  const lintAs = async (code: string, filePath: string) => ((await new ESLint({ cwd: process.cwd() }).lintText(code, { filePath }))[0]?.messages ?? []).map((m) => m.ruleId);
+
+  it('refuses a promise nobody waits for, and one handed where a plain callback is expected', async () => {
+    const floating = 'export async function f(): Promise<void> {}\nexport function g(): void {\n  f();\n}\n';
+    expect(await lintAs(floating, 'electron/station/deps.ts')).toContain('@typescript-eslint/no-floating-promises');
+    const misused = 'export async function f(): Promise<void> {}\nexport const t = setTimeout(f, 1);\n[1].forEach(async () => f());\n';
+    expect(await lintAs(misused, 'electron/station/deps.ts')).toContain('@typescript-eslint/no-misused-promises');
+  });
+
+  it('refuses an effect that reads a value it does not name', { timeout: 30_000 }, async () => {
+    const stale = "import { useEffect, useState } from 'react';\nexport function C({ a }: { a: number }) {\n  const [b, setB] = useState(0);\n  useEffect(() => {\n    setB(a);\n  }, []);\n  return b;\n}\n";
+    expect(await lintAs(stale, 'renderer/App.tsx')).toContain('react-hooks/exhaustive-deps');
   });
 });
