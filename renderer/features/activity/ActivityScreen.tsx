@@ -1,10 +1,11 @@
 // This station's audit trail: newest first, filtered by time, action, outcome or workflow; exported
 // as JSON Lines; its hash chain checked on request.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, CommandOutput, StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
+import { latestAnswer } from '../../state/latest-answer';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
@@ -41,9 +42,13 @@ export default function ActivityScreen() {
     return result;
   }, [action, outcome, from, to, workflowId]);
 
+  // A filter typed or a page turned while an answer is on its way: only the newest answer lands.
+  const latest = useRef(latestAnswer());
   const load = useCallback(async () => {
+    const ticket = latest.current.take();
     setBusy(true);
     const answer = await call('audit.read', { ...filters(), page, pageSize });
+    if (!ticket.current()) return;
     setBusy(false);
     if (answer.ok) {
       setData(answer.value);
