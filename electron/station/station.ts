@@ -46,6 +46,8 @@ import { hostOf, resumeAll, resumeSoon, resumeWorkflow } from './workflows/recov
 import type { AnyWorkflow, ConsentWorkflow, VisitWorkflow, WorkflowOf } from './workflows/types';
 import * as verification from './workflows/verification';
 import { addLine, attachDoctor, openVisit, previewVisit, removeLine, visitView } from './workflows/visit';
+import { ActivityView } from './views/activity';
+import { selectWorkflows, WorkQueue } from './views/work-queue';
 
 export interface Station {
   /** The contract the shells expose to the renderer. */
@@ -84,6 +86,8 @@ export function createStation(deps: StationDeps): Station {
   let db: Db | undefined;
   let ctx: Ctx | undefined;
   let audit: AuditLog | undefined;
+  let workQueue: WorkQueue | undefined;
+  let activityView: ActivityView | undefined;
   let starting: Promise<void> | undefined;
   let stopped = false;
   let locked = true;
@@ -580,7 +584,7 @@ export function createStation(deps: StationDeps): Station {
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? 50;
       const { items, total } = requireAudit().read(filters, page, pageSize);
-      return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+      return { items: activityView!.entries(items), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
     },
     'audit.export': async (input) => {
       const c = requireCtx();
@@ -611,17 +615,13 @@ export function createStation(deps: StationDeps): Station {
       return viewOf(wf);
     },
     'workflow.list': async (input) => {
-      const c = requireCtx();
-      const items = c.engine
-        .all()
-        .filter((wf) => input.includeEnded === true || !c.engine.isEnded(wf))
-        .filter((wf) => input.kind === undefined || wf.kind === input.kind)
-        .filter((wf) => input.patientRef === undefined || patientRefOf(wf) === input.patientRef)
+      const items = selectWorkflows(requireCtx().engine, input)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .slice(0, 200)
         .map(viewOf);
       return { items };
     },
+    'work.queue': async (input) => ({ items: workQueue!.items(selectWorkflows(requireCtx().engine, input), viewOf).slice(0, 200) }),
   };
 
   /**
@@ -702,6 +702,8 @@ export function createStation(deps: StationDeps): Station {
       const deviceId = settings.memo('deviceId') ?? `idhini-${randomUUID()}`;
       settings.remember('deviceId', deviceId);
       const patients = new PatientDirectory({ db, sealer, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
+      workQueue = new WorkQueue(db);
+      activityView = new ActivityView(db, (id) => engine.get(id));
       ctx = {
         engine,
         session,
@@ -836,11 +838,6 @@ function staffView(member: StaffMember) {
 
 /** A change of the station clock's lead over the machine's this large is a jump, not drift. */
 const CLOCK_JUMP_MS = 1000;
-
-function patientRefOf(wf: AnyWorkflow): string | null {
-  if (wf.kind === 'emergency') return wf.data.patient?.ref ?? null;
-  return wf.data.patient.ref;
-}
 
 function paged<T>(items: T[], page: number | undefined, pageSize: number | undefined) {
   const size = pageSize ?? 50;
