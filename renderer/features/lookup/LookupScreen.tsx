@@ -102,7 +102,7 @@ export function LookupScreen() {
                   <td>
                     {t(`idTypes.${patient.idType}`)} <span className="masked">{patient.maskedIdNumber}</span>
                   </td>
-                  <td>{patient.covered ? t('lookup.recent.withCover') : t('lookup.recent.withoutCover')}</td>
+                  <td>{patient.covered ? t('eligibility.covered') : t('eligibility.notCovered')}</td>
                   <td>{format.time(patient.lookedUpAt)}</td>
                   <td>
                     <Button
