@@ -69,7 +69,8 @@ export function WorkRows({ items }: { readonly items: readonly WorkItem[] }) {
               <p className="work-title">
                 {t(`work.kind.${view.kind}`)} · <span className="masked">{who}</span>
               </p>
-              <p className="work-state">{t(`state.${view.kind}.${view.state}`)}</p>
+              {/* With the service, in one text: a state's words (such as "Visit open") never stand alone here as they do on the workflow's own screen. */}
+              <p className="work-state">{`${t(`state.${view.kind}.${view.state}`)} · ${view.intervention.code} ${view.intervention.name}`}</p>
               {item.answer !== null && (
                 <p>
                   <Badge tone={item.answer.outcome === 'approved' ? 'ok' : 'bad'}>{fresh ? t('work.newAnswer') : t('work.answered')}</Badge>{' '}

@@ -617,7 +617,7 @@ describe('the ward’s queue', () => {
       await flows.fingerprintWaiting(page);
       await page.getByRole('button', { name: 'Work in progress' }).click();
       const consent = page.getByRole('listitem').filter({ hasText: 'Consent' }).first();
-      await consent.getByText('waiting for consent').waitFor();
+      await consent.getByText('waiting for consent · SHA-02-001 General outpatient consultation').waitFor();
       await consent.getByText(/^Waiting under a minute \(since 09:4\d\)$/).waitFor();
       await consent.getByText(/^Fingerprint page closes at 09:5\d$/).waitFor();
 
