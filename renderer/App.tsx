@@ -1,5 +1,7 @@
-// The frame around every screen: the training-mode stripe, the top bar (screens, language, lock),
-// the screen itself and the status bar with the exchange and reader states, always visible.
+// The frame around every screen, top to bottom: the training-mode stripe, the top bar (screens,
+// language, lock), a notice when a doctor or SHA has answered, the screen itself (the only part
+// that scrolls), the row of the screen's action bar, and the status bar with the exchange and reader
+// states. Nothing is laid over anything: each has its own row, so no bar hides the screen.
 import { Suspense, lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { switchLanguage } from './i18n';
@@ -7,9 +9,13 @@ import { LookupScreen } from './features/lookup/LookupScreen';
 import { LockScreen } from './features/lock/LockScreen';
 import { StatusBar } from './features/status/StatusBar';
 import { TopBar } from './features/status/TopBar';
+import { AnswerNotice } from './features/work/AnswerNotice';
+import { queueMayHaveChanged, refreshQueue } from './features/work/queue';
+import { subscribe } from './state/bridge';
 import { useNavigation } from './state/navigation';
 import type { Route } from './state/navigation';
 import { loadAll, reportActivity, useStation } from './state/station-store';
+import { actionBarSlot } from './ui/ActionBar';
 import { Button } from './ui/Button';
 import { ErrorNotice, Notice } from './ui/Notice';
 
@@ -21,6 +27,9 @@ const WorkScreen = lazy(() => import('./features/work/WorkScreen'));
 const ActivityScreen = lazy(() => import('./features/activity/ActivityScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
 
+/** SHA's answers arrive by the station's own polls: the queue is read at least this often. */
+const QUEUE_EVERY_MS = 60_000;
+
 export function App({ connected }: { readonly connected: boolean }) {
   const { t } = useTranslation();
   const phase = useStation((s) => s.phase);
@@ -28,6 +37,7 @@ export function App({ connected }: { readonly connected: boolean }) {
   const trainingMode = useStation((s) => s.status?.trainingMode ?? s.settings?.trainingMode ?? false);
   const locked = useStation((s) => s.locked);
   const connection = useStation((s) => s.connection);
+  const working = connected && phase === 'ready' && !locked;
 
   useEffect(() => {
     if (language !== undefined) void switchLanguage(language);
@@ -42,6 +52,19 @@ export function App({ connected }: { readonly connected: boolean }) {
       window.removeEventListener('pointerdown', onActivity);
     };
   }, []);
+
+  useEffect(() => {
+    if (!working) return undefined;
+    void refreshQueue();
+    const timer = setInterval(() => void refreshQueue(), QUEUE_EVERY_MS);
+    const unsubscribe = subscribe((event) => {
+      if (event.type === 'workflow.updated') queueMayHaveChanged();
+    });
+    return () => {
+      clearInterval(timer);
+      unsubscribe();
+    };
+  }, [working]);
 
   if (!connected) {
     return (
@@ -76,10 +99,12 @@ export function App({ connected }: { readonly connected: boolean }) {
             {t('app.connection.refused')}
           </div>
         )}
+        {working && <AnswerNotice />}
       </header>
       <main id="main" className="main" tabIndex={-1}>
         {locked ? <LockScreen /> : <Body phase={phase} />}
       </main>
+      <div className="actionbar-slot" ref={actionBarSlot} />
       <StatusBar />
     </div>
   );

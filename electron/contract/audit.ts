@@ -1,7 +1,7 @@
 // This station's audit trail: append-only and hash-chained by the core. Records name workflows and
 // actions, never secrets or patient names.
 import { z } from 'zod';
-import { noInput, page, pageRequest, timestamp, workflowId } from './common';
+import { masked, noInput, page, pageRequest, timestamp, workflowId } from './common';
 import { errorCode } from './errors';
 import { workflowKind } from './workflows';
 
@@ -24,6 +24,13 @@ export const auditRecord = z.strictObject({
   hash,
 });
 
+/**
+ * A record as the Activity screen reads it: the record, and which patient it concerns, masked (the
+ * workflow's patient, or the patient a look-up named). Derived when read, never stored or hashed.
+ */
+export const auditEntry = auditRecord.extend({ maskedPatient: masked.nullable() });
+export type AuditEntryView = z.infer<typeof auditEntry>;
+
 const filters = {
   from: timestamp.optional(),
   to: timestamp.optional(),
@@ -37,7 +44,7 @@ const filters = {
 
 export const auditCommands = {
   /** Newest first. */
-  'audit.read': { input: z.strictObject({ ...filters, ...pageRequest }), output: page(auditRecord) },
+  'audit.read': { input: z.strictObject({ ...filters, ...pageRequest }), output: page(auditEntry) },
   /** The matching records as JSON Lines, oldest first, for the renderer to save as a file. */
   'audit.export': {
     input: z.strictObject(filters),

@@ -16,6 +16,7 @@ import { settingsCommands } from './settings';
 import { staffCommands } from './staff';
 import { statusCommands, statusEvents } from './status';
 import { visitCommands } from './visit';
+import { workCommands } from './work';
 import { workflowCommands, workflowEvents } from './workflows';
 
 export const commandGroups = {
@@ -31,6 +32,7 @@ export const commandGroups = {
   audit: auditCommands,
   status: statusCommands,
   workflows: workflowCommands,
+  work: workCommands,
 } as const;
 
 export const commands = {
@@ -46,6 +48,7 @@ export const commands = {
   ...auditCommands,
   ...statusCommands,
   ...workflowCommands,
+  ...workCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -197,4 +200,5 @@ export * from './settings';
 export * from './staff';
 export * from './status';
 export * from './visit';
+export * from './work';
 export * from './workflows';

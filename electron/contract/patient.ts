@@ -34,8 +34,24 @@ export const scheme = z.strictObject({
   possibleSolution: z.string().max(500).nullable(),
 });
 
+/**
+ * The patient in hand, in full, for the nurse to check against the person in front of her: the name,
+ * sex and date of birth as the exchange's eligibility answer gives them (`fullName`, `gender`,
+ * `dateOfBirth`; null when it gave none) and the last digits of the ID number. Only the answers about
+ * the patient being looked up carry it (patient.lookUp, patient.details, patient.chooseScheme): this
+ * shift's list, the workflow views, the events and the activity record stay masked.
+ */
+export const patientIdentity = z.strictObject({
+  fullName: shortText.nullable(),
+  sex: z.enum(['female', 'male']).nullable(),
+  dateOfBirth: calendarDate.nullable(),
+  /** At most the last four characters of the ID number, never more than half of it. */
+  idNumberEnd: z.string().regex(/^[A-Za-z0-9/-]{1,4}$/, 'must be the last one to four characters of the ID number'),
+});
+
 export const patientSummary = z.strictObject({
   patientRef,
+  identity: patientIdentity,
   maskedName: masked,
   idType,
   maskedIdNumber: masked,
@@ -165,4 +181,5 @@ export const patientCommands = {
 };
 
 export type PatientSummary = z.infer<typeof patientSummary>;
+export type PatientIdentity = z.infer<typeof patientIdentity>;
 export type Intervention = z.infer<typeof intervention>;

@@ -1,5 +1,7 @@
-// What may cross to the renderer about a person: enough for the nurse to recognise the patient in
-// front of her, not enough to identify them from a screenshot. Every masked value carries a '*'.
+// What may cross to the renderer about a person in lists, workflow views, events and the activity
+// record: enough to tell patients apart, not enough to identify them from a screenshot. Every masked
+// value carries a '*'. (The patient being looked up at the bedside is shown in full for the nurse's
+// check, in the look-up's own answer only: patients.ts, `identity`.)
 
 /** "Wanjiku Mumbi Kamau" → "W*** M*** K***". */
 export function maskName(fullName: string | undefined): string {

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type {
   intervention as interventionSchema,
+  PatientIdentity,
   patientSummary,
   recentPatient,
   scheme as schemeSchema,
@@ -48,6 +49,9 @@ interface StoredPatient {
   fullName: string | null;
   maskedName: string;
   ageYears: number | null;
+  /** secret: the sex and date of birth eligibility gave, for the nurse's check of the patient in hand; absent in patients stored before. */
+  sex?: PatientIdentity['sex'];
+  dateOfBirth?: string | null;
   covered: boolean;
   message: string | null;
   reason: string | null;
@@ -574,6 +578,7 @@ export class PatientDirectory {
     });
     return {
       patientRef: e.ref,
+      identity: identityOf(e),
       maskedName: e.maskedName,
       idType: e.idType,
       maskedIdNumber: maskIdNumber(e.idNumber),
@@ -619,6 +624,8 @@ export class PatientDirectory {
       fullName: e.fullName ?? null,
       maskedName: maskName(e.fullName),
       ageYears: ageOf(e.dateOfBirth, this.o.clock.now()),
+      sex: sexOf(e.gender),
+      dateOfBirth: dateOf(e.dateOfBirth),
       covered: e.covered,
       message: text(e.message, 500),
       reason: e.covered ? null : text(e.reason, 500),
@@ -869,6 +876,25 @@ function clampKes(value: number): number {
 function dateOf(value: string | undefined): string | null {
   const match = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
   return match?.[1] ?? null;
+}
+
+/** The patient in hand in full, for the nurse's check (contract: patientIdentity). */
+function identityOf(e: StoredPatient): PatientIdentity {
+  return { fullName: text(e.fullName ?? undefined, 200), sex: e.sex ?? null, dateOfBirth: e.dateOfBirth ?? null, idNumberEnd: idNumberEndOf(e.idNumber) };
+}
+
+/** `gender` as the exchange spells it (Female, MALE, F, …); anything else is not guessed at. */
+function sexOf(gender: string | undefined): PatientIdentity['sex'] {
+  const value = gender?.trim().toUpperCase() ?? '';
+  if (value === 'F' || value === 'FEMALE') return 'female';
+  if (value === 'M' || value === 'MALE') return 'male';
+  return null;
+}
+
+/** The ID number's last characters for the nurse's check: four at most, never more than half of it. */
+export function idNumberEndOf(idNumber: string): string {
+  const value = idNumber.trim();
+  return value.slice(-Math.max(1, Math.min(4, Math.floor(value.length / 2))));
 }
 
 function ageOf(dateOfBirth: string | undefined, now: number): number | null {

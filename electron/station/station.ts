@@ -49,6 +49,8 @@ import { noReaders, type ReadersFacade } from './readers';
 import { loadSealer } from './sealing';
 import { ExchangeSession } from './session';
 import { SettingsStore } from './settings';
+import { ActivityView } from './views/activity';
+import { WorkQueue } from './views/work-queue';
 import { PinGuard, StaffRegistry, type StaffMember } from './staff';
 import { consentView } from './workflows/consent';
 import type { Ctx } from './workflows/context';
@@ -103,6 +105,8 @@ export function createStation(deps: StationDeps): Station {
   let db: Db | undefined;
   let ctx: Ctx | undefined;
   let audit: AuditLog | undefined;
+  let workQueue: WorkQueue | undefined;
+  let activityView: ActivityView | undefined;
   let starting: Promise<void> | undefined;
   let stopped = false;
   let inFlight = 0;
@@ -238,6 +242,8 @@ export function createStation(deps: StationDeps): Station {
     lock: idleLock,
     ctx: requireCtx,
     audit: () => audit ?? fail('INTERNAL', 'The station has not started.'),
+    activity: () => activityView ?? fail('INTERNAL', 'The station has not started.'),
+    workQueue: () => workQueue ?? fail('INTERNAL', 'The station has not started.'),
     staff: () => staff ?? fail('INTERNAL', 'The station has not started.'),
     pinGuard: () => pinGuard ?? fail('INTERNAL', 'The station has not started.'),
     current: () => current,
@@ -301,6 +307,8 @@ export function createStation(deps: StationDeps): Station {
       const deviceId = settings.memo('deviceId') ?? `idhini-${randomUUID()}`;
       settings.remember('deviceId', deviceId);
       const patients = new PatientDirectory({ db, sealer, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
+      workQueue = new WorkQueue(db);
+      activityView = new ActivityView(db, (id) => engine.get(id));
       ctx = {
         engine,
         session,

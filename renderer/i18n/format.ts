@@ -1,6 +1,7 @@
 // Dates, times, durations and money (KES) for the nurse's language, through Intl with the Kenyan
 // locales (en-KE, sw-KE). The station sends ISO 8601 timestamps and shillings as numbers.
 import { useTranslation } from 'react-i18next';
+import { stationNow } from '../ui/station-time';
 
 export type Locale = 'en-KE' | 'sw-KE';
 
@@ -36,10 +37,17 @@ export function formatTime(value: string, locale: Locale): string {
   return cached(`t${locale}`, () => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' })).format(new Date(value));
 }
 
+/** A day and a time: "12 Jun, 09:41"; in Swahili the hour is said as such: "12 Jun, saa 09:41". */
 export function formatDateTime(value: string, locale: Locale): string {
-  return cached(`dt${locale}`, () =>
-    new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }),
-  ).format(new Date(value));
+  const day = cached(`dm${locale}`, () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' })).format(new Date(value));
+  const time = formatTime(value, locale);
+  return locale === 'sw-KE' ? `${day}, saa ${time}` : `${day}, ${time}`;
+}
+
+/** A moment as a clock time: the time alone today ("09:41"), with its day otherwise. */
+export function formatClock(value: string, locale: Locale, now: number): string {
+  const day = (at: number) => new Date(at).toDateString();
+  return day(Date.parse(value)) === day(now) ? formatTime(value, locale) : formatDateTime(value, locale);
 }
 
 export function formatKes(amount: number, locale: Locale): string {
@@ -70,6 +78,7 @@ export function useFormat() {
     date: (value: string) => formatDate(value, locale),
     time: (value: string) => formatTime(value, locale),
     dateTime: (value: string) => formatDateTime(value, locale),
+    clock: (value: string) => formatClock(value, locale, stationNow()),
     kes: (amount: number) => formatKes(amount, locale),
     number: (value: number) => formatNumber(value, locale),
     timeLeft: (ms: number) => formatTimeLeft(ms, locale),

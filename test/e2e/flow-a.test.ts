@@ -70,6 +70,8 @@ describe('flow A, elective inpatient preauthorization (30000001)', () => {
     await page.getByRole('button', { name: 'Work in progress' }).click();
     await page.getByRole('heading', { name: 'Work in progress' }).waitFor();
     await page.getByText('approved; ready for admission day').waitFor();
+    // SHA's answer, from the station's own poll, in the queue's words.
+    await page.getByRole('main').getByText('SHA approved the preauthorization for W*** M*** K***: ready for the admission day.').waitFor();
     await expectAccessible(page, 'work in progress');
     // … but the nurse starts where she starts with every patient: a new look-up of the same ID.
     await page.getByRole('button', { name: 'Patients' }).click();

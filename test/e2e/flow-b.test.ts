@@ -25,7 +25,10 @@ describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
     await nurse.fill(page.getByRole('textbox', { name: 'ID number' }), '30000002', 'ID number + Enter', { enter: true });
     await expect.poll(() => page.getByRole('heading', { name: 'Eligibility' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await page.getByText('Covered', { exact: true }).waitFor();
-    await page.getByText('OTP allowed').waitFor();
+    await page.getByText('SMS code allowed').waitFor();
+    // The patient in hand in full, from the exchange's eligibility answer: the nurse checks them.
+    await page.getByRole('region', { name: 'Otieno Juma Ochieng' }).getByText(/^Male · \d+ years · born 2 Nov 1956$/).waitFor();
+    await page.getByRole('region', { name: 'Next step' }).getByText('This is the patient: Otieno Juma Ochieng').waitFor();
     // The core's suggestion is preselected in the list of interventions, named by code: choosing costs nothing.
     const interventions = page.getByRole('listbox', { name: 'Interventions' });
     await expect.poll(() => interventions.getByRole('option', { selected: true }).count(), { timeout: 10_000 }).toBe(1);
@@ -52,7 +55,7 @@ describe('flow B by SMS code (30000002, whitelisted, two phones)', () => {
 
     // "Open visit" shows the visit with its number (the view carries it; the consent token never reaches the renderer).
     await page.getByRole('button', { name: 'Open visit' }).click();
-    await page.getByRole('heading', { name: 'Visit' }).waitFor();
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
     const visitNumber = await page.locator('dt:text-is("Visit number") + dd').textContent();
     expect(visitNumber).not.toBe('Not yet');
     expect(visitNumber?.trim().length).toBeGreaterThan(2);
@@ -83,10 +86,11 @@ describe('flow B by fingerprint (30000001) with the virtual reader', () => {
     expect(nurse.log).toEqual(['ID number + Enter', 'Verify by fingerprint']);
     expect(nurse.actions).toBeLessThanOrEqual(3);
     await page.getByRole('button', { name: 'Open visit' }).click();
-    await page.getByRole('heading', { name: 'Visit' }).waitFor();
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
 
-    // Visit end: a billing line with the doctor's three fields, the claim preview, discharge
-    // authorization by fingerprint, submit with the invoice number (outpatient: no DECEASED).
+    // Visit end: a billing line with the doctor's three fields, the claim preview, the patient's
+    // authorization of the visit's end by fingerprint (SHA's discharge authorization), submit with the
+    // invoice number and a reason the nurse chooses (outpatient: no DECEASED).
     await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('850');
     await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
     const lineForm = page.locator('form.add-line');
@@ -96,8 +100,9 @@ describe('flow B by fingerprint (30000001) with the virtual reader', () => {
     await page.getByRole('button', { name: 'Show the claim' }).click();
     await page.getByText('Claim status').first().waitFor();
     await expectAccessible(page, 'visit with a line and the claim preview');
+    // An outpatient visit is ended, not discharged: its button reads "End visit (discharge)".
     await page.getByRole('button', { name: 'Discharge' }).click();
-    await page.getByRole('heading', { name: 'Discharge authorization' }).waitFor();
+    await page.getByRole('heading', { name: 'End-of-visit authorization' }).waitFor();
     await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
     await page.locator('iframe').waitFor();
     const reason = page.getByRole('combobox', { name: 'Reason' });
@@ -105,7 +110,9 @@ describe('flow B by fingerprint (30000001) with the virtual reader', () => {
     const offered = await reason.locator('option').allTextContents();
     expect(offered).not.toContain('Died');
     expect(await page.getByRole('textbox', { name: 'Invoice number' }).inputValue()).not.toBe('');
+    expect(await reason.inputValue()).toBe('');
     await expectAccessible(page, 'visit end');
+    await reason.selectOption('RECOVERED');
     await page.getByRole('button', { name: 'Submit claim' }).click();
     await page.getByText('Claim submitted').waitFor({ timeout: 30_000 });
   });

@@ -79,6 +79,10 @@ describe('flow C, emergency for an unidentified patient', () => {
     expect(reasons).not.toContain('Died');
     expect(await page.getByRole('combobox', { name: 'Why the patient is unidentified' }).count()).toBe(0);
     await expectAccessible(page, 'emergency open, identified');
+    // The reason is the nurse's to give: nothing is chosen for her.
+    await page.getByRole('button', { name: 'Submit claim' }).click();
+    await page.getByText('Choose the reason.').waitFor();
+    await page.getByRole('combobox', { name: 'Reason' }).selectOption('RECOVERED');
     await page.getByRole('button', { name: 'Submit claim' }).click();
     await page.getByText('Emergency claim submitted').waitFor({ timeout: 30_000 });
   });

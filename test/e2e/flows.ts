@@ -22,11 +22,14 @@ async function lookUp(page: Page, idNumber: string): Promise<void> {
   else await page.getByRole('heading', { name: 'Eligibility' }).waitFor();
 }
 
+/** The action bar's Cancel: the same place and the same word on every screen. */
+export const cancelButton = (page: Page) => page.getByRole('region', { name: 'Next step' }).getByRole('button', { name: 'Cancel', exact: true });
+
 async function lookupWithRecent(page: Page): Promise<void> {
   await lookUp(page, '30000003');
-  await page.getByRole('button', { name: 'Another patient' }).click();
+  await cancelButton(page).click();
   await lookUp(page, '30000001');
-  await page.getByRole('button', { name: 'Another patient' }).click();
+  await cancelButton(page).click();
   await page.getByRole('textbox', { name: 'ID number' }).fill('30000002');
 }
 
@@ -104,8 +107,9 @@ async function visitWithLine(page: Page): Promise<void> {
 
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
+  // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
   await page.getByRole('button', { name: 'Discharge' }).click();
-  await page.getByRole('heading', { name: 'Discharge authorization' }).waitFor();
+  await page.getByRole('heading', { name: 'End-of-visit authorization' }).waitFor();
 }
 
 async function dischargeReady(page: Page): Promise<void> {
@@ -133,6 +137,14 @@ async function electiveWaiting(page: Page): Promise<void> {
   await page.getByText('Waiting for the doctor').first().waitFor();
 }
 
+/** The doctor approves while the nurse is elsewhere: the notice under the top bar and the count on the tab. */
+async function electiveDoctorAnswered(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await page.getByRole('button', { name: 'Patients' }).click();
+  await control(page, { name: 'approveDoctor', args: [] });
+  await page.getByText(/The doctor approved the preauthorization for/).waitFor();
+}
+
 async function electiveFinalised(page: Page): Promise<void> {
   await electiveWaiting(page);
   await control(page, { name: 'approveDoctor', args: [] });
@@ -157,6 +169,8 @@ async function emergencyNew(page: Page, doctorNumber = 'A12345'): Promise<void> 
   await page.getByRole('textbox', { name: 'Emergency intervention code' }).fill('SHA-01-001');
   await page.getByRole('radio').first().check();
   await page.getByRole('textbox', { name: 'Identification number' }).fill(doctorNumber);
+  await page.getByRole('combobox', { name: 'Arrived by' }).selectOption('AMBULANCE');
+  await page.getByRole('combobox', { name: 'Brought by' }).selectOption('PARAMEDICS');
   await page.getByRole('textbox', { name: 'Reference number' }).fill('AMB-2030-0042');
   await page.getByRole('textbox', { name: 'Notes' }).fill('Road traffic accident, unconscious on arrival');
 }
@@ -177,7 +191,7 @@ async function workList(page: Page): Promise<void> {
 async function activity(page: Page): Promise<void> {
   await visitWithLine(page);
   await page.getByRole('button', { name: 'Activity' }).click();
-  await page.getByRole('cell', { name: 'visit.addLine', exact: true }).waitFor();
+  await page.getByText('SHA did it: add a billing line').first().waitFor();
 }
 
 async function settings(page: Page): Promise<void> {
@@ -206,6 +220,7 @@ export const flows = {
   dischargeVerify,
   dischargeReady,
   electiveWaiting,
+  electiveDoctorAnswered,
   electiveFinalised,
   emergencyNew,
   emergencyOpen,

@@ -65,7 +65,7 @@ describe('consent when the fingerprint cannot be used', () => {
 
   it('switches from a fingerprint request still open on screen to an SMS code (30000002): the open request is withdrawn, the code goes out', { timeout: 60_000 }, async () => {
     await lookUp('30000002');
-    await page.getByText('OTP allowed').waitFor();
+    await page.getByText('SMS code allowed').waitFor();
     // The patient has not put a finger on the reader: the page's capture from the device service
     // waits (else the virtual reader's finger would authorize it, and the visit open itself).
     const noFinger = (url: URL) => url.pathname === '/capture';
@@ -88,7 +88,7 @@ describe('consent when the fingerprint cannot be used', () => {
     const stale = await station.sandbox.openFingerprintRequestElsewhere('30000002', 'SHA-02-001');
     expect(stale.status).toBe('PENDING');
     await lookUp('30000002');
-    await page.getByText('OTP allowed').waitFor();
+    await page.getByText('SMS code allowed').waitFor();
     const interventions = page.getByRole('listbox', { name: 'Interventions' });
     await interventions.getByRole('option', { selected: true }).waitFor();
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();

@@ -1,7 +1,7 @@
 // Roles end to end in Chromium through `npm run station:web -- --staff "NAME:PIN"`: the station
 // starts signed in as the Training nurse; a nurse sees the administrator's settings read-only and
 // the station refuses them over its own bridge (with the page's own secret); a second nurse's PIN at
-// the lock switches the user, and the activity list shows who did what.
+// the lock switches the user, and the activity record shows who did what, for which patient.
 import { describe, expect, it } from 'vitest';
 import { connectBridge, secretOf } from '../integration/browser-host/bridge-client';
 import { nextCode, useTrainingStation } from './support';
@@ -67,11 +67,17 @@ describe('roles at the station', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText(`Signed in: ${BARAKA.name}`).waitFor();
 
+    // The record in plain words: who, which patient (masked), what.
     await page.getByRole('button', { name: 'Activity' }).click();
     const rows = page.getByRole('row');
-    await rows.filter({ hasText: 'staff.switch' }).first().waitFor();
-    expect(await rows.filter({ hasText: 'staff.switch' }).filter({ hasText: BARAKA.name }).count()).toBeGreaterThan(0);
-    expect(await rows.filter({ hasText: 'exchange.claims.createVisit' }).filter({ hasText: AMINA.name }).count()).toBeGreaterThan(0);
-    expect(await rows.filter({ hasText: 'exchange.claims.createVisit' }).filter({ hasText: BARAKA.name }).count()).toBe(0);
+    await rows.filter({ hasText: 'Took over the station' }).first().waitFor();
+    expect(await rows.filter({ hasText: 'Took over the station' }).filter({ hasText: BARAKA.name }).count()).toBeGreaterThan(0);
+    const visitOpened = rows.filter({ hasText: 'SHA did it: open the visit' });
+    expect(await visitOpened.filter({ hasText: AMINA.name }).filter({ hasText: 'O*** J*** O***' }).count()).toBeGreaterThan(0);
+    expect(await visitOpened.filter({ hasText: BARAKA.name }).count()).toBe(0);
+    // The technical record is there for IT, folded away under each entry.
+    const detail = visitOpened.first().getByText('Details for IT');
+    await detail.click();
+    await visitOpened.first().getByText('exchange.claims.createVisit').waitFor();
   });
 });

@@ -48,6 +48,7 @@ const shots: readonly Shot[] = [
   { name: '25-eligibility-1024x600', viewport: small, reach: (page) => flows.lookUp(page, '30000001') },
   { name: '26-consent-sms-1024x600', viewport: small, reach: flows.smsSent },
   { name: '27-visit-1024x600', viewport: small, reach: flows.visitWithLine },
+  { name: '28-consent-fingerprint-1024x600', viewport: small, reach: flows.fingerprintWaiting },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');
@@ -84,14 +85,9 @@ export async function makeScreens(only?: RegExp): Promise<string[]> {
   return written;
 }
 
-/** Lets lazy chunks, fonts and the last event land before the picture. */
+/** Lets lazy chunks, fonts and the last event land before the picture (scrolled as the nurse would find it). */
 async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const document = (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> }; getElementById(id: string): { scrollTop: number } | null } }).document;
-    const main = document.getElementById('main');
-    if (main !== null) main.scrollTop = 0;
-    return document.fonts.ready.then(() => undefined);
-  });
+  await page.evaluate(() => (globalThis as unknown as { document: { fonts: { ready: Promise<unknown> } } }).document.fonts.ready.then(() => undefined));
   await page.waitForTimeout(250);
 }
 

@@ -2,7 +2,8 @@
 // eKYC page): plain HTML with inline CSS and JS under a nonce-based CSP. It shows the masked
 // patient name, the enrolled fingers and the time left, asks the workstation's device service for a
 // capture, posts the template to the sandbox and, when the authorization ends, tells its parent
-// frame with {type: "EKYC_COMPLETE", status}.
+// frame with {type: "EKYC_COMPLETE", status}. A patient reads it too, in a Kenyan ward: every word
+// is in English and Kiswahili side by side (the station's glossary holds the Swahili to its terms).
 
 export interface PageSession {
   readonly status: string;
@@ -10,7 +11,7 @@ export interface PageSession {
   readonly facility_name: string;
   readonly patient_name: string;
   readonly patient_id: string;
-  readonly fingers: readonly { finger: string; label: string }[];
+  readonly fingers: readonly { finger: string; label: string; label_sw: string }[];
   readonly expires_at: string | null;
   readonly expires_in_ms: number;
   readonly attempts_left: number;
@@ -25,6 +26,87 @@ export function escapeHtml(value: string): string {
 export function fingerLabel(finger: string): string {
   const [hand = '', digit = ''] = finger.toLowerCase().split('_');
   return `${hand.charAt(0).toUpperCase()}${hand.slice(1)} ${digit}`.trim();
+}
+
+/** The finger in Kiswahili: "RIGHT_THUMB" → "Kidole gumba cha kulia". */
+export function fingerLabelSw(finger: string): string {
+  const [hand = '', digit = ''] = finger.toUpperCase().split('_');
+  const name = fingerWordsSw[digit as keyof typeof fingerWordsSw];
+  const side = hand === 'LEFT' ? 'cha kushoto' : hand === 'RIGHT' ? 'cha kulia' : '';
+  return name === undefined ? fingerLabel(finger) : `${name} ${side}`.trim();
+}
+
+const fingerWordsSw = {
+  THUMB: 'Kidole gumba',
+  INDEX: 'Kidole cha shahada',
+  MIDDLE: 'Kidole cha kati',
+  RING: 'Kidole cha pete',
+  LITTLE: 'Kidole kidogo',
+} as const;
+
+/** Everything the page says, in both languages (the script's messages included). */
+export const pageWords = {
+  en: {
+    eyebrow: 'SHA eKYC · Idhini training sandbox',
+    title: 'Fingerprint consent',
+    patient: 'Patient',
+    timeLeft: 'Time left',
+    fingers: 'Enrolled fingers (tap one to ask the reader for it)',
+    noFingers: 'No fingers enrolled.',
+    loading: 'Loading…',
+    fine: 'Training sandbox: no real patient data leaves this workstation.',
+    retry: 'Retry',
+    scanAgain: 'Scan again',
+    authorized: 'Fingerprint matched. Consent confirmed.',
+    authorizedPendingVisit: 'Fingerprint matched. Consent recorded; the visit opens once the preauthorization is approved.',
+    rejectedMismatch: 'Consent rejected: three fingerprints did not match.',
+    rejected: 'Consent rejected.',
+    expired: 'This request has expired. Start a new verification from the station.',
+    notRunning: 'The device service is not running on this workstation. Start it, then retry.',
+    checking: 'Checking the fingerprint device service…',
+    noScanner: 'The device service is running but no fingerprint reader is connected. Connect one, then retry.',
+    place: 'Place the patient’s finger flat on the reader and keep it still…',
+    captureFailed: 'The reader could not read the finger. Try again.',
+    notMatchedOne: 'That finger did not match. 1 attempt left.',
+    notMatchedMany: 'That finger did not match. {n} attempts left.',
+    notAccepted: 'The sandbox did not accept the capture.',
+    stopped: 'The device service stopped answering. Check that it is running, then retry.',
+    invalid: 'This verification link is not valid. Start a new verification from the station.',
+  },
+  sw: {
+    eyebrow: 'SHA eKYC · mfumo wa majaribio wa Idhini',
+    title: 'Ridhaa kwa alama ya kidole',
+    patient: 'Mgonjwa',
+    timeLeft: 'Muda uliobaki',
+    fingers: 'Vidole vilivyosajiliwa (gusa kimoja ili kisomaji kikisome)',
+    noFingers: 'Hakuna kidole kilichosajiliwa.',
+    loading: 'Inapakia…',
+    fine: 'Mfumo wa majaribio: hakuna taarifa halisi ya mgonjwa inayotoka kwenye kompyuta hii.',
+    retry: 'Jaribu tena',
+    scanAgain: 'Soma tena',
+    authorized: 'Alama ya kidole imelingana. Ridhaa imethibitishwa.',
+    authorizedPendingVisit: 'Alama ya kidole imelingana. Ridhaa imerekodiwa; ziara itafunguliwa kibali cha awali kikiidhinishwa.',
+    rejectedMismatch: 'Ridhaa imekataliwa: alama tatu za vidole hazikulingana.',
+    rejected: 'Ridhaa imekataliwa.',
+    expired: 'Muda wa ombi hili umekwisha. Anza uthibitisho mpya kwenye kompyuta hii.',
+    notRunning: 'Huduma ya vifaa haifanyi kazi kwenye kompyuta hii. Iwashe, kisha jaribu tena.',
+    checking: 'Tunakagua huduma ya vifaa ya alama za vidole…',
+    noScanner: 'Huduma ya vifaa inafanya kazi lakini hakuna kisomaji cha alama za vidole kilichounganishwa. Unganisha kimoja, kisha jaribu tena.',
+    place: 'Weka kidole cha mgonjwa sawasawa juu ya kisomaji na usikisogeze…',
+    captureFailed: 'Kisomaji hakikuweza kusoma kidole. Jaribu tena.',
+    notMatchedOne: 'Kidole hicho hakikulingana. Jaribio 1 limebaki.',
+    notMatchedMany: 'Kidole hicho hakikulingana. Majaribio {n} yamebaki.',
+    notAccepted: 'Mfumo wa majaribio haukukubali usomaji huo.',
+    stopped: 'Huduma ya vifaa imeacha kujibu. Hakikisha inafanya kazi, kisha jaribu tena.',
+    invalid: 'Kiungo hiki cha uthibitisho si halali. Anza uthibitisho mpya kwenye kompyuta hii.',
+  },
+} as const;
+
+type WordKey = keyof (typeof pageWords)['en'];
+
+/** One message in both languages: English, then Kiswahili. */
+function both(key: WordKey): string {
+  return `<span lang="en">${escapeHtml(pageWords.en[key])}</span> <span lang="sw" class="sw">${escapeHtml(pageWords.sw[key])}</span>`;
 }
 
 export function formatLeft(ms: number): string {
@@ -51,12 +133,14 @@ const STYLE = `
           --warn: #8a5a00; --info: #1d4f91; --bg: #f3f5f8; }
   * { box-sizing: border-box; }
   html, body { margin: 0; height: 100%; }
-  body { font: 16px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--ink);
+  body { font: 18px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: var(--ink);
          background: var(--bg); display: flex; align-items: center; justify-content: center; padding: 12px; }
-  main { width: 100%; max-width: 760px; background: #fff; border: 1px solid var(--line); border-radius: 12px;
+  main { width: 100%; max-width: 900px; background: #fff; border: 1px solid var(--line); border-radius: 12px;
          padding: 18px 22px; display: grid; gap: 14px; }
+  .sw { display: block; color: var(--muted); font-size: .92em; }
+  button .sw, .status .sw { color: inherit; }
   header { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; flex-wrap: wrap; }
-  h1 { font-size: 1.45rem; margin: 0; }
+  h1 { font-size: 1.6rem; margin: 0; }
   .eyebrow { margin: 0; font-size: .8rem; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); }
   .label { margin: 0; color: var(--muted); }
   .facts { display: grid; grid-template-columns: 1fr auto; gap: 12px; align-items: end; border-top: 1px solid var(--line);
@@ -66,12 +150,12 @@ const STYLE = `
   .timer { text-align: right; }
   .timer strong { font-size: 1.9rem; font-variant-numeric: tabular-nums; }
   .fingers { list-style: none; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: 8px; }
-  .fingers button { font: inherit; border: 2px solid var(--line); background: #fff; border-radius: 999px; padding: 8px 14px;
-                    min-height: 44px; cursor: pointer; color: var(--ink); }
+  .fingers button { font: inherit; font-weight: 600; border: 2px solid var(--line); background: #fff; border-radius: 14px; padding: 8px 16px;
+                    min-height: 56px; cursor: pointer; color: var(--ink); text-align: left; }
   .fingers button:disabled { cursor: default; opacity: .7; }
   .fingers button[aria-pressed="true"] { border-color: var(--info); background: #e8f0fb; font-weight: 600; }
   .none { color: var(--muted); margin: 0; }
-  .status { border-radius: 10px; padding: 12px 14px; border: 2px solid; font-size: 1.05rem; }
+  .status { border-radius: 10px; padding: 12px 14px; border: 2px solid; font-size: 1.2rem; }
   .status p { margin: 0; }
   .status.info { border-color: #a9c1e4; background: #eef4fc; color: var(--info); }
   .status.warn { border-color: #e6c57a; background: #fff7e6; color: var(--warn); }
@@ -82,7 +166,16 @@ const STYLE = `
                     background: var(--info); color: #fff; cursor: pointer; }
   button:focus-visible { outline: 3px solid #f5b400; outline-offset: 2px; }
   .fine { margin: 0; font-size: .8rem; color: var(--muted); }
-  @media (max-height: 520px) { main { padding: 12px 16px; gap: 10px; } .name { font-size: 1.3rem; } .timer strong { font-size: 1.5rem; } }
+  @media (max-height: 520px) { body { font-size: 16px; } main { padding: 10px 14px; gap: 8px; } .name { font-size: 1.3rem; } .timer strong { font-size: 1.5rem; }
+    header .label, .fine { display: none; } }
+  /* A wide frame (the station's area on a terminal): what to do on the left, the fingers on the right. */
+  @media (min-width: 760px) {
+    main { grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); grid-template-areas: 'head head' 'facts fingers' 'status fingers' 'actions fingers' 'fine fine';
+           align-items: start; max-width: 1100px; }
+    header { grid-area: head; } .facts { grid-area: facts; } .finger-list { grid-area: fingers; } #status { grid-area: status; }
+    .actions { grid-area: actions; justify-content: flex-start; } .fine { grid-area: fine; }
+    .fingers { flex-direction: column; }
+  }
 `;
 
 // Plain ES2020 for the browser; no framework, no build step.
@@ -98,11 +191,17 @@ const SCRIPT = `
   var session = null, deadline = performance.now() + Number(body.dataset.expiresInMs || 0);
   var finished = false, busy = false, selectedFinger = null, pollTimer = 0;
 
-  function setStatus(kind, text, action) {
+  var WORDS = JSON.parse(body.dataset.words || '{}');
+  function say(key, n) {
+    var en = String((WORDS.en || {})[key] || key), sw = String((WORDS.sw || {})[key] || '');
+    return { en: en.replace('{n}', n), sw: sw.replace('{n}', n) };
+  }
+  function setStatus(kind, words, action) {
     $('status').className = 'status ' + kind;
-    $('status-text').textContent = text;
+    $('status-en').textContent = words.en;
+    $('status-sw').textContent = words.sw;
     var button = $('action');
-    if (action) { button.textContent = action.label; button.hidden = false; button.onclick = action.run; }
+    if (action) { button.textContent = action.label.en + ' · ' + action.label.sw; button.hidden = false; button.onclick = action.run; }
     else { button.hidden = true; button.onclick = null; }
   }
   function fmt(ms) {
@@ -114,6 +213,9 @@ const SCRIPT = `
     var left = deadline - performance.now();
     $('time-left').textContent = fmt(left);
     if (left <= 0) refresh();
+  }
+  function withDetail(words, detail) {
+    return detail ? { en: words.en + ' (' + detail + ')', sw: words.sw + ' (' + detail + ')' } : words;
   }
   function messageOf(data) {
     if (!data) return '';
@@ -145,12 +247,12 @@ const SCRIPT = `
     finished = true;
     clearInterval(pollTimer);
     var texts = {
-      AUTHORIZED: 'Fingerprint matched. Consent confirmed.',
-      AUTHORIZED_PENDING_VISIT: 'Fingerprint matched. Consent recorded; the visit opens once the preauthorization is approved.',
-      REJECTED: reason === 'FINGERPRINT_NOT_MATCHED' ? 'Consent rejected: three fingerprints did not match.' : 'Consent rejected.',
-      EXPIRED: 'This request has expired. Start a new verification from the station.'
+      AUTHORIZED: 'authorized',
+      AUTHORIZED_PENDING_VISIT: 'authorizedPendingVisit',
+      REJECTED: reason === 'FINGERPRINT_NOT_MATCHED' ? 'rejectedMismatch' : 'rejected',
+      EXPIRED: 'expired'
     };
-    setStatus(TERMINAL[status] === 'ok' ? 'ok' : 'bad', texts[status] || status, null);
+    setStatus(TERMINAL[status] === 'ok' ? 'ok' : 'bad', texts[status] ? say(texts[status]) : { en: status, sw: status }, null);
     $('time-left').textContent = status === 'EXPIRED' ? '0:00' : '\\u2014';
     body.dataset.outcome = status;
     Array.prototype.forEach.call(document.querySelectorAll('[data-finger]'), function (b) { b.disabled = true; });
@@ -161,18 +263,18 @@ const SCRIPT = `
     }
   }
   function notRunning() {
-    setStatus('warn', 'The device service is not running on this workstation (' + deviceService + '). Start it, then retry.', { label: 'Retry', run: checkDevice });
+    setStatus('warn', say('notRunning'), { label: say('retry'), run: checkDevice });
   }
   function checkDevice() {
     if (finished || busy) return;
-    setStatus('info', 'Checking the fingerprint device service\\u2026', null);
+    setStatus('info', say('checking'), null);
     fetchJson(deviceService + '/status', {}, 4000).then(function (r) {
       if (finished) return;
       if (!r.ok || !r.data) { notRunning(); return; }
       var devices = Array.isArray(r.data.devices) ? r.data.devices : [];
       var usable = devices.filter(function (d) { return d && !/disconnect|offline|error|unavailable/i.test(String(d.status || '')); });
       if (usable.length === 0) {
-        setStatus('warn', 'The device service is running but no fingerprint scanner is connected. Connect one, then retry.', { label: 'Retry', run: checkDevice });
+        setStatus('warn', say('noScanner'), { label: say('retry'), run: checkDevice });
         return;
       }
       capture();
@@ -181,15 +283,14 @@ const SCRIPT = `
   function capture() {
     if (finished || busy) return;
     busy = true;
-    setStatus('info', 'Place the patient\\u2019s finger on the scanner\\u2026', null);
+    setStatus('info', say('place'), null);
     var payload = { hint: { patient_id: session ? session.patient_id : body.dataset.patientId } };
     if (selectedFinger) payload.finger = selectedFinger;
     fetchJson(deviceService + '/capture', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) }, 65000)
       .then(function (r) {
         if (finished) return null;
         if (!r.ok || !r.data || typeof r.data.template !== 'string') {
-          var m = messageOf(r.data);
-          setStatus('warn', 'The capture failed' + (m ? ': ' + m : '.') + ' Try again.', { label: 'Scan again', run: capture });
+          setStatus('warn', withDetail(say('captureFailed'), messageOf(r.data)), { label: say('scanAgain'), run: capture });
           return null;
         }
         var sample = { template: r.data.template, deviceId: r.data.deviceId, protocol: r.data.protocol, templateBytes: r.data.templateBytes };
@@ -199,15 +300,15 @@ const SCRIPT = `
           if (sent.ok && sent.data) {
             if (!sent.data.matched) {
               var n = sent.data.attempts_left;
-              setStatus('warn', 'That finger did not match. ' + n + (n === 1 ? ' attempt' : ' attempts') + ' left.', { label: 'Scan again', run: capture });
+              setStatus('warn', say(n === 1 ? 'notMatchedOne' : 'notMatchedMany', n), { label: say('scanAgain'), run: capture });
             }
           } else {
-            setStatus('warn', 'The sandbox did not accept the capture' + (messageOf(sent.data) ? ': ' + messageOf(sent.data) : '.'), { label: 'Scan again', run: capture });
+            setStatus('warn', withDetail(say('notAccepted'), messageOf(sent.data)), { label: say('scanAgain'), run: capture });
             refresh();
           }
         });
       }, function () {
-        if (!finished) setStatus('warn', 'The device service stopped answering. Check that it is running, then retry.', { label: 'Retry', run: checkDevice });
+        if (!finished) setStatus('warn', say('stopped'), { label: say('retry'), run: checkDevice });
       })
       .finally(function () { busy = false; });
   }
@@ -230,9 +331,12 @@ export function renderAuthorizationPage(input: { nonce: string; session: PageSes
   const s = input.session;
   const fingers =
     s.fingers.length === 0
-      ? '<p class="none">No fingers enrolled.</p>'
+      ? `<p class="none">${both('noFingers')}</p>`
       : `<ul id="fingers" class="fingers" aria-labelledby="fingers-title">${s.fingers
-          .map((f) => `<li><button type="button" data-finger="${escapeHtml(f.finger)}" aria-pressed="false">${escapeHtml(f.label)}</button></li>`)
+          .map(
+            (f) =>
+              `<li><button type="button" data-finger="${escapeHtml(f.finger)}" aria-pressed="false"><span lang="en">${escapeHtml(f.label)}</span> <span lang="sw" class="sw">${escapeHtml(f.label_sw)}</span></button></li>`,
+          )
           .join('')}</ul>`;
   return `<!doctype html>
 <html lang="en">
@@ -240,40 +344,40 @@ export function renderAuthorizationPage(input: { nonce: string; session: PageSes
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>Fingerprint consent</title>
+<title>Fingerprint consent · Ridhaa kwa alama ya kidole</title>
 <style nonce="${input.nonce}">${STYLE}</style>
 </head>
-<body data-session-url="${escapeHtml(input.sessionUrl)}" data-capture-url="${escapeHtml(input.captureUrl)}"
+<body data-words="${escapeHtml(JSON.stringify(pageWords))}" data-session-url="${escapeHtml(input.sessionUrl)}" data-capture-url="${escapeHtml(input.captureUrl)}"
       data-device-service="${escapeHtml(s.device_service_url)}" data-patient-id="${escapeHtml(s.patient_id)}"
       data-expires-in-ms="${s.expires_in_ms}">
 <main aria-labelledby="title">
   <header>
     <div>
-      <p class="eyebrow">SHA eKYC &middot; Idhini training sandbox</p>
-      <h1 id="title">Fingerprint consent</h1>
+      <p class="eyebrow">${escapeHtml(pageWords.en.eyebrow)}</p>
+      <h1 id="title">${both('title')}</h1>
     </div>
     <p class="label" id="label">${escapeHtml(s.label)} &middot; ${escapeHtml(s.facility_name)}</p>
   </header>
   <section class="facts" aria-label="Request">
-    <div><span class="k">Patient</span><span class="name" id="patient-name">${escapeHtml(s.patient_name)}</span></div>
-    <div class="timer"><span class="k">Time left</span><strong id="time-left">${formatLeft(s.expires_in_ms)}</strong></div>
+    <div><span class="k">${escapeHtml(pageWords.en.patient)} · ${escapeHtml(pageWords.sw.patient)}</span><span class="name" id="patient-name">${escapeHtml(s.patient_name)}</span></div>
+    <div class="timer"><span class="k">${escapeHtml(pageWords.en.timeLeft)} · ${escapeHtml(pageWords.sw.timeLeft)}</span><strong id="time-left">${formatLeft(s.expires_in_ms)}</strong></div>
   </section>
-  <section aria-labelledby="fingers-title">
-    <h2 class="k" id="fingers-title">Enrolled fingers (tap one to ask the scanner for it)</h2>
+  <section class="finger-list" aria-labelledby="fingers-title">
+    <h2 class="k" id="fingers-title">${both('fingers')}</h2>
     ${fingers}
   </section>
-  <section id="status" class="status info" role="status" aria-live="polite"><p id="status-text">Loading&hellip;</p></section>
-  <div class="actions"><button id="action" type="button" hidden>Retry</button></div>
-  <p class="fine">Training sandbox: no real patient data leaves this workstation.</p>
+  <section id="status" class="status info" role="status" aria-live="polite"><p><span id="status-en" lang="en">${escapeHtml(pageWords.en.loading)}</span> <span id="status-sw" lang="sw" class="sw">${escapeHtml(pageWords.sw.loading)}</span></p></section>
+  <div class="actions"><button id="action" type="button" hidden>${escapeHtml(pageWords.en.retry)}</button></div>
+  <p class="fine">${both('fine')}</p>
 </main>
 <script nonce="${input.nonce}">${SCRIPT}</script>
 </body>
 </html>`;
 }
 
-export function renderErrorPage(nonce: string, message: string): string {
+export function renderErrorPage(nonce: string, message: WordKey): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Fingerprint consent</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main><h1>Fingerprint consent</h1><section class="status bad" role="status"><p>${escapeHtml(message)}</p></section></main></body></html>`;
+<title>Fingerprint consent · Ridhaa kwa alama ya kidole</title><style nonce="${nonce}">${STYLE}</style></head>
+<body><main><h1>${both('title')}</h1><section class="status bad" role="status"><p>${both(message)}</p></section></main></body></html>`;
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
-import { fingerLabel, pageCsp, renderAuthorizationPage, renderErrorPage, type PageSession } from '../page/authorization-page';
+import { fingerLabel, fingerLabelSw, pageCsp, renderAuthorizationPage, renderErrorPage, type PageSession } from '../page/authorization-page';
 import { MAX_MISMATCHES, presentFingerprint } from '../state/consent';
 import type { AuthorizationRecord } from '../state/store';
 import { parse } from '../validation';
@@ -47,7 +47,7 @@ export function ekycRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       facility_name: facilityByCode(a.facility)?.name ?? a.facility,
       patient_name: patient === undefined ? '' : maskName(patient.fullName),
       patient_id: a.patient_id ?? '',
-      fingers: (patient?.fingers ?? []).map((finger) => ({ finger, label: fingerLabel(finger) })),
+      fingers: (patient?.fingers ?? []).map((finger) => ({ finger, label: fingerLabel(finger), label_sw: fingerLabelSw(finger) })),
       expires_at: a.expires_at === null ? null : iso(a.expires_at),
       expires_in_ms: a.status === 'PENDING' && a.expires_at !== null ? Math.max(0, a.expires_at - ctx.now()) : 0,
       attempts_left: Math.max(0, MAX_MISMATCHES - a.mismatches),
@@ -68,7 +68,7 @@ export function ekycRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     secureHeaders(reply, nonce);
     const a = find(request);
     if (a === undefined) {
-      return reply.code(404).type('text/html; charset=utf-8').send(renderErrorPage(nonce, 'This verification link is not valid. Start a new verification from the station.'));
+      return reply.code(404).type('text/html; charset=utf-8').send(renderErrorPage(nonce, 'invalid'));
     }
     const base = `${ctx.baseUrl}/ekyc/authorize/${encodeURIComponent(request.params.requestId)}`;
     const t = encodeURIComponent(request.query.t ?? '');

@@ -4,6 +4,8 @@
 // without committing dropped when it fails.
 import type { CommandName, StationStatus, ValidInput, WorkflowKind, WorkflowView } from '../../contract';
 import type { AuditLog } from '../audit';
+import type { ActivityView } from '../views/activity';
+import type { WorkQueue } from '../views/work-queue';
 import type { StationDeps } from '../deps';
 import { fail } from '../errors';
 import type { IdleLock } from '../idle-lock';
@@ -30,6 +32,9 @@ export interface StationServices {
   readonly lock: IdleLock;
   ctx(): Ctx;
   audit(): AuditLog;
+  /** The audit records as the activity screen reads them, each with its patient masked. */
+  activity(): ActivityView;
+  workQueue(): WorkQueue;
   staff(): StaffRegistry;
   pinGuard(): PinGuard;
   /** Who works at the station now (kept while it is locked), and the change of her. */

@@ -2,7 +2,7 @@
 // switches the user), the audit log, and the workflows as views.
 import { fail } from '../errors';
 import { isShown } from '../workflows/emergency';
-import type { AnyWorkflow } from '../workflows/types';
+import { selectWorkflows } from '../views/work-queue';
 import { defineCommands, type StationServices } from './services';
 
 /**
@@ -37,11 +37,6 @@ async function signInByPin(s: StationServices, pin: string): Promise<void> {
   s.statusChanged();
 }
 
-export function patientRefOf(wf: AnyWorkflow): string | null {
-  if (wf.kind === 'emergency') return wf.data.patient?.ref ?? null;
-  return wf.data.patient.ref;
-}
-
 export const stationCommands = (s: StationServices) =>
   defineCommands({
     'audit.read': async (input) => {
@@ -49,7 +44,7 @@ export const stationCommands = (s: StationServices) =>
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? 50;
       const { items, total } = s.audit().read(filters, page, pageSize);
-      return { items, page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+      return { items: s.activity().entries(items), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
     },
     'audit.export': async (input) => {
       const c = s.ctx();
@@ -80,16 +75,11 @@ export const stationCommands = (s: StationServices) =>
       return s.viewOf(wf);
     },
     'workflow.list': async (input) => {
-      const c = s.ctx();
-      const items = c.engine
-        .all()
-        .filter(isShown)
-        .filter((wf) => input.includeEnded === true || !c.engine.isEnded(wf))
-        .filter((wf) => input.kind === undefined || wf.kind === input.kind)
-        .filter((wf) => input.patientRef === undefined || patientRefOf(wf) === input.patientRef)
+      const items = selectWorkflows(s.ctx().engine, input)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .slice(0, 200)
         .map((wf) => s.viewOf(wf));
       return { items };
     },
+    'work.queue': async (input) => ({ items: s.workQueue().items(selectWorkflows(s.ctx().engine, input), (wf) => s.viewOf(wf)).slice(0, 200) }),
   });

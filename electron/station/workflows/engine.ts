@@ -431,7 +431,8 @@ function restore(wf: AnyWorkflow, image: string): void {
   Object.assign(target, committed);
 }
 
-function patientRefOf(wf: AnyWorkflow): string | null {
+/** The patient a workflow is about; an emergency may not know its patient yet. */
+export function patientRefOf(wf: AnyWorkflow): string | null {
   const patient = 'patient' in wf.data ? wf.data.patient : null;
   return patient?.ref ?? null;
 }

@@ -1,15 +1,18 @@
-// This station's audit trail: newest first, filtered by time, action, outcome or workflow; exported
-// as JSON Lines; its hash chain checked on request.
-import { useCallback, useEffect, useRef, useState } from 'react';
+// This station's record, newest first, in plain words: when, who (the staff member signed in), which
+// patient (masked), what happened and with what outcome. The technical record (action, summary,
+// workflow, error code) is folded away under each entry for the IT officer, with the filters only
+// IT needs. Downloaded as JSON Lines; its hash chain checked on request.
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { AuditEntryView } from '../../../electron/contract';
 import type { CommandInput, CommandOutput, StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
-import { latestAnswer } from '../../state/latest-answer';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
-import { ErrorNotice, Notice } from '../../ui/Notice';
+import { Badge, ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { whatHappened } from './words';
 
 type Page = CommandOutput<'audit.read'>;
 type Verified = CommandOutput<'audit.verify'>;
@@ -17,51 +20,64 @@ type Filters = CommandInput<'audit.export'>;
 const outcomes = ['started', 'succeeded', 'failed'] as const;
 const pageSize = 25;
 
+interface Asked {
+  readonly action: string;
+  readonly outcome: string;
+  readonly from: string;
+  readonly to: string;
+  readonly workflowId: string;
+}
+const nothingAsked: Asked = { action: '', outcome: '', from: '', to: '', workflowId: '' };
+
+function filtersOf(asked: Asked): Filters {
+  const result: { -readonly [K in keyof Filters]: Filters[K] } = {};
+  if (asked.action.trim() !== '') result.action = asked.action.trim();
+  if (asked.outcome !== '') result.outcome = asked.outcome as (typeof outcomes)[number];
+  if (asked.from !== '') result.from = new Date(`${asked.from}T00:00:00`).toISOString();
+  if (asked.to !== '') result.to = new Date(`${asked.to}T23:59:59.999`).toISOString();
+  if (/^wf_[A-Za-z0-9_-]{6,64}$/.test(asked.workflowId.trim())) result.workflowId = asked.workflowId.trim();
+  return result;
+}
+
 export default function ActivityScreen() {
   const { t } = useTranslation();
   const format = useFormat();
-  const [action, setAction] = useState('');
-  const [outcome, setOutcome] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [workflowId, setWorkflowId] = useState('');
+  const [draft, setDraft] = useState<Asked>(nothingAsked);
+  const [asked, setAsked] = useState<Asked>(nothingAsked);
   const [page, setPage] = useState(1);
+  const [round, setRound] = useState(0);
   const [data, setData] = useState<Page | null>(null);
   const [error, setError] = useState<StationError | null>(null);
   const [busy, setBusy] = useState(false);
   const [exported, setExported] = useState<number | null>(null);
   const [verified, setVerified] = useState<Verified | null>(null);
 
-  const filters = useCallback((): Filters => {
-    const result: { -readonly [K in keyof Filters]: Filters[K] } = {};
-    if (action.trim() !== '') result.action = action.trim();
-    if (outcome !== '') result.outcome = outcome as (typeof outcomes)[number];
-    if (from !== '') result.from = new Date(`${from}T00:00:00`).toISOString();
-    if (to !== '') result.to = new Date(`${to}T23:59:59.999`).toISOString();
-    if (/^wf_[A-Za-z0-9_-]{6,64}$/.test(workflowId.trim())) result.workflowId = workflowId.trim();
-    return result;
-  }, [action, outcome, from, to, workflowId]);
-
-  // A filter typed or a page turned while an answer is on its way: only the newest answer lands.
-  const latest = useRef(latestAnswer());
-  const load = useCallback(async () => {
-    const ticket = latest.current.take();
-    setBusy(true);
-    const answer = await call('audit.read', { ...filters(), page, pageSize });
-    if (!ticket.current()) return;
-    setBusy(false);
-    if (answer.ok) {
-      setData(answer.value);
-      setError(null);
-    } else setError(answer.error);
-  }, [filters, page]);
-
+  // Only the answer to the latest request is shown: a slow older page never overwrites a newer one.
   useEffect(() => {
-    void load();
-  }, [load]);
+    let current = true;
+    setBusy(true);
+    void call('audit.read', { ...filtersOf(asked), page, pageSize }).then((answer) => {
+      if (!current) return;
+      setBusy(false);
+      if (answer.ok) {
+        setData(answer.value);
+        setError(null);
+      } else setError(answer.error);
+    });
+    return () => {
+      current = false;
+    };
+  }, [asked, page, round]);
 
-  const exportFile = async () => {
-    const answer = await call('audit.export', filters());
+  const change = (field: keyof Asked, value: string) => setDraft((d) => ({ ...d, [field]: value }));
+  const apply = (next: Asked) => {
+    setAsked(next);
+    setPage(1);
+    setRound((r) => r + 1);
+  };
+
+  const download = async () => {
+    const answer = await call('audit.export', filtersOf(asked));
     if (!answer.ok) {
       setError(answer.error);
       return;
@@ -87,28 +103,32 @@ export default function ActivityScreen() {
         className="filters"
         onSubmit={(event) => {
           event.preventDefault();
-          setPage(1);
-          void load();
+          apply(draft);
         }}
       >
-        <TextField label={t('activity.action')} value={action} onChange={(event) => setAction(event.target.value)} hint={t('activity.actionHint')} autoComplete="off" />
+        <TextField label={t('activity.from')} type="date" value={draft.from} onChange={(event) => change('from', event.target.value)} />
+        <TextField label={t('activity.to')} type="date" value={draft.to} onChange={(event) => change('to', event.target.value)} />
         <SelectField
           label={t('activity.outcome')}
-          value={outcome}
+          value={draft.outcome}
           onChange={(event) => {
-            setOutcome(event.target.value);
-            setPage(1);
+            change('outcome', event.target.value);
+            apply({ ...draft, outcome: event.target.value });
           }}
           choices={[{ value: '', label: t('activity.anyOutcome') }, ...outcomes.map((value) => ({ value, label: t(`activity.outcomes.${value}`) }))]}
         />
-        <TextField label={t('activity.from')} type="date" value={from} onChange={(event) => setFrom(event.target.value)} />
-        <TextField label={t('activity.to')} type="date" value={to} onChange={(event) => setTo(event.target.value)} />
-        <TextField label={t('activity.workflow')} value={workflowId} onChange={(event) => setWorkflowId(event.target.value)} autoComplete="off" spellCheck={false} />
+        <details className="it-filters">
+          <summary>{t('activity.itFilters')}</summary>
+          <div className="row">
+            <TextField label={t('activity.action')} value={draft.action} onChange={(event) => change('action', event.target.value)} hint={t('activity.actionHint')} autoComplete="off" />
+            <TextField label={t('activity.workflow')} value={draft.workflowId} onChange={(event) => change('workflowId', event.target.value)} autoComplete="off" spellCheck={false} />
+          </div>
+        </details>
         <div className="actions">
           <Button type="submit" tone="primary" busy={busy}>
             {t('activity.filter')}
           </Button>
-          <Button onClick={() => void exportFile()}>{t('activity.export')}</Button>
+          <Button onClick={() => void download()}>{t('activity.export')}</Button>
           <Button onClick={() => void verify()}>{t('activity.verify')}</Button>
         </div>
       </form>
@@ -118,58 +138,95 @@ export default function ActivityScreen() {
           <p>{t('activity.checked', { count: verified.recordCount, time: format.dateTime(verified.checkedAt) })}</p>
         </Notice>
       )}
-      {error !== null && <ErrorNotice error={error} onRetry={() => void load()} />}
+      {error !== null && <ErrorNotice error={error} onRetry={() => setRound((r) => r + 1)} />}
       {data !== null && (
         <>
           <table className="table audit">
             <thead>
               <tr>
                 <th scope="col">{t('activity.when')}</th>
-                <th scope="col">{t('activity.action')}</th>
-                <th scope="col">{t('activity.outcome')}</th>
                 <th scope="col">{t('activity.actor')}</th>
+                <th scope="col">{t('activity.patient')}</th>
                 <th scope="col">{t('activity.summary')}</th>
-                <th scope="col">{t('activity.workflow')}</th>
               </tr>
             </thead>
             <tbody>
               {data.items.length === 0 && (
                 <tr>
-                  <td colSpan={6} className="muted">
+                  <td colSpan={4} className="muted">
                     {t('activity.none')}
                   </td>
                 </tr>
               )}
               {data.items.map((record) => (
-                <tr key={record.seq}>
-                  <td>{format.dateTime(record.at)}</td>
-                  <td>
-                    <code>{record.action}</code>
-                  </td>
-                  <td className={record.outcome === 'failed' ? 'bad-text' : undefined}>
-                    {t(`activity.outcomes.${record.outcome}`)}
-                    {record.errorCode !== null && <span className="small"> · {record.errorCode}</span>}
-                  </td>
-                  <td>{record.actor ?? '—'}</td>
-                  <td>{record.summary}</td>
-                  <td className="small">
-                    <code>{record.workflowId ?? ''}</code>
-                  </td>
-                </tr>
+                <Entry key={record.seq} record={record} />
               ))}
             </tbody>
           </table>
-          <div className="pager">
-            <Button disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-              {t('activity.newer')}
-            </Button>
-            <span>{t('activity.page', { page: data.page, pages: Math.max(1, data.totalPages), total: data.total })}</span>
-            <Button disabled={page >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
-              {t('activity.older')}
-            </Button>
-          </div>
+          <Pager page={data.page} pages={Math.max(1, data.totalPages)} total={data.total} onPage={setPage} />
         </>
       )}
     </Screen>
+  );
+}
+
+function Entry({ record }: { readonly record: AuditEntryView }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <tr className={record.outcome === 'failed' ? 'entry-failed' : undefined}>
+      <td className="nowrap">{format.dateTime(record.at)}</td>
+      <td>{record.actor ?? t('activity.noActor')}</td>
+      <td className="masked">{record.maskedPatient ?? '—'}</td>
+      <td>
+        <p className="entry-what">
+          {whatHappened(t, record)}{' '}
+          {record.outcome === 'failed' && <Badge tone="bad">{record.errorCode === null ? t('activity.outcomes.failed') : t(`errors.${record.errorCode}.title`)}</Badge>}
+        </p>
+        <details className="entry-detail">
+          <summary>{t('activity.forIt')}</summary>
+          <dl className="facts">
+            <div>
+              <dt>{t('activity.action')}</dt>
+              <dd>
+                <code>{record.action}</code> · {t(`activity.outcomes.${record.outcome}`)}
+                {record.errorCode !== null && <> · {record.errorCode}</>}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('activity.record')}</dt>
+              <dd lang="en">{record.summary}</dd>
+            </div>
+            {record.workflowId !== null && (
+              <div>
+                <dt>{t('activity.workflow')}</dt>
+                <dd>
+                  <code>{record.workflowId}</code>
+                </dd>
+              </div>
+            )}
+            <div>
+              <dt>{t('activity.entry')}</dt>
+              <dd>{record.seq}</dd>
+            </div>
+          </dl>
+        </details>
+      </td>
+    </tr>
+  );
+}
+
+function Pager({ page, pages, total, onPage }: { readonly page: number; readonly pages: number; readonly total: number; readonly onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="pager">
+      <Button disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {t('activity.newer')}
+      </Button>
+      <span>{t('activity.page', { page, pages, total })}</span>
+      <Button disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {t('activity.older')}
+      </Button>
+    </div>
   );
 }

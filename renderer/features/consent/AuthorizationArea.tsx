@@ -44,11 +44,15 @@ export function AuthorizationArea({ workflowId, link }: { readonly workflowId: s
       if (frame === 0) frame = requestAnimationFrame(report);
     };
     report();
+    // The page takes the screen: brought fully into view (on a small terminal the heading scrolls
+    // away) once the screen has settled — after the screen's heading took the focus.
+    const reveal = requestAnimationFrame(() => element.scrollIntoView({ block: 'end' }));
     const observer = new ResizeObserver(schedule);
     observer.observe(element);
     window.addEventListener('resize', schedule);
     window.addEventListener('scroll', schedule, true);
     return () => {
+      cancelAnimationFrame(reveal);
       if (frame !== 0) cancelAnimationFrame(frame);
       observer.disconnect();
       window.removeEventListener('resize', schedule);

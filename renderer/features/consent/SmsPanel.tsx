@@ -1,5 +1,6 @@
-// Consent by SMS code: the masked contacts to pick from (the main one preselected), send, resend
-// after the cooldown, the code the patient reads out. Where the code opens the visit, a code typed
+// Consent by SMS code: the words to read to the patient, the masked contacts to pick from (the main
+// one preselected; "Send code" is the action bar's, submitting this form), resend after the cooldown,
+// the code the patient reads out. Where the code opens the visit, a code typed
 // to its full length confirms itself (no press); "Confirm" stays for a shorter code or a second
 // try, and joins a confirmation already on its way instead of sending the code twice; once the
 // code is accepted the form stays, read-only, beside the open visit. Elsewhere (the visit end, an
@@ -15,6 +16,7 @@ import { Countdown } from '../../ui/Countdown';
 import { RadioGroup, SelectField, TextField } from '../../ui/Field';
 import { useNow } from '../../ui/useNow';
 import { patience, Waiting } from '../../ui/Waiting';
+import { smsCodeForm, smsSendForm } from './verification-state';
 
 type Sms = NonNullable<VerificationStep['sms']>;
 
@@ -24,6 +26,7 @@ export function SmsPanel({
   sent,
   accepted,
   confirmsItself,
+  fallback,
   next,
 }: {
   readonly workflowId: string;
@@ -33,6 +36,8 @@ export function SmsPanel({
   readonly accepted: boolean;
   /** A code typed to its full length is confirmed without a press. */
   readonly confirmsItself: boolean;
+  /** The fallback after unusable fingerprints: its own words to the patient are on screen already. */
+  readonly fallback: boolean;
   readonly next: readonly string[];
 }) {
   const { t } = useTranslation();
@@ -43,6 +48,7 @@ export function SmsPanel({
   const mainContact = sms.contacts.find((contact) => contact.main) ?? sms.contacts[0];
   const [contactId, setContactId] = useState<string | null>(sms.selectedContactId ?? mainContact?.contactId ?? null);
   const [code, setCode] = useState('');
+  const [tried, setTried] = useState(false);
   /** The code last sent to be confirmed: typed again unchanged, it is not sent again by itself. */
   const confirmed = useRef<string | null>(null);
 
@@ -83,7 +89,15 @@ export function SmsPanel({
   return (
     <div className="sms">
       {!sent ? (
-        <>
+        <form
+          id={smsSendForm(workflowId)}
+          className="sms-send"
+          onSubmit={(event) => {
+            event.preventDefault();
+            send();
+          }}
+        >
+          {!fallback && <p className="patient-words">{t('sms.patientWords')}</p>}
           {sms.contacts.length > 1 ? (
             <RadioGroup legend={t('sms.pickContact')} name={`contact-${workflowId}`} value={contactId} onChange={setContactId} choices={contactChoices} />
           ) : mainContact !== undefined ? (
@@ -91,26 +105,27 @@ export function SmsPanel({
               {t('sms.goesTo')} <strong className="masked">{mainContact.masked}</strong>
             </p>
           ) : null}
-          <Button tone="primary" busy={pending === 'consent.sendSms'} disabled={!next.includes('consent.sendSms')} onClick={send}>
-            {t('sms.send')}
-          </Button>
           {pending === 'consent.sendSms' && (
             <Waiting patienceMs={patience.write} onCancel={toPatient} cancelLabel={t('consent.backToPatient')}>
               {t('sms.sending')}
             </Waiting>
           )}
-        </>
+        </form>
       ) : (
         <>
           <div className="sent-line">
             <p>{t('sms.sentTo', { contact: sms.sentTo ?? '', time: sms.sentAt === null ? '' : format.time(sms.sentAt) })}</p>
             {!accepted && sms.codeExpiresAt !== null && <Countdown to={sms.codeExpiresAt} label={t('sms.codeExpires')} expired={t('sms.codeExpired')} />}
           </div>
+          {!accepted && <p className="patient-words">{t('sms.readOut')}</p>}
           <form
+            id={smsCodeForm(workflowId)}
             className="code-form"
             onSubmit={(event) => {
               event.preventDefault();
+              if (accepted) return;
               if (codeValid) confirm(code);
+              else setTried(true);
             }}
           >
             <TextField
@@ -122,11 +137,11 @@ export function SmsPanel({
               maxLength={8}
               readOnly={accepted}
               hint={accepted ? t('sms.accepted') : confirmsItself ? t('sms.codeHint', { count: sms.codeLength }) : t('sms.codeHintPress')}
-              error={codeError}
+              error={codeError ?? (tried && !codeValid ? t('sms.codeNeeded') : undefined)}
               className="input-code"
               autoFocus
             />
-            <Button type="submit" tone="primary" disabled={!accepted && (!codeValid || !next.includes('consent.confirmSms'))}>
+            <Button type="submit" tone="primary" disabled={!accepted && !next.includes('consent.confirmSms')}>
               {t('sms.confirm')}
             </Button>
           </form>

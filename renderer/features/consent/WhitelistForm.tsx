@@ -13,7 +13,7 @@ import { Notice } from '../../ui/Notice';
 type Reason = CommandInput<'consent.requestWhitelist'>['reasonType'];
 
 /**
- * The contract's reasons in the order offered (the commonest first). Keyed by the contract's type
+ * The contract's reasons in the order offered (the commonest first; none chosen for the nurse). Keyed by the contract's type
  * so the compiler refuses a reason missing or unknown; the renderer cannot import the enum itself
  * without bundling zod.
  */
@@ -37,7 +37,7 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
   const { t } = useTranslation();
   const format = useFormat();
   const pending = useWorkflows((s) => s.pending[workflowId]) === 'consent.requestWhitelist';
-  const [reason, setReason] = useState<Reason>('BIOMETRIC_FAILURE');
+  const [reason, setReason] = useState<Reason | ''>('');
   const [text, setText] = useState('');
   const [tried, setTried] = useState(false);
 
@@ -51,13 +51,14 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
     );
   }
   const textNeeded = reason === 'OTHER' && text.trim() === '';
+  const reasonMissing = reason === '';
   return (
     <form
       className="whitelist"
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
-        if (textNeeded) return;
+        if (textNeeded || reason === '') return;
         void run(workflowId, 'consent.requestWhitelist', { workflowId, reasonType: reason, ...(text.trim() === '' ? {} : { reasonText: text.trim() }) });
       }}
     >
@@ -66,8 +67,9 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
       <SelectField
         label={t('whitelist.reasonLabel')}
         value={reason}
-        onChange={(event) => setReason(event.target.value as Reason)}
-        choices={offeredReasons.map((value) => ({ value, label: t(`whitelist.reason.${value}`) }))}
+        onChange={(event) => setReason(event.target.value as Reason | '')}
+        choices={[{ value: '', label: t('discharge.chooseReason') }, ...offeredReasons.map((value) => ({ value, label: t(`whitelist.reason.${value}`) }))]}
+        error={tried && reasonMissing ? t('whitelist.reasonNeeded') : undefined}
       />
       <TextArea label={t('whitelist.textLabel')} value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} error={tried && textNeeded ? t('whitelist.textNeeded') : undefined} />
       <Button type="submit" tone="primary" busy={pending}>

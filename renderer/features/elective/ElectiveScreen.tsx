@@ -1,19 +1,25 @@
 // Flow A, the elective admission, in two phases. Phase one: consent before the visit and the
 // preauthorization, watched until FINALISED with the doctor's and the payer's steps shown. Phase
-// two, on the day: the visit opens on the same workflow, without a new authorization.
+// two, on the day: the visit opens on the same workflow, without a new authorization. Cancel gives
+// up the consent while it is being taken, or the preauthorization (with the reason SHA is told).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
+import { ActionBar } from '../../ui/ActionBar';
+import type { CancelAction } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
 import { TextArea, TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { cancelVerification } from '../consent/verification-state';
+import { VerificationBar } from '../consent/VerificationBar';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
-import { openVisit, VisitOpened } from '../shared/VisitOpened';
+import { PatientSteps, viewPosition } from '../shared/PatientSteps';
+import { OpenVisitButton, VisitOpened } from '../shared/VisitOpened';
 import { isDiagnosisCode } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
@@ -28,56 +34,72 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
   const { t } = useTranslation();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
+  const [cancelling, setCancelling] = useState(false);
   const verification = view.verification;
   const showVerification = verification !== null && (view.state === 'verifying' || view.state === 'visit-day-verifying' || verification.stage !== 'verified');
+  const verifyingNow = verification !== null && (view.state === 'verifying' || view.state === 'visit-day-verifying');
+  const cancel: CancelAction | undefined = verifyingNow
+    ? { describes: t('elective.cancelWhat'), busy: pending === 'consent.cancel', onClick: () => void cancelVerification(workflowId) }
+    : view.next.includes('elective.cancelPreauth')
+      ? { describes: t('elective.cancelWhat'), onClick: () => setCancelling(true) }
+      : undefined;
 
   return (
-    <Screen title={t('elective.title')}>
+    <Screen title={t('elective.title')} steps={<PatientSteps position={viewPosition(view)} />}>
       <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType="INPATIENT" />
-      <Steps view={view} />
       {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
       {!showVerification && <WorkflowError view={view} />}
 
-      {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} />}
-      {view.preauth !== null && <PreauthProgress view={view} />}
+      {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} inBar={!verifyingNow} />}
+      {view.preauth !== null && <PreauthProgress view={view} cancelling={cancelling} onCancelled={() => setCancelling(false)} />}
 
       {view.state === 'finalised' && (
         <Notice tone="ok" title={t('elective.finalised.title')}>
           <p>{t('elective.finalised.body')}</p>
         </Notice>
       )}
-      {view.next.includes('visit.open') && (
-        <div className="startbar">
-          <p>{t('elective.visitDayHint')}</p>
-          <Button tone="primary" wide busy={pending === 'visit.open'} onClick={() => void openVisit(workflowId)}>
-            {t('visit.open')}
-          </Button>
-        </div>
-      )}
       {view.state === 'preauth-rejected' && <Notice tone="bad" title={t('elective.rejected.title')}>{t('elective.rejected.body')}</Notice>}
       {view.state === 'cancelled' && <Notice tone="warn" title={t('elective.cancelled')} />}
       {view.state === 'reconciling' && <Notice tone="info">{t('elective.reconciling')}</Notice>}
       {view.state === 'visit-opened' && view.visitWorkflowId !== null && <VisitOpened visitWorkflowId={view.visitWorkflowId} />}
+
+      {verifyingNow && verification !== null ? (
+        <VerificationBar view={view} step={verification} cancel={cancel} />
+      ) : (
+        <ActionBar cancel={cancel} note={view.next.includes('visit.open') ? <p>{t('elective.visitDayHint')}</p> : view.state === 'awaiting-doctor' || view.state === 'awaiting-payer' ? <p>{t('elective.progress.watching')}</p> : undefined}>
+          {view.next.includes('elective.submitPreauth') && !verifyingNow && (
+            <Button type="submit" form={preauthForm(workflowId)} tone="primary" busy={pending === 'elective.submitPreauth'}>
+              {t('elective.form.send')}
+            </Button>
+          )}
+          {view.next.includes('elective.refreshPreauth') && (
+            <Button tone="primary" busy={pending === 'elective.refreshPreauth'} onClick={() => void run(workflowId, 'elective.refreshPreauth', { workflowId })}>
+              {t('elective.progress.checkStatus')}
+            </Button>
+          )}
+          {(view.next.includes('visit.open') || view.state === 'visit-opened') && <OpenVisitButton workflowId={workflowId} visitWorkflowId={view.visitWorkflowId} />}
+        </ActionBar>
+      )}
     </Screen>
   );
 }
 
+const preauthForm = (workflowId: string) => `preauth-${workflowId}`;
+
 type StepState = 'done' | 'current' | 'waiting' | 'failed';
 
-function Steps({ view }: { readonly view: ElectiveView }) {
+/** The preauthorization's own steps: the request, the doctor's approval, SHA's. */
+function PreauthSteps({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
-  const consentDone = view.phase === 'visit-day' || (view.verification?.stage === 'verified' && view.state !== 'verifying');
   const preauth = view.preauth;
   const doctor: StepState =
     preauth === null ? 'waiting' : preauth.doctorStep === 'approved' ? 'done' : preauth.doctorStep === 'failed' ? 'failed' : preauth.doctorStep === 'waiting' ? 'current' : 'waiting';
   const payer: StepState =
     preauth === null ? 'waiting' : preauth.payerStep === 'approved' ? 'done' : preauth.payerStep === 'rejected' ? 'failed' : preauth.payerStep === 'waiting' ? 'current' : 'waiting';
   const steps: readonly { key: string; state: StepState }[] = [
-    { key: 'consent', state: consentDone ? 'done' : 'current' },
-    { key: 'request', state: preauth !== null ? 'done' : consentDone || view.next.includes('elective.submitPreauth') ? 'current' : 'waiting' },
+    { key: 'request', state: preauth !== null ? 'done' : 'current' },
     { key: 'doctor', state: doctor },
     { key: 'payer', state: payer },
-    { key: 'visitDay', state: view.state === 'visit-opened' ? 'done' : view.phase === 'visit-day' || view.state === 'finalised' ? 'current' : 'waiting' },
   ];
   return (
     <ol className="steps" aria-label={t('elective.stepsLabel')}>
@@ -96,7 +118,7 @@ function Steps({ view }: { readonly view: ElectiveView }) {
   );
 }
 
-function PreauthForm({ view }: { readonly view: ElectiveView }) {
+function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly inBar: boolean }) {
   const { t } = useTranslation();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]) === 'elective.submitPreauth';
@@ -116,6 +138,7 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
   const emailOk = isEmail(email.trim());
   return (
     <form
+      id={preauthForm(workflowId)}
       className="panel"
       onSubmit={(event) => {
         event.preventDefault();
@@ -174,25 +197,28 @@ function PreauthForm({ view }: { readonly view: ElectiveView }) {
         error={tried && !emailOk ? t('elective.form.emailNeeded') : undefined}
       />
       <TextArea label={t('elective.form.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
-      <Button type="submit" tone="primary" busy={pending}>
-        {t('elective.form.send')}
-      </Button>
+      {/* Before consent the request may be sent ahead (it goes once the patient has consented); after, it is the bar's next step. */}
+      {!inBar && (
+        <Button type="submit" busy={pending}>
+          {t('elective.form.send')}
+        </Button>
+      )}
     </form>
   );
 }
 
-function PreauthProgress({ view }: { readonly view: ElectiveView }) {
+function PreauthProgress({ view, cancelling, onCancelled }: { readonly view: ElectiveView; readonly cancelling: boolean; readonly onCancelled: () => void }) {
   const { t } = useTranslation();
   const format = useFormat();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const [cancelReason, setCancelReason] = useState('');
-  const [cancelling, setCancelling] = useState(false);
   const preauth = view.preauth;
   if (preauth === null) return null;
   return (
     <section className="panel" aria-labelledby="preauth-title">
       <h2 id="preauth-title">{t('elective.progress.title')}</h2>
+      <PreauthSteps view={view} />
       <dl className="facts">
         <div>
           <dt>{t('elective.progress.status')}</dt>
@@ -220,37 +246,28 @@ function PreauthProgress({ view }: { readonly view: ElectiveView }) {
         </div>
       </dl>
       {(view.state === 'awaiting-doctor' || view.state === 'awaiting-payer') && <p className="progress">{t('elective.progress.watching')}</p>}
-      <div className="actions">
-        {view.next.includes('elective.refreshPreauth') && (
-          <Button busy={pending === 'elective.refreshPreauth'} onClick={() => void run(workflowId, 'elective.refreshPreauth', { workflowId })}>
-            {t('elective.progress.checkStatus')}
-          </Button>
-        )}
-        {view.next.includes('elective.resendDoctorRequest') && (
+      {view.next.includes('elective.resendDoctorRequest') && (
+        <div className="actions">
           <Button busy={pending === 'elective.resendDoctorRequest'} onClick={() => void run(workflowId, 'elective.resendDoctorRequest', { workflowId })}>
             {t('elective.progress.resendDoctor')}
           </Button>
-        )}
-        {view.next.includes('elective.cancelPreauth') && !cancelling && (
-          <Button tone="danger" onClick={() => setCancelling(true)}>
-            {t('elective.progress.cancel')}
-          </Button>
-        )}
-      </div>
-      {cancelling && (
+        </div>
+      )}
+      {cancelling && view.next.includes('elective.cancelPreauth') && (
         <form
+          className="cancel-form"
           onSubmit={(event) => {
             event.preventDefault();
             if (cancelReason.trim() === '') return;
-            void run(workflowId, 'elective.cancelPreauth', { workflowId, reason: cancelReason.trim() }).then((answer) => answer.ok && setCancelling(false));
+            void run(workflowId, 'elective.cancelPreauth', { workflowId, reason: cancelReason.trim() }).then((answer) => answer.ok && onCancelled());
           }}
         >
-          <TextArea label={t('elective.progress.cancelReason')} value={cancelReason} onChange={(event) => setCancelReason(event.target.value)} required maxLength={2000} />
+          <TextArea label={t('elective.progress.cancelReason')} value={cancelReason} onChange={(event) => setCancelReason(event.target.value)} required maxLength={2000} autoFocus />
           <div className="actions">
             <Button type="submit" tone="danger" busy={pending === 'elective.cancelPreauth'} disabled={cancelReason.trim() === ''}>
               {t('elective.progress.cancelConfirm')}
             </Button>
-            <Button onClick={() => setCancelling(false)}>{t('common.back')}</Button>
+            <Button onClick={onCancelled}>{t('elective.progress.keep')}</Button>
           </div>
         </form>
       )}

@@ -10,16 +10,21 @@ import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
+import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
 import { Countdown } from '../../ui/Countdown';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { cancelVerification } from '../consent/verification-state';
+import { VerificationBar } from '../consent/VerificationBar';
 import { VerificationPanel } from '../consent/VerificationPanel';
 import { idTypes } from '../lookup/idTypes';
 import type { IdType } from '../lookup/store';
 import { isInvoiceNumber } from '../shared/formats';
+import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
+import { PatientInFull } from '../patient/PatientCard';
 import { WorkflowError } from '../shared/WorkflowError';
 import { useEmergencyDraft } from './draft';
 
@@ -32,10 +37,12 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
   const { t } = useTranslation();
   const format = useFormat();
   const verifying = view.verification !== null && view.state === 'identifying';
+  const pending = useWorkflows((s) => s.pending[view.workflowId]);
 
   return (
     <Screen
       title={t('emergency.title')}
+      steps={<PatientSteps position={viewPosition(view)} />}
       aside={
         view.submitBy !== null && view.state !== 'submitted' ? (
           <Countdown to={view.submitBy} label={t('emergency.timeLeft')} urgentBelowMs={2 * 3600_000} expired={t('emergency.windowOver')} />
@@ -58,9 +65,6 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
       {view.state === 'not-created' && (
         <Notice tone="bad" title={t('emergency.notCreated.title')}>
           <p>{t('emergency.notCreated.body')}</p>
-          <Button tone="primary" onClick={() => go({ name: 'emergency-new' })}>
-            {t('emergency.notCreated.again')}
-          </Button>
         </Notice>
       )}
       {(view.state === 'open-unidentified' || view.state === 'open-identified' || view.state === 'identifying') && <ClaimPanel view={view} />}
@@ -72,18 +76,45 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
       {view.state === 'submitted' && (
         <Notice tone="ok" title={t('emergency.submitted')}>
           <p>
-            {view.claimStatus !== null && <>{t('visit.claimStatus')}: {t(`claimStatus.${view.claimStatus}`)} · </>}
+            {view.claimStatus !== null && (
+              <>
+                {t('visit.claimStatus')}: {t(`claimStatus.${view.claimStatus}`)} ·{' '}
+              </>
+            )}
             {view.submittedAt !== null && format.dateTime(view.submittedAt)}
           </p>
-          <Button tone="primary" onClick={() => go({ name: 'lookup' })}>
-            {t('discharge.nextPatient')}
-          </Button>
         </Notice>
       )}
       {view.state === 'window-expired' && (
         <Notice tone="bad" title={t('emergency.expired.title')}>
           <p>{t('emergency.expired.body')}</p>
         </Notice>
+      )}
+
+      {verifying && view.verification !== null ? (
+        <VerificationBar
+          view={view}
+          step={view.verification}
+          cancel={{ describes: t('emergency.identify.cancelWhat'), busy: pending === 'consent.cancel', onClick: () => void cancelVerification(view.workflowId) }}
+        />
+      ) : (
+        <ActionBar>
+          {view.next.includes('emergency.submit') && (
+            <Button type="submit" form={submitForm(view.workflowId)} tone="primary" busy={pending === 'emergency.submit'}>
+              {t('discharge.submitButton')}
+            </Button>
+          )}
+          {view.state === 'not-created' && (
+            <Button tone="primary" onClick={() => go({ name: 'emergency-new' })}>
+              {t('emergency.notCreated.again')}
+            </Button>
+          )}
+          {(view.state === 'submitted' || view.state === 'window-expired') && (
+            <Button tone="primary" onClick={() => go({ name: 'lookup' })}>
+              {t('discharge.nextPatient')}
+            </Button>
+          )}
+        </ActionBar>
       )}
     </Screen>
   );
@@ -193,9 +224,7 @@ function IdentifyPanel({ view }: { readonly view: EmergencyView }) {
       {error !== null && (error.code === 'NOT_FOUND' ? <Notice tone="warn" title={t('lookup.notFound.title')} alert /> : <ErrorNotice error={error} />)}
       {found !== null && (
         <div className="found">
-          <p>
-            <span className="masked patient-name">{found.maskedName}</span> · {t(`idTypes.${found.idType}`)} <span className="masked">{found.maskedIdNumber}</span>
-          </p>
+          <PatientInFull summary={found} />
           {!found.hasPhone && <Notice tone="warn">{t('emergency.identify.noPhone')}</Notice>}
           <Button tone="primary" busy={pending} disabled={!found.hasPhone} onClick={() => identify(found.patientRef)}>
             {t('emergency.identify.send')}
@@ -206,27 +235,32 @@ function IdentifyPanel({ view }: { readonly view: EmergencyView }) {
   );
 }
 
+const submitForm = (workflowId: string) => `emergency-submit-${workflowId}`;
+
+/** The claim's closing details: nothing chosen for the nurse (the reason, why unidentified); "Submit claim" is the bar's. */
 function SubmitPanel({ view }: { readonly view: EmergencyView }) {
   const { t } = useTranslation();
   const workflowId = view.workflowId;
-  const pending = useWorkflows((s) => s.pending[workflowId]) === 'emergency.submit';
-  const [reason, setReason] = useState<Submit['reason']>('RECOVERED');
-  const [unknownReason, setUnknownReason] = useState<(typeof unknownReasons)[number]>('SHA_UNREGISTERED');
+  const [reason, setReason] = useState<Submit['reason'] | ''>('');
+  const [unknownReason, setUnknownReason] = useState<(typeof unknownReasons)[number] | ''>('');
   const [invoice, setInvoice] = useState('');
   const [notes, setNotes] = useState('');
+  const [tried, setTried] = useState(false);
   const unidentified = view.patient === null;
   const invoiceOk = invoice.trim() === '' || isInvoiceNumber(invoice.trim());
   return (
     <form
+      id={submitForm(workflowId)}
       className="panel"
       onSubmit={(event) => {
         event.preventDefault();
-        if (!invoiceOk) return;
+        setTried(true);
+        if (!invoiceOk || reason === '' || (unidentified && unknownReason === '')) return;
         void run(workflowId, 'emergency.submit', {
           workflowId,
           reason,
           ...(invoice.trim() === '' ? {} : { invoiceNumber: invoice.trim() }),
-          ...(unidentified ? { unknownPatientReason: unknownReason } : {}),
+          ...(unidentified && unknownReason !== '' ? { unknownPatientReason: unknownReason } : {}),
           ...(notes.trim() === '' ? {} : { notes: notes.trim() }),
         });
       }}
@@ -237,15 +271,17 @@ function SubmitPanel({ view }: { readonly view: EmergencyView }) {
         <SelectField
           label={t('discharge.reason')}
           value={reason}
-          onChange={(event) => setReason(event.target.value as Submit['reason'])}
-          choices={submitReasons.map((value) => ({ value, label: t(`discharge.reasons.${value}`) }))}
+          onChange={(event) => setReason(event.target.value as Submit['reason'] | '')}
+          choices={[{ value: '', label: t('discharge.chooseReason') }, ...submitReasons.map((value) => ({ value, label: t(`discharge.reasons.${value}`) }))]}
+          error={tried && reason === '' ? t('discharge.reasonNeeded') : undefined}
         />
         {unidentified && (
           <SelectField
             label={t('emergency.unknownReason')}
             value={unknownReason}
-            onChange={(event) => setUnknownReason(event.target.value as (typeof unknownReasons)[number])}
-            choices={unknownReasons.map((value) => ({ value, label: t(`emergency.unknownReasons.${value}`) }))}
+            onChange={(event) => setUnknownReason(event.target.value as (typeof unknownReasons)[number] | '')}
+            choices={[{ value: '', label: t('discharge.chooseReason') }, ...unknownReasons.map((value) => ({ value, label: t(`emergency.unknownReasons.${value}`) }))]}
+            error={tried && unknownReason === '' ? t('emergency.unknownReasonNeeded') : undefined}
           />
         )}
         <TextField
@@ -257,9 +293,6 @@ function SubmitPanel({ view }: { readonly view: EmergencyView }) {
         />
       </div>
       <TextArea label={t('discharge.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
-      <Button type="submit" tone="primary" busy={pending}>
-        {t('discharge.submitButton')}
-      </Button>
     </form>
   );
 }

@@ -9,12 +9,15 @@ import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
+import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
 import { SelectField, TextArea, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
+import { usePatient } from '../lookup/store';
+import { PatientSteps } from '../shared/PatientSteps';
 import { useEmergencyDraft } from './draft';
 
 type Protocol = CommandOutput<'emergency.protocols'>['items'][number];
@@ -36,8 +39,8 @@ export default function NewEmergencyScreen() {
   const [round, setRound] = useState(0);
   const [chosen, setChosen] = useState<Protocol | null>(null);
   const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
-  const [arrival, setArrival] = useState<Create['modeOfArrival']>('WALK-IN');
-  const [broughtBy, setBroughtBy] = useState<Create['broughtBy']>('RELATIVE');
+  const [arrival, setArrival] = useState<Create['modeOfArrival'] | ''>('');
+  const [broughtBy, setBroughtBy] = useState<Create['broughtBy'] | ''>('');
   const [reference, setReference] = useState('');
   const [notes, setNotes] = useState('');
   const [tried, setTried] = useState(false);
@@ -74,16 +77,18 @@ export default function NewEmergencyScreen() {
   const doctorOk = isDoctorComplete(doctor);
   const referenceOk = isReference(reference.trim());
   const notesOk = notes.trim() !== '';
+  const formId = 'new-emergency';
 
   return (
-    <Screen title={t('emergency.newTitle')}>
+    <Screen title={t('emergency.newTitle')} steps={<PatientSteps position={{ flow: 'emergency', done: [], current: 'claim' }} />}>
       <Notice tone="info">{t('emergency.newExplain')}</Notice>
       <form
+        id={formId}
         className="stack"
         onSubmit={(event) => {
           event.preventDefault();
           setTried(true);
-          if (chosen === null || !doctorOk || !referenceOk || !notesOk) return;
+          if (chosen === null || !doctorOk || !referenceOk || !notesOk || arrival === '' || broughtBy === '') return;
           void run('emergency', 'emergency.create', {
             interventionCode: chosen.interventionCode,
             protocolCode: chosen.protocolCode,
@@ -149,14 +154,16 @@ export default function NewEmergencyScreen() {
             <SelectField
               label={t('emergency.arrival')}
               value={arrival}
-              onChange={(event) => setArrival(event.target.value as Create['modeOfArrival'])}
-              choices={arrivals.map((value) => ({ value, label: t(`emergency.arrivals.${value}`) }))}
+              onChange={(event) => setArrival(event.target.value as Create['modeOfArrival'] | '')}
+              choices={[{ value: '', label: t('common.choose') }, ...arrivals.map((value) => ({ value, label: t(`emergency.arrivals.${value}`) }))]}
+              error={tried && arrival === '' ? t('emergency.arrivalNeeded') : undefined}
             />
             <SelectField
               label={t('emergency.broughtBy')}
               value={broughtBy}
-              onChange={(event) => setBroughtBy(event.target.value as Create['broughtBy'])}
-              choices={bringers.map((value) => ({ value, label: t(`emergency.bringers.${value}`) }))}
+              onChange={(event) => setBroughtBy(event.target.value as Create['broughtBy'] | '')}
+              choices={[{ value: '', label: t('common.choose') }, ...bringers.map((value) => ({ value, label: t(`emergency.bringers.${value}`) }))]}
+              error={tried && broughtBy === '' ? t('emergency.broughtByNeeded') : undefined}
             />
             <TextField
               label={t('emergency.reference')}
@@ -177,12 +184,12 @@ export default function NewEmergencyScreen() {
           />
         </section>
         {failure !== undefined && <ErrorNotice error={failure.error} />}
-        <div className="startbar">
-          <Button type="submit" tone="primary" wide busy={pending}>
-            {t('emergency.create')}
-          </Button>
-        </div>
       </form>
+      <ActionBar cancel={{ describes: t('emergency.cancelNewWhat'), onClick: () => go(draft.patientRef !== null && usePatient.getState().summary?.patientRef === draft.patientRef ? { name: 'patient' } : { name: 'lookup' }) }}>
+        <Button type="submit" form={formId} tone="primary" busy={pending}>
+          {t('emergency.create')}
+        </Button>
+      </ActionBar>
     </Screen>
   );
 }

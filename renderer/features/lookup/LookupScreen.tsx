@@ -102,7 +102,8 @@ export function LookupScreen() {
                   <td>
                     {t(`idTypes.${patient.idType}`)} <span className="masked">{patient.maskedIdNumber}</span>
                   </td>
-                  <td>{patient.covered ? t('lookup.recent.withCover') : t('lookup.recent.withoutCover')}</td>
+                  {/* The verdict's words with its mark, in one text: the verdict itself stays the only "Covered" alone on screen. */}
+                  <td>{`${patient.covered ? '✓' : '✕'} ${patient.covered ? t('eligibility.covered') : t('eligibility.notCovered')}`}</td>
                   <td>{format.time(patient.lookedUpAt)}</td>
                   <td>
                     <Button

@@ -1,28 +1,33 @@
-// After the look-up: eligibility the moment SHA answers it, then the phones and the suggested
-// service, the services to choose from as they arrive, this patient's unfinished work, and the way
-// to take consent for the chosen service. The defaults (the covered scheme, the one intervention
-// that fits the ward) come from the station core, so a routine visit needs no choice.
+// After the look-up: the patient in hand in full, eligibility the moment SHA answers it, then the
+// phones and the suggested service, the services to choose from as they arrive, and this patient's
+// unfinished work. The next step is in the action bar: "This is the patient" is confirmed by the
+// same press that starts consent (no extra click). The defaults (the covered scheme, the one
+// intervention that fits the ward) come from the station core, so a routine visit needs no choice.
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Intervention, PatientSummary } from '../../../electron/contract';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
+import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
-import { ErrorNotice, Notice } from '../../ui/Notice';
+import { ErrorNotice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { patience, Waiting } from '../../ui/Waiting';
 import { chooseSms } from '../consent/preference';
 import { startEmergencyWith } from '../emergency/draft';
-import { forgetPatient, loadDetails, usePatient } from '../lookup/store';
+import { forgetPatient, loadDetails, lookUpAgain, usePatient } from '../lookup/store';
 import { InterventionDetails } from '../services/InterventionDetails';
 import { InterventionPicker } from '../services/InterventionPicker';
 import { retryServices, selectedIntervention, useServices } from '../services/store';
-import { WorkList, useWorkList } from '../work/WorkList';
+import { PatientSteps, summaryPosition } from '../shared/PatientSteps';
+import { WorkRows, useWorkQueue } from '../work/WorkRows';
 import { EligibilityPanel } from './EligibilityPanel';
+import { PatientCard, useIdentityLine } from './PatientCard';
 
 export default function PatientScreen() {
   const { t } = useTranslation();
   const summary = usePatient((s) => s.summary);
+  const chosen = useServices(selectedIntervention);
 
   useEffect(() => {
     if (summary === null) go({ name: 'lookup' });
@@ -30,25 +35,16 @@ export default function PatientScreen() {
   if (summary === null) return null;
 
   return (
-    <Screen
-      title={t('patient.title')}
-      aside={
-        <Button
-          onClick={() => {
-            forgetPatient();
-            go({ name: 'lookup' });
-          }}
-        >
-          {t('patient.another')}
-        </Button>
-      }
-    >
+    <Screen title={t('patient.title')} steps={<PatientSteps position={summaryPosition(summary, chosen?.handling.startsWith ?? 'visit')} />}>
       <div className={summary.covered ? 'patient-grid' : 'patient-grid single'}>
-        <EligibilityPanel summary={summary} />
+        <div className="stack">
+          <PatientCard summary={summary} />
+          <EligibilityPanel summary={summary} />
+        </div>
         {summary.covered && <ServicesPanel patientRef={summary.patientRef} />}
       </div>
       <PatientWork patientRef={summary.patientRef} />
-      {summary.covered && <StartBar summary={summary} />}
+      <NextStep summary={summary} />
     </Screen>
   );
 }
@@ -63,7 +59,7 @@ function ServicesPanel({ patientRef }: { readonly patientRef: string }) {
   return (
     <section className="panel services" aria-labelledby="services-title">
       <h2 id="services-title">{t('services.title')}</h2>
-      {/* Before the services, the phones and the suggested one (the start bar says so and offers the way out). */}
+      {/* Before the services, the phones and the suggested one (the action bar says so and offers the way out). */}
       {(!started || loading) && <p className="progress">{t('services.loading')}</p>}
       {error !== null && <ErrorNotice error={error} onRetry={retryServices} />}
       {started && !loading && error === null && <InterventionPicker />}
@@ -74,104 +70,113 @@ function ServicesPanel({ patientRef }: { readonly patientRef: string }) {
 
 function PatientWork({ patientRef }: { readonly patientRef: string }) {
   const { t } = useTranslation();
-  const { items, error, reload } = useWorkList(patientRef, false);
+  const { items, error, reload } = useWorkQueue(patientRef, false);
   if (error !== null) return <ErrorNotice error={error} onRetry={reload} />;
   if (items === null || items.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="patient-work-title">
       <h2 id="patient-work-title">{t('patient.work')}</h2>
-      <WorkList items={items} emptyText="" />
+      <WorkRows items={items} />
     </section>
   );
 }
 
-function StartBar({ summary }: { readonly summary: PatientSummary }) {
+/** The bar: Cancel closes the patient; the note names who is confirmed; the one way on. */
+function NextStep({ summary }: { readonly summary: PatientSummary }) {
   const { t } = useTranslation();
   const details = usePatient((s) => s.details);
+  const busy = usePatient((s) => s.busy);
   const chosen = useServices(selectedIntervention);
   const suggestedComing = useServices((s) => s.selected !== null && (s.loading || s.waiting.length > 0) && selectedIntervention(s) === null);
-  const pending = useWorkflows((s) => s.pending.patient);
   const failure = useWorkflows((s) => s.failures.patient);
+  const cancel = {
+    describes: t('patient.cancelWhat'),
+    onClick: () => {
+      forgetPatient();
+      go({ name: 'lookup' });
+    },
+  };
 
+  if (!summary.covered) {
+    return (
+      <ActionBar cancel={cancel} note={<p>{t('patient.notCoveredNext')}</p>}>
+        <Button tone="primary" busy={busy} onClick={() => void lookUpAgain()}>
+          {t('eligibility.checkAgain')}
+        </Button>
+      </ActionBar>
+    );
+  }
   if (details === 'loading') {
     return (
-      <div className="startbar">
-        <Waiting patienceMs={patience.details} onRetry={() => void loadDetails()}>
-          {t('patient.start.detailsLoading')}
-        </Waiting>
-      </div>
+      <ActionBar
+        cancel={cancel}
+        note={
+          <Waiting patienceMs={patience.details} onRetry={() => void loadDetails()}>
+            {t('patient.start.detailsLoading')}
+          </Waiting>
+        }
+      />
     );
   }
   if (details !== 'ready') {
-    return (
-      <div className="startbar">
-        <ErrorNotice error={details} onRetry={() => void loadDetails()} />
-      </div>
-    );
+    return <ActionBar cancel={cancel} note={<ErrorNotice error={details} onRetry={() => void loadDetails()} />} />;
   }
-  if (summary.schemeChoiceNeeded) {
-    return <Notice tone="info">{t('patient.start.chooseSchemeFirst')}</Notice>;
-  }
-  if (chosen === null && suggestedComing) {
-    return (
-      <div className="startbar">
-        <p className="progress">{t('patient.start.suggestedLoading')}</p>
-      </div>
-    );
-  }
+  if (summary.schemeChoiceNeeded) return <ActionBar cancel={cancel} note={<p>{t('patient.start.chooseSchemeFirst')}</p>} />;
   if (chosen === null) {
-    return (
-      <div className="startbar">
-        <p>{t('patient.start.chooseService')}</p>
-      </div>
-    );
+    return <ActionBar cancel={cancel} note={<p className={suggestedComing ? 'progress' : undefined}>{suggestedComing ? t('patient.start.suggestedLoading') : t('patient.start.chooseService')}</p>} />;
   }
   return (
-    <div className="startbar">
-      {failure !== undefined && <ErrorNotice error={failure.error} />}
-      <StartButtons summary={summary} intervention={chosen} pending={pending !== undefined} />
-    </div>
+    <ActionBar cancel={cancel} note={<Confirmation summary={summary} failure={failure?.error} />}>
+      <StartButtons summary={summary} intervention={chosen} />
+    </ActionBar>
   );
 }
 
-function StartButtons({ summary, intervention, pending }: { readonly summary: PatientSummary; readonly intervention: Intervention; readonly pending: boolean }) {
+/** "This is the patient: Wanjiku Mumbi Kamau" — confirmed by the press that starts consent. */
+function Confirmation({ summary, failure }: { readonly summary: PatientSummary; readonly failure: Parameters<typeof ErrorNotice>[0]['error'] | undefined }) {
   const { t } = useTranslation();
+  const line = useIdentityLine(summary);
+  return (
+    <>
+      {failure !== undefined && <ErrorNotice error={failure} />}
+      <p id="confirm-patient">
+        <span className="confirm-who">{t('patient.confirm', { name: summary.identity.fullName ?? summary.maskedName })}</span>
+        <span className="small"> · {line}</span>
+      </p>
+    </>
+  );
+}
+
+function StartButtons({ summary, intervention }: { readonly summary: PatientSummary; readonly intervention: Intervention }) {
+  const { t } = useTranslation();
+  const pending = useWorkflows((s) => s.pending.patient) !== undefined;
   const startsWith = intervention.handling.startsWith;
 
   if (startsWith === 'elective') {
     return (
-      <>
-        <p>{t('patient.start.electiveHint')}</p>
-        <Button tone="primary" busy={pending} onClick={() => void beginElective(summary.patientRef, intervention.code)}>
-          {t('patient.start.elective')}
-        </Button>
-      </>
+      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginElective(summary.patientRef, intervention.code)}>
+        {t('patient.start.elective')}
+      </Button>
     );
   }
   if (startsWith === 'emergency') {
     return (
-      <>
-        <p>{t('patient.start.emergencyHint')}</p>
-        <Button tone="primary" onClick={() => startEmergencyWith(intervention.code, summary.patientRef)}>
-          {t('patient.start.emergency')}
-        </Button>
-      </>
+      <Button tone="primary" aria-describedby="confirm-patient" onClick={() => startEmergencyWith(intervention.code, summary.patientRef)}>
+        {t('patient.start.emergency')}
+      </Button>
     );
   }
   const smsPossible = summary.badges.smsCodeAllowed && summary.hasPhone;
   return (
     <>
-      <Button tone="primary" busy={pending} onClick={() => void beginConsent(summary.patientRef, intervention.code, 'fingerprint')}>
+      {smsPossible && (
+        <Button busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, intervention.code, 'sms')}>
+          {t('consent.bySms')}
+        </Button>
+      )}
+      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, intervention.code, 'fingerprint')}>
         {t('consent.byFingerprint')}
       </Button>
-      <Button tone={smsPossible ? 'primary' : 'secondary'} busy={pending} disabled={!smsPossible} aria-describedby={smsPossible ? undefined : 'sms-why-not'} onClick={() => void beginConsent(summary.patientRef, intervention.code, 'sms')}>
-        {t('consent.bySms')}
-      </Button>
-      {!smsPossible && (
-        <p id="sms-why-not" className="muted small">
-          {summary.hasPhone ? t('patient.start.smsNotAllowed') : t('patient.start.noPhone')}
-        </p>
-      )}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { switchLanguage } from '../../i18n';
 import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
 import { loadAll, refreshReaders, settingsChanged, useStation } from '../../state/station-store';
+import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
 import { Checkbox, SelectField, TextArea, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
@@ -132,6 +133,7 @@ function SettingsForm() {
 
   return (
     <form
+      id="station-settings"
       className="panel"
       aria-labelledby="station-settings-title"
       onSubmit={(event) => {
@@ -211,10 +213,11 @@ function SettingsForm() {
         error={fieldError('allowedLinkOrigins') ?? (error?.details?.field?.startsWith('allowedLinkOrigins') ? error.message : undefined)}
       />
       {error !== null && error.code !== 'VALIDATION' && <ErrorNotice error={error} />}
-      {saved && <Notice tone="ok">{t('settings.saved')}</Notice>}
-      <Button type="submit" tone="primary" busy={busy}>
-        {t('settings.save')}
-      </Button>
+      <ActionBar note={saved ? <p>{t('settings.saved')}</p> : undefined}>
+        <Button type="submit" form="station-settings" tone="primary" busy={busy}>
+          {t('settings.save')}
+        </Button>
+      </ActionBar>
     </form>
   );
 }

@@ -1,11 +1,13 @@
-// The screens a nurse moves between, the language switch and the lock. Screen names avoid the
-// words of the fixed accessible names (contracts.md) so a test's name match stays unambiguous.
+// The screens a nurse moves between (Work in progress counting the doctor's and SHA's answers not
+// yet seen), the language switch and the lock. Screen names avoid the words of the fixed accessible
+// names (contracts.md) so a test's name match stays unambiguous.
 import { useTranslation } from 'react-i18next';
 import { switchLanguage } from '../../i18n';
 import { call } from '../../state/bridge';
 import { go, useNavigation } from '../../state/navigation';
 import type { Route } from '../../state/navigation';
 import { lockStation, settingsChanged, useStation } from '../../state/station-store';
+import { unseenAnswers, useQueue } from '../work/queue';
 
 const places: readonly { readonly route: Route; readonly key: string }[] = [
   { route: { name: 'lookup' }, key: 'nav.patients' },
@@ -23,6 +25,9 @@ export function TopBar() {
   const facility = useStation((s) => s.status?.facility?.name ?? s.settings?.facilityName ?? null);
   const staff = useStation((s) => s.status?.staff ?? null);
   const other = i18n.language === 'sw' ? 'en' : 'sw';
+  const items = useQueue((s) => s.items);
+  const seen = useQueue((s) => s.seen);
+  const answers = unseenAnswers({ items, seen }).length;
 
   const changeLanguage = async () => {
     await switchLanguage(other);
@@ -36,9 +41,11 @@ export function TopBar() {
   return (
     <div className="topbar">
       <div className="brand">
-        <span className="brand-name">{t('app.name')}</span>
-        {facility !== null && <span className="brand-facility">{facility}</span>}
-        {staff !== null && !locked && <span className="brand-facility">{t('nav.signedInAs', { name: staff.name })}</span>}
+        <span className="brand-line">
+          <span className="brand-name">{t('app.name')}</span>
+          {facility !== null && <span className="brand-facility">{facility}</span>}
+        </span>
+        {staff !== null && !locked && <span className="brand-who">{t('nav.signedInAs', { name: staff.name })}</span>}
       </div>
       {!locked && !setupNeeded && (
         <nav aria-label={t('nav.label')}>
@@ -47,6 +54,12 @@ export function TopBar() {
               <li key={place.key}>
                 <button type="button" className="nav-item" aria-current={current(place.route) ? 'page' : undefined} onClick={() => go(place.route)}>
                   {t(place.key)}
+                  {place.route.name === 'work' && answers > 0 && (
+                    <span className="nav-count">
+                      <span aria-hidden="true">{answers}</span>
+                      <span className="visually-hidden">{t('nav.answers', { count: answers })}</span>
+                    </span>
+                  )}
                 </button>
               </li>
             ))}

@@ -1,5 +1,6 @@
 // The open visit: its number and status (never the consent token), the attending doctor, the
-// billing lines in their minimal form, the claim preview, and the way to the visit's end.
+// billing lines in their minimal form, the claim preview, and the way to the visit's end in the
+// action bar: "Discharge" for an inpatient, "End visit (discharge)" for an outpatient.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ClaimPreview } from '../../../electron/contract';
@@ -9,6 +10,7 @@ import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
+import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
@@ -16,6 +18,7 @@ import { Screen } from '../../ui/Screen';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
 import { isDiagnosisCode } from '../shared/formats';
+import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreviewPanel } from './PreviewPanel';
@@ -38,7 +41,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
   };
 
   return (
-    <Screen title={t('visit.title')}>
+    <Screen title={t('visit.title')} steps={<PatientSteps position={viewPosition(view)} />}>
       <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
       <div className={`visit-status state-${view.state}`}>
         <p className="visit-state">{t(`state.visit.${view.state}`)}</p>
@@ -69,12 +72,12 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
 
       {(view.next.includes('discharge.begin') || view.dischargeWorkflowId !== null) && (
-        <div className="startbar">
-          <p>{view.closeBy === 'discharge' ? t('visit.endHintDischarge') : t('visit.endHintSubmit')}</p>
-          <Button tone="primary" wide busy={pending === 'discharge.begin'} onClick={() => void beginDischarge()}>
-            {t('visit.discharge')}
+        <ActionBar note={<p>{view.closeBy === 'discharge' ? t('visit.endHintDischarge') : t('visit.endHintSubmit')}</p>}>
+          {/* An inpatient is discharged; an outpatient visit is ended — which SHA calls its discharge too. */}
+          <Button tone="primary" busy={pending === 'discharge.begin'} onClick={() => void beginDischarge()}>
+            {view.closeBy === 'discharge' ? t('visit.discharge') : t('visit.endVisit')}
           </Button>
-        </div>
+        </ActionBar>
       )}
     </Screen>
   );

@@ -1,5 +1,6 @@
 // Shows one workflow by its kind. The view comes from the store (kept current by events); when the
-// screen opens on a workflow not seen yet (from the work list, after a restart) it is fetched.
+// screen opens on a workflow not seen yet (from the work list, after a restart) it is fetched. A
+// doctor's or SHA's answer on it counts as seen once it is on screen.
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StationError } from '../../bridge/types';
@@ -10,6 +11,7 @@ import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { ConsentScreen } from '../consent/ConsentScreen';
+import { sawWorkflow } from '../work/queue';
 
 const VisitScreen = lazy(() => import('../visit/VisitScreen'));
 const DischargeScreen = lazy(() => import('../discharge/DischargeScreen'));
@@ -20,6 +22,8 @@ export default function WorkflowScreen({ workflowId }: { readonly workflowId: st
   const { t } = useTranslation();
   const view = useWorkflows((s) => s.views[workflowId]);
   const [error, setError] = useState<StationError | null>(null);
+
+  useEffect(() => sawWorkflow(workflowId), [workflowId]);
 
   useEffect(() => {
     if (view !== undefined) return;

@@ -144,8 +144,12 @@ describe('the authorization page', () => {
     expect(csp).toContain('frame-ancestors');
     await expect.poll(() => page.locator('#patient-name').textContent()).toBe('W*** M*** K***');
     expect(await page.content()).not.toContain('Wanjiku');
+    // Each finger in English and in Kiswahili, for the patient who reads either.
     const fingers = await page.getByRole('button', { pressed: false }).allTextContents();
-    expect(fingers).toEqual(expect.arrayContaining(['Right thumb', 'Right index', 'Left thumb', 'Left index']));
+    expect(fingers).toEqual(
+      expect.arrayContaining(['Right thumb Kidole gumba cha kulia', 'Right index Kidole cha shahada cha kulia', 'Left thumb Kidole gumba cha kushoto', 'Left index Kidole cha shahada cha kushoto']),
+    );
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Fingerprint consent Ridhaa kwa alama ya kidole');
     const left = (await page.locator('#time-left').textContent()) ?? '';
     expect(left).toMatch(/^(9|10):\d{2}$/);
     await page.screenshot({ path: join(shots, 'ekyc-no-device-service.png') });
@@ -158,6 +162,7 @@ describe('the authorization page', () => {
     await page.goto(url);
     const status = page.getByRole('status');
     await expect.poll(() => status.textContent(), { timeout: 10_000 }).toContain('device service is not running');
+    expect(await status.textContent()).toContain('Huduma ya vifaa haifanyi kazi');
     const retry = page.getByRole('button', { name: 'Retry' });
     expect(await retry.isVisible()).toBe(true);
     await retry.click();

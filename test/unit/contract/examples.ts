@@ -197,6 +197,7 @@ const session = {
 
 const summary = {
   ...patient,
+  identity: { fullName: 'Jane Wanjiru Kamau', sex: 'female' as const, dateOfBirth: '1983-02-11', idNumberEnd: '0001' },
   idType: 'National ID' as const,
   maskedIdNumber: '3000***1',
   ageYears: 42,
@@ -376,7 +377,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     ],
   },
   'readers.cancelCapture': readers,
-  'audit.read': onePage([auditRecord]),
+  'audit.read': onePage([{ ...auditRecord, maskedPatient: patient.maskedName }]),
   'audit.export': {
     fileName: 'idhini-audit-2025-03-04.jsonl',
     mediaType: 'application/x-ndjson',
@@ -390,6 +391,12 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'station.reportActivity': status,
   'workflow.get': electiveView,
   'workflow.list': { items: [consentView, visitView, dischargeView, electiveView, emergencyView] },
+  'work.queue': {
+    items: [
+      { view: electiveView, since: at, answer: { by: 'doctor', about: 'preauth', outcome: 'approved', at } },
+      { view: consentView, since: later, answer: null },
+    ],
+  },
 };
 
 export const eventExamples: StationEvent[] = [

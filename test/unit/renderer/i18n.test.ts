@@ -4,8 +4,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { machines } from '../../../electron/station/machines';
 import {
   claimStatus,
+  deadline,
   consentState,
   dischargeReason,
   dischargeState,
@@ -23,7 +25,9 @@ import {
   verificationStep,
   visitState,
   whitelistReasonType,
+  workAnswer,
   workflowKind,
+  patientIdentity,
 } from '../../../electron/contract';
 import en from '../../../renderer/i18n/en.json';
 import sw from '../../../renderer/i18n/sw.json';
@@ -112,7 +116,31 @@ describe('renderer translations', () => {
       ...readerState.shape.state.options.map((s) => `readers.state.${s}`),
       ...hardwareServiceState.shape.state.options.map((s) => `readers.service.${s}`),
       ...localDeviceServiceState.shape.state.options.map((s) => `readers.local.${s}`),
+      ...deadline.shape.kind.options.map((k) => `work.deadline.${k}`),
+      ...workAnswer.shape.about.options.flatMap((about) =>
+        workAnswer.shape.by.options.flatMap((by) => workAnswer.shape.outcome.options.map((outcome) => `work.answer.${about}.${by}.${outcome}`)),
+      ),
+      ...patientIdentity.shape.sex.unwrap().options.map((sex) => `identity.sex.${sex}`),
     ];
     expect(needed.filter((key) => !has(key))).toEqual([]);
+  });
+
+  it('puts into words everything the station records, for the activity screen', () => {
+    // Every workflow's creation and every transition of its machine (the engine audits `<kind>.<event>`).
+    const events = Object.entries(machines).flatMap(([kind, table]) => [
+      `activity.created.${kind}`,
+      ...[...new Set(Object.values(table).flatMap((row) => Object.keys(row)))].map((event) => `activity.event.${kind}.${event}`),
+    ]);
+    // Every exchange call the core journals (`exchange.<operation>`), read from its source.
+    const root = join(import.meta.dirname, '../../../electron/station');
+    const sources = [...readdirSync(join(root, 'workflows')).map((f) => join(root, 'workflows', f)), ...readdirSync(root).filter((f) => f.endsWith('.ts')).map((f) => join(root, f))];
+    const operations = new Set<string>();
+    for (const file of sources.filter((f) => f.endsWith('.ts'))) {
+      const source = readFileSync(file, 'utf8');
+      for (const m of source.matchAll(/(?:operation: |engine\.call\(\s*\w+,\s*|billingCall\(\s*\w+,\s*\w+,\s*)'([a-z]+\.[A-Za-z]+)'/g)) operations.add(m[1] as string);
+    }
+    expect(operations.size).toBeGreaterThan(15);
+    const words = [...operations].map((op) => `activity.operation.${op.replace('.', '_')}`);
+    expect([...events, ...words].filter((key) => !has(key))).toEqual([]);
   });
 });

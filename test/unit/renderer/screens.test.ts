@@ -1,19 +1,31 @@
 // Every screen of the renderer in Chromium against the fake station (test/fixtures/renderer),
-// driven by role and accessible name: axe-core finds nothing in either language, controls are at
-// least 44 px, nothing overflows at 1024x600, the keyboard alone gets a patient to consent, the
-// lock drops patient data, and the screens offer the way out of each failure the field notes list.
+// driven by role and accessible name. Every screen, in English and in Swahili: axe-core finds
+// nothing at 1024x600 and at 1280x800; at 1024x600 each is photographed, every control is at least
+// 44 px, nothing scrolls sideways, and no interactive element is covered (by a bar, by anything) or
+// left outside the viewport once scrolled to. Then the flows: one next step with Cancel in one
+// place, the right patient in full, nothing chosen for the nurse, the keyboard alone to consent,
+// the ward's queue and its answers, the record in plain words, the lock dropping patient data, and
+// the way out of each failure the field notes list.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
-import { control, flows } from '../../e2e/flows';
+import { cancelButton, control, flows } from '../../e2e/flows';
 
 let browser: Browser;
 let server: StaticServer;
+/** Where the 1024x600 photographs go: kept under IDHINI_SCREENSHOTS, else in a temporary folder kept only when a check fails. */
+const keepShots = process.env.IDHINI_SCREENSHOTS;
+let shots: string;
 
 beforeAll(async () => {
   await ensureRendererBuilt();
   [browser, server] = await Promise.all([launchChromium(), serveRenderer()]);
+  shots = keepShots ?? mkdtempSync(join(tmpdir(), 'idhini-screens-'));
+  mkdirSync(shots, { recursive: true });
 }, 240_000);
 
 afterAll(async () => {
@@ -31,6 +43,9 @@ async function done(page: Page): Promise<void> {
   await page.context().close();
 }
 
+const small = { width: 1024, height: 600 };
+const large = { width: 1280, height: 800 };
+
 /** Each screen reached by a flow of test/e2e/flows.ts. */
 const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?][] = [
   ['first run', (page) => page.getByRole('heading', { name: 'Set up this station' }).waitFor(), { fake: { firstRun: true } }],
@@ -38,8 +53,10 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['patient not found', (page) => flows.lookUp(page, '99999999')],
   ['exchange down at look-up', flows.exchangeDownAtLookup],
   ['eligibility, covered', (page) => flows.lookUp(page, '30000001')],
+  ['eligibility, SMS code allowed', (page) => flows.lookUp(page, '30000002')],
   ['eligibility, not covered', (page) => flows.lookUp(page, '30000003')],
   ['eligibility, two schemes', (page) => flows.lookUp(page, '30000005')],
+  ['services search', flows.servicesSearch],
   ['consent by fingerprint', flows.fingerprintWaiting],
   ['consent by SMS code', flows.smsSent],
   ['SMS fallback after unusable fingerprints', flows.fallback],
@@ -49,6 +66,7 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['elective, phase one', flows.electiveWaiting],
+  ['elective, the doctor has answered', flows.electiveDoctorAnswered],
   ['elective, finalised', flows.electiveFinalised],
   ['new emergency', flows.emergencyNew],
   ['open emergency', flows.emergencyOpen],
@@ -58,43 +76,164 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['locked', flows.locked],
 ];
 
-/** Controls smaller than 44 px, and horizontal overflow of the screen area. */
-async function layoutProblems(page: Page): Promise<string[]> {
+/** What the checks read of the page (this side has no DOM types). */
+interface Box {
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+  readonly width: number;
+  readonly height: number;
+}
+interface El {
+  readonly tagName: string;
+  readonly textContent: string | null;
+  readonly isConnected: boolean;
+  readonly classList: { contains(name: string): boolean };
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): Box;
+  scrollIntoView(options: object): void;
+  contains(other: El): boolean;
+  checkVisibility(options: object): boolean;
+}
+interface Win {
+  readonly innerWidth: number;
+  readonly innerHeight: number;
+  readonly document: {
+    querySelectorAll(selector: string): ArrayLike<El>;
+    getElementById(id: string): { scrollWidth: number; clientWidth: number } | null;
+    elementFromPoint(x: number, y: number): El | null;
+    readonly documentElement: { readonly lang: string };
+  };
+}
+
+/** Controls smaller than 44 px, and sideways scrolling of the screen area. */
+async function sizeProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    type Box = { width: number; height: number };
-    type El = { getBoundingClientRect(): Box; textContent: string | null; tagName: string };
-    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<El>; getElementById(id: string): { scrollWidth: number; clientWidth: number } | null } }).document;
+    const { document } = globalThis as unknown as Win;
     const out: string[] = [];
-    for (const el of Array.from(doc.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), [role=option], label.radio, .check'))) {
+    for (const el of Array.from(document.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), [role=option], label.radio, .check, summary'))) {
       const box = el.getBoundingClientRect();
-      if (box.width === 0 && box.height === 0) continue; // not drawn
+      if ((box.width <= 1 && box.height <= 1) || !el.checkVisibility({ visibilityProperty: true })) continue; // not drawn, or for screen readers only
       if (box.height < 43.5 || box.width < 43.5) out.push(`${el.tagName} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
     }
-    const main = doc.getElementById('main');
-    if (main !== null && main.scrollWidth > main.clientWidth + 1) out.push(`horizontal overflow ${main.scrollWidth} > ${main.clientWidth}`);
+    const main = document.getElementById('main');
+    if (main !== null && main.scrollWidth > main.clientWidth + 1) out.push(`sideways scrolling ${main.scrollWidth} > ${main.clientWidth}`);
     return out;
   });
 }
 
-describe('every screen', () => {
-  it('has no axe-core violations, 44 px controls and no sideways scrolling at 1024x600, in English and in Swahili', { timeout: 240_000 }, async () => {
-    const found: string[] = [];
-    for (const [name, reach, options] of screens) {
-      const page = await open({ ...options, viewport: { width: 1024, height: 600 } });
-      try {
-        await reach(page);
-        for (const v of await axeViolations(page)) found.push(`${name} (en): ${v.id} ${v.targets.join(', ')}`);
-        for (const p of await layoutProblems(page)) found.push(`${name} (en): ${p}`);
-        await page.getByRole('button', { name: 'Kiswahili', exact: true }).click();
-        await page.getByRole('button', { name: 'English', exact: true }).waitFor();
-        expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang)).toBe('sw');
-        for (const v of await axeViolations(page)) found.push(`${name} (sw): ${v.id} ${v.targets.join(', ')}`);
-        for (const p of await layoutProblems(page)) found.push(`${name} (sw): ${p}`);
-      } finally {
-        await done(page);
+/**
+ * Every interactive element, scrolled to as a nurse would: wholly inside the viewport, and the
+ * element itself (not a bar, not anything else) at its centre and along each edge. The skip link is
+ * off screen until it has the focus, by design.
+ */
+async function coveredProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const { document, innerWidth, innerHeight } = globalThis as unknown as Win;
+    const out: string[] = [];
+    const describe = (el: El) => `${el.tagName.toLowerCase()}${el.getAttribute('role') ? `[${el.getAttribute('role')}]` : ''} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+    const selector = 'button, a[href], input:not([type=hidden]), select, textarea, summary, iframe, [role=option], [tabindex]:not([tabindex="-1"])';
+    for (const el of Array.from(document.querySelectorAll(selector))) {
+      // Not drawn (hidden, inside a closed <details>), or the skip link, off screen until focused by design.
+      if (!el.isConnected || el.classList.contains('skip') || !el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) continue;
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = el.getBoundingClientRect();
+      if (r.width <= 1 || r.height <= 1) continue;
+      if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+        out.push(`${describe(el)} outside the viewport (${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}x${Math.round(r.height)})`);
+        continue;
+      }
+      // The centre and the middle of each edge, just inside it (a corner may be rounded away).
+      const inset = Math.min(4, r.width / 4, r.height / 4);
+      const [midX, midY] = [r.left + r.width / 2, r.top + r.height / 2];
+      const points = [
+        [midX, midY],
+        [midX, r.top + inset],
+        [midX, r.bottom - inset],
+        [r.left + inset, midY],
+        [r.right - inset, midY],
+      ] as const;
+      for (const [x, y] of points) {
+        const hit = document.elementFromPoint(x, y);
+        if (hit !== null && (hit === el || el.contains(hit))) continue;
+        out.push(`${describe(el)} covered at (${Math.round(x)},${Math.round(y)}) by ${hit === null ? 'nothing drawn' : describe(hit)}`);
+        break;
       }
     }
-    expect(found).toEqual([]);
+    return out;
+  });
+}
+
+/** The screen area's scroll position; with `to`, set it (every scroll container inside is left as the check left it). */
+async function mainScroll(page: Page, to?: number): Promise<number> {
+  return page.evaluate((top) => {
+    const main = (globalThis as unknown as { document: { getElementById(id: string): { scrollTop: number } | null } }).document.getElementById('main');
+    if (main === null) return 0;
+    if (top !== undefined) main.scrollTop = top;
+    return main.scrollTop;
+  }, to);
+}
+
+async function switchTo(page: Page, language: 'sw' | 'en'): Promise<void> {
+  await page.getByRole('button', { name: language === 'sw' ? 'Kiswahili' : 'English', exact: true }).click();
+  await page.getByRole('button', { name: language === 'sw' ? 'English' : 'Kiswahili', exact: true }).waitFor();
+  await page.waitForFunction((lang) => (globalThis as unknown as Win).document.documentElement.lang === lang, language);
+}
+
+describe('every screen', () => {
+  it(
+    'in English and in Swahili: axe-core at 1024x600 and 1280x800; at 1024x600 photographed, 44 px controls, no sideways scrolling, no interactive element covered or outside the viewport',
+    { timeout: 300_000 },
+    async () => {
+      const found: string[] = [];
+      for (const [name, reach, options] of screens) {
+        const page = await open({ ...options, viewport: small });
+        const file = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+        try {
+          await reach(page);
+          for (const language of ['en', 'sw'] as const) {
+            if (language === 'sw') await switchTo(page, 'sw');
+            await page.screenshot({ path: join(shots, `${file}-${language}-1024x600.png`) });
+            for (const v of await axeViolations(page)) found.push(`${name} (${language}, 1024x600): ${v.id} ${v.targets.join(', ')}`);
+            for (const p of await sizeProblems(page)) found.push(`${name} (${language}, 1024x600): ${p}`);
+            // The check scrolls to every element; the screen is put back as the nurse had it.
+            const scrolled = await mainScroll(page);
+            for (const p of await coveredProblems(page)) found.push(`${name} (${language}, 1024x600): ${p}`);
+            await mainScroll(page, scrolled);
+          }
+          await page.setViewportSize(large);
+          for (const language of ['sw', 'en'] as const) {
+            if (language === 'en') await switchTo(page, 'en');
+            for (const v of await axeViolations(page)) found.push(`${name} (${language}, 1280x800): ${v.id} ${v.targets.join(', ')}`);
+          }
+        } finally {
+          await done(page);
+        }
+      }
+      if (found.length > 0 && keepShots === undefined) found.push(`photographs kept in ${shots}`);
+      else if (keepShots === undefined) rmSync(shots, { recursive: true, force: true });
+      expect(found).toEqual([]);
+    },
+  );
+});
+
+describe('the covered-element check', () => {
+  it('finds a control under a bar laid over the screen, and one outside the viewport', async () => {
+    const page = await open({ viewport: small });
+    try {
+      await flows.lookUp(page, '30000001');
+      expect(await coveredProblems(page)).toEqual([]);
+      // A bar laid over the screen (as the old start bar was), and the primary action pushed off its edge.
+      await page.addStyleTag({
+        content: '.actionbar { position: fixed; left: 0; right: 0; top: 160px; height: 120px; z-index: 5; } .actionbar .btn-primary { position: fixed; right: -120px; bottom: 40px; }',
+      });
+      const problems = await coveredProblems(page);
+      expect(problems.some((p) => /^input "" covered at .* by .*This is the patient/.test(p))).toBe(true);
+      expect(problems.some((p) => /^button "Verify by fingerprint" outside the viewport/.test(p))).toBe(true);
+    } finally {
+      await done(page);
+    }
   });
 });
 
@@ -206,13 +345,56 @@ describe('consent', () => {
     }
   });
 
-  it('lets the nurse cancel a stale fingerprint request that blocks the SMS code, then send it', async () => {
+  it('cancels a fingerprint request that blocks the SMS code and sends the code, in one press', async () => {
     const page = await open();
     try {
       await flows.stalePending(page);
-      await page.getByRole('button', { name: 'Cancel the open fingerprint request' }).click();
-      await page.getByRole('button', { name: 'Send code' }).click();
+      await page.getByRole('button', { name: 'Cancel it and send the code' }).click();
       await page.getByRole('textbox', { name: 'SMS code' }).waitFor();
+      const fake = await page.evaluate(() => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls.slice(-2));
+      expect(fake).toEqual(['consent.cancel', 'consent.sendSms']);
+      await page.getByText('Code sent to +254722***202').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('shows SHA\'s fingerprint page large, says which finger in the action bar, and shows the reader\'s diagnostics only when something is wrong', async () => {
+    const page = await open({ viewport: small });
+    try {
+      await flows.fingerprintWaiting(page);
+      const bar = page.getByRole('region', { name: 'Next step' });
+      await bar.getByText(/usually the right thumb/).waitFor();
+      await bar.getByText('Page open for').waitFor();
+      // No press needed: only Cancel is offered (30000001 may not use an SMS code).
+      expect(await bar.getByRole('button').allTextContents()).toEqual(['Cancel']);
+      // The page fills what the screen has between the bars.
+      const area = await page.locator('.auth-area').boundingBox();
+      expect(area?.height).toBeGreaterThan(350);
+      expect(area?.width).toBeGreaterThan(950);
+      expect(await page.getByText('Check the reader again').count()).toBe(0);
+      // Something wrong: the same words as the status bar, and what to do.
+      await control(page, { name: 'setReader', args: ['error'] });
+      const warning = page.locator('.reader-trouble');
+      await warning.getByText('Virtual reader (training): reader problem').waitFor();
+      expect(await page.getByRole('status').textContent()).toContain('Virtual reader (training): reader problem');
+      await warning.getByRole('button', { name: 'Check the reader again' }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('offers one clear way to an SMS code beside a waiting fingerprint page, with the words to read to the patient', async () => {
+    const page = await open();
+    try {
+      await flows.lookUp(page, '30000002');
+      await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+      await page.locator('iframe').waitFor();
+      const bar = page.getByRole('region', { name: 'Next step' });
+      await bar.getByRole('button', { name: 'Verify by SMS code' }).click();
+      await page.getByText(/Tell the patient: "SHA will send a code to your phone by SMS/).waitFor();
+      await bar.getByRole('button', { name: 'Send code' }).waitFor();
+      expect(await page.locator('iframe').count()).toBe(0);
     } finally {
       await done(page);
     }
@@ -273,6 +455,10 @@ describe('visit end', () => {
       expect(reasons).toContain('Died');
       await inpatient.getByRole('checkbox', { name: 'Partial discharge' }).check();
       await inpatient.getByRole('button', { name: 'Discharge' }).click();
+      // Nothing chosen for the nurse: the reason first.
+      await inpatient.getByText('Choose the reason.').waitFor();
+      await inpatient.getByRole('combobox', { name: 'Reason' }).selectOption('RECOVERED');
+      await inpatient.getByRole('button', { name: 'Discharge' }).click();
       await inpatient.getByText('Partly discharged on').waitFor();
       await inpatient.getByRole('button', { name: 'Submit claim' }).waitFor();
       await inpatient.context().close();
@@ -290,6 +476,8 @@ describe('emergency', () => {
       await page.getByText('Time left to submit').waitFor();
       const reasons = await page.getByRole('combobox', { name: 'Reason' }).locator('option').allTextContents();
       expect(reasons).not.toContain('Died');
+      await page.getByRole('combobox', { name: 'Reason' }).selectOption('RECOVERED');
+      await page.getByRole('combobox', { name: 'Why the patient is unidentified' }).selectOption('SHA_UNREGISTERED');
       await page.getByRole('button', { name: 'Submit claim' }).click();
       await page.getByText('Emergency claim submitted').waitFor();
     } finally {
@@ -316,6 +504,152 @@ describe('countdowns', () => {
       expect(before - (await minutesLeft())).toBeLessThanOrEqual(602);
       await control(page, { name: 'advanceClock', args: [15 * 3600_000] });
       await countdown.getByText('24 hours passed').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('the right patient', () => {
+  it('shows the patient in hand in full (from eligibility), confirms "This is the patient" in the press that starts consent, and keeps lists masked', async () => {
+    const page = await open({ clockAt: new Date('2025-06-12T09:41:00+03:00') });
+    try {
+      await flows.lookUp(page, '30000001');
+      const card = page.getByRole('region', { name: 'Wanjiku Mumbi Kamau' });
+      await card.getByText('Female · 40 years · born 14 Mar 1985').waitFor();
+      await card.getByText('ending 0001').waitFor();
+      await card.getByText('SOCIAL HEALTH INSURANCE FUND').waitFor();
+      const bar = page.getByRole('region', { name: 'Next step' });
+      await bar.getByText('This is the patient: Wanjiku Mumbi Kamau').waitFor();
+      const verify = bar.getByRole('button', { name: 'Verify by fingerprint' });
+      const described = await verify.getAttribute('aria-describedby');
+      expect(await page.locator(`#${described}`).textContent()).toContain('This is the patient: Wanjiku Mumbi Kamau');
+      // One press confirms the patient and starts consent: the consent screen names her too.
+      await verify.click();
+      await page.getByRole('heading', { name: 'Consent', exact: true }).waitFor();
+      await page.locator('.who-what').getByText('Wanjiku Mumbi Kamau').waitFor();
+      // This shift's list and the work list stay masked.
+      await page.getByRole('button', { name: 'Work in progress' }).click();
+      await page.getByText('W*** M*** K***').first().waitFor();
+      expect(await page.locator('main').innerText()).not.toContain('Wanjiku');
+      await page.getByRole('button', { name: 'Patients' }).click();
+      await page.getByRole('heading', { name: 'Patients looked up this shift' }).waitFor();
+      expect(await page.locator('main').innerText()).not.toContain('Wanjiku');
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('one next step', () => {
+  it('shows where the patient stands on every flow, with one primary action in the bar and Cancel at its left', async () => {
+    const page = await open();
+    try {
+      const stepNow = () => page.getByRole('list', { name: 'Where this patient stands' }).locator('[aria-current="step"]').textContent();
+      const bar = page.getByRole('region', { name: 'Next step' });
+      const primaries = () => bar.locator('.btn-primary').count();
+      await flows.lookUp(page, '30000001');
+      expect(await stepNow()).toMatch(/^2Consent/);
+      expect(await primaries()).toBe(1);
+      expect(await bar.getByRole('button').first().textContent()).toBe('Cancel');
+      await cancelButton(page).click();
+      await flows.visitWithLine(page);
+      expect(await stepNow()).toMatch(/^3Visit/);
+      await page.getByRole('button', { name: 'Discharge' }).click();
+      await page.getByRole('heading', { name: 'End of the visit' }).waitFor();
+      expect(await stepNow()).toMatch(/^4Authorize/);
+      expect(await bar.getByRole('button').first().textContent()).toBe('Cancel');
+      // Cancel stops the visit's end and goes back to the visit.
+      await cancelButton(page).click();
+      await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+      await page.getByText('Visit open', { exact: true }).waitFor();
+      // An outpatient visit is ended; an inpatient is discharged.
+      expect(await bar.getByRole('button').allTextContents()).toEqual(['End visit (discharge)']);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('cancels consent in the same place, withdrawing the open fingerprint request, and goes back to the patient', async () => {
+    const page = await open();
+    try {
+      await flows.fingerprintWaiting(page);
+      await cancelButton(page).click();
+      await page.getByRole('heading', { name: 'Patient', exact: true }).waitFor();
+      const calls = await page.evaluate(() => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls.filter((c) => c === 'consent.cancel'));
+      expect(calls).toHaveLength(2);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('nothing chosen for the nurse', () => {
+  it('leaves the reasons of a visit end and of an emergency, how the patient arrived and who brought them, to her', async () => {
+    const page = await open();
+    try {
+      await flows.dischargeReady(page);
+      expect(await page.getByRole('combobox', { name: 'Reason' }).inputValue()).toBe('');
+      await page.getByRole('button', { name: 'Submit claim' }).click();
+      await page.getByText('Choose the reason.').waitFor();
+      await page.getByRole('button', { name: 'Emergency', exact: true }).click();
+      await page.getByRole('heading', { name: 'New emergency claim' }).waitFor();
+      expect(await page.getByRole('combobox', { name: 'Arrived by' }).inputValue()).toBe('');
+      expect(await page.getByRole('combobox', { name: 'Brought by' }).inputValue()).toBe('');
+      expect(await page.getByRole('radio', { checked: true }).count()).toBe(0);
+      await done(page);
+
+      const emergency = await open();
+      await flows.emergencyOpen(emergency);
+      expect(await emergency.getByRole('combobox', { name: 'Reason' }).inputValue()).toBe('');
+      expect(await emergency.getByRole('combobox', { name: 'Why the patient is unidentified' }).inputValue()).toBe('');
+      await emergency.context().close();
+    } finally {
+      if (!page.isClosed()) await done(page);
+    }
+  });
+});
+
+describe('the ward’s queue', () => {
+  it('says each work’s state in words, how long it has waited, its deadline as a clock time, and counts the doctor’s answer on the tab until it is opened', async () => {
+    const page = await open({ clockAt: new Date('2025-06-12T09:41:00+03:00') });
+    try {
+      await flows.fingerprintWaiting(page);
+      await page.getByRole('button', { name: 'Work in progress' }).click();
+      const consent = page.getByRole('listitem').filter({ hasText: 'Consent' }).first();
+      await consent.getByText('waiting for consent · SHA-02-001 General outpatient consultation').waitFor();
+      await consent.getByText(/^Waiting under a minute \(since 09:4\d\)$/).waitFor();
+      await consent.getByText(/^Fingerprint page closes at 09:5\d$/).waitFor();
+
+      await page.getByRole('button', { name: 'Patients' }).click();
+      await flows.electiveDoctorAnswered(page);
+      const tab = page.getByRole('button', { name: /^Work in progress/ });
+      await expect.poll(() => tab.textContent()).toBe('Work in progress1, 1 new answer');
+      await page.getByRole('button', { name: 'Open it' }).click();
+      await page.getByRole('heading', { name: 'Planned admission', exact: true }).waitFor();
+      await expect.poll(() => tab.textContent()).toBe('Work in progress');
+      expect(await page.getByText(/The doctor approved the preauthorization for/).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('the record in plain words', () => {
+  it('says who, which patient (masked), what happened and how it ended, with the technical record folded away for IT; in Swahili too', async () => {
+    const page = await open({ clockAt: new Date('2025-06-12T09:41:00+03:00') });
+    try {
+      await flows.activity(page);
+      const lookUp = page.getByRole('row').filter({ hasText: 'Looked up a patient: covered' }).first();
+      await lookUp.getByRole('cell', { name: 'Training nurse' }).waitFor();
+      await lookUp.getByRole('cell', { name: 'W*** M*** K***' }).waitFor();
+      const line = page.getByRole('row').filter({ hasText: 'SHA did it: add a billing line' }).first();
+      expect(await line.getByText('exchange.claims.addBilling').isVisible()).toBe(false);
+      await line.getByText('Details for IT').click();
+      expect(await line.getByText('exchange.claims.addBilling').isVisible()).toBe(true);
+      await switchTo(page, 'sw');
+      await page.getByRole('row').filter({ hasText: 'SHA imefanya: kuongeza kipengele cha bili' }).first().waitFor();
+      await page.getByRole('cell', { name: /^12 Jun, saa 09:4\d$/ }).first().waitFor();
     } finally {
       await done(page);
     }
@@ -363,7 +697,7 @@ describe('the station around the screens', () => {
     try {
       await flows.lookUp(page, '30000001');
       await page.getByRole('button', { name: 'Kiswahili', exact: true }).click();
-      await page.getByRole('heading', { name: 'Ustahiki' }).waitFor();
+      await page.getByRole('heading', { name: 'Hali ya bima' }).waitFor();
       await page.getByText('Ana bima', { exact: true }).waitFor();
       await page.getByText(/Okt 2024|Oktoba 2024/).first().waitFor();
       await page.getByText(/Ksh|KSh|KES/).first().waitFor();
