@@ -69,8 +69,9 @@ const probe = `
     sendCode: () => button('Send code') !== undefined,
     codeField: () => labelled('SMS code') !== undefined,
     visitOpen: () => text('Visit open'),
-    // The patient screen has everything: the badges show once the phones are known.
-    settled: () => verdict() && document.querySelector('.eligibility .badges') !== null,
+    // The patient screen has everything: a covered patient's badges show once the phones are known;
+    // a patient not covered is asked nothing more.
+    settled: () => verdict() && (document.querySelector('.eligibility.is-not-covered') !== null || document.querySelector('.eligibility .badges') !== null),
   };
   const check = () => { for (const w of b.watching) if (b.ready[w.id] === undefined && tests[w.test]()) b.ready[w.id] = now(); };
   b.watch = (id, test) => { b.watching.push({ id, test }); check(); };
