@@ -2,7 +2,7 @@
 // facility's operational status read leniently, the POMSF policy year, the bed rows and the
 // referral line of a discharge's notes.
 import { describe, expect, it } from 'vitest';
-import type { FhirBundle } from '../../../electron/payer';
+import type { FhirBundle, JsonValue } from '../../../electron/payer';
 import {
   bedOccupancyOf,
   facilityQuery,
@@ -16,7 +16,7 @@ import {
 
 const CONF = 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality';
 const ACT = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
-const labelled = (...security: { system?: string; code: string }[]) => ({ resourceType: 'Observation', meta: { security } });
+const labelled = (...security: { system?: string; code?: string }[]) => ({ resourceType: 'Observation', meta: { security } });
 
 describe('security labels', () => {
   it.each([
@@ -29,7 +29,7 @@ describe('security labels', () => {
     ['normal but HIV', labelled({ system: CONF, code: 'N' }, { system: ACT, code: 'HIV' }), false],
     ['psychiatry alone', labelled({ system: ACT, code: 'PSY' }), false],
     ['an unknown code', labelled({ system: CONF, code: 'Q' }), false],
-    ['a label without a code', labelled({ system: CONF } as { code: string }), false],
+    ['a label without a code', labelled({ system: CONF }), false],
     ['labels that are not a list', { meta: { security: 'R' } }, false],
   ] as const)('%s → shown: %s', (_what, resource, shown) => {
     expect(showable(resource as never)).toBe(shown);
@@ -46,7 +46,7 @@ describe('security labels', () => {
         { ...labelled({ system: CONF, code: 'N' }, { system: ACT, code: 'STD' }), id: 'c', code: { text: 'Hidden screen' } },
       ],
     };
-    const requests = [
+    const requests: Record<string, JsonValue>[] = [
       { resourceType: 'ServiceRequest', id: 's1', status: 'active', subject: { reference: 'Patient/CR1' }, performer: [{ reference: 'Organization/FID-00-000005-0' }] },
       { resourceType: 'ServiceRequest', id: 's1', status: 'active', subject: { reference: 'Patient/CR1' } },
       { resourceType: 'ServiceRequest', id: 's2', status: 'active', subject: { reference: 'Patient/CR2' } },
