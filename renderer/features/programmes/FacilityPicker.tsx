@@ -65,7 +65,7 @@ export function FacilityPicker({
       {failure !== null && <ErrorNotice error={failure} onRetry={() => void find()} />}
       {found !== null && found.length === 0 && <p className="muted">{t('programmes.referral.none')}</p>}
       {found !== null && found.length > 0 && (
-        <div className="radios" role="radiogroup" aria-label={t('programmes.referral.found', { count: found.length })}>
+        <div className="radios" role="radiogroup" aria-label={t('programmes.referral.found', { number: found.length })}>
           {found.map((facility) => (
             <label key={facility.code} className="radio">
               <input type="radio" name="referral-facility" value={facility.code} checked={chosen?.code === facility.code} onChange={() => onChoose(facility)} />

@@ -66,7 +66,7 @@ export function HealthRecordPanel({ workflowId, enabled }: { readonly workflowId
       {record !== null && (
         <>
           <p className="muted">{t('programmes.record.readAt', { time: format.dateTime(record.readAt) })}</p>
-          {record.withheld > 0 && <Notice tone="info">{t('programmes.record.withheld', { count: record.withheld })}</Notice>}
+          {record.withheld > 0 && <Notice tone="info">{t('programmes.record.withheld', { number: record.withheld })}</Notice>}
           <table className="table record">
             <caption>{t('programmes.record.observations')}</caption>
             <thead>
