@@ -145,6 +145,7 @@ async function pomsfBalance(page: Page): Promise<void> {
   await lookUp(page, '30000005');
   await page.getByRole('button', { name: 'Show POMSF balance' }).click();
   await page.getByText('Policy year 1 July').waitFor();
+  await page.locator('table.pomsf').first().scrollIntoViewIfNeeded();
 }
 
 async function healthRecord(page: Page): Promise<void> {
@@ -152,6 +153,7 @@ async function healthRecord(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Your practitioner number' }).fill('NCK-118822');
   await page.getByRole('button', { name: 'Read the record' }).click();
   await page.getByText('Entries not shown: 2.', { exact: false }).waitFor();
+  await page.locator('table.record').first().scrollIntoViewIfNeeded();
 }
 
 async function chooseIntervention(page: Page, search: string, code: RegExp): Promise<void> {
