@@ -17,10 +17,15 @@ const clip = (value: string | undefined | null, max = 200): string | null => {
   return trimmed === undefined || trimmed === '' ? null : trimmed.slice(0, max);
 };
 
-/** FR codes look like FID-47-108521-3: such a search is an identifier look-up, anything else a name search. */
-export function facilityQuery(search: string): { identifier: string; identifier_type: 'fr-code' } | { name: string } {
+/**
+ * FR codes look like FID-47-108521-3 and the ministry's facility list (MFL, KMHFL) numbers facilities
+ * with digits alone: either is an identifier look-up; anything else is a name search.
+ */
+export function facilityQuery(search: string): { identifier: string; identifier_type: 'fr-code' | 'mfl' } | { name: string } {
   const text = search.trim();
-  return /^FID-\d{2}-\d{6}-\d$/i.test(text) ? { identifier: text.toUpperCase(), identifier_type: 'fr-code' } : { name: text };
+  if (/^FID-\d{2}-\d{6}-\d$/i.test(text)) return { identifier: text.toUpperCase(), identifier_type: 'fr-code' };
+  if (/^\d{4,7}$/.test(text)) return { identifier: text, identifier_type: 'mfl' };
+  return { name: text };
 }
 
 // Read negatively and leniently (R's reading): a status nobody recognises is not a reason to hide a

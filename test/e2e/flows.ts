@@ -124,7 +124,7 @@ async function dischargeReady(page: Page): Promise<void> {
 async function referralChosen(page: Page): Promise<void> {
   await dischargeReady(page);
   await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Referred' });
-  await page.getByRole('textbox', { name: 'Facility name or FR code' }).fill('referral');
+  await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('referral');
   await page.getByRole('button', { name: 'Find facility' }).click();
   await page.getByRole('radio', { name: /Mlima County Referral Hospital/ }).check();
 }

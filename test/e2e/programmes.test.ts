@@ -84,7 +84,7 @@ describe('shared health record and a referral discharge', () => {
     const reason = page.getByRole('combobox', { name: 'Reason' });
     await reason.waitFor({ timeout: 30_000 });
     await reason.selectOption('REFERRED');
-    await page.getByRole('textbox', { name: 'Facility name or FR code' }).fill('Mlima');
+    await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('Mlima');
     await page.getByRole('button', { name: 'Find facility' }).click();
     const destination = page.getByRole('radio', { name: /Mlima County Referral Hospital/ });
     await destination.waitFor();

@@ -35,6 +35,7 @@ describe('facility search', () => {
     const byCode = await s.ok('facilities.search', { search: 'fid-00-000003-0' });
     expect(byCode.items.map((f) => f.name)).toEqual(['Pwani Health Centre']);
     expect((await s.ok('facilities.search', { search: 'FID-99-999999-9' })).items).toEqual([]);
+    expect((await s.ok('facilities.search', { search: '90005' })).items.map((f) => f.code)).toEqual(['FID-00-000005-0']);
     expect((await s.refused('facilities.search', { search: 'M' })).code).toBe('VALIDATION');
   });
 });

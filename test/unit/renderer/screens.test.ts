@@ -481,14 +481,14 @@ describe('issue 15: referral, beds, POMSF, the shared health record', () => {
       await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Referred' });
       await page.getByRole('button', { name: 'Submit claim' }).click();
       await page.getByText('Find and choose the facility the patient is referred to.').waitFor();
-      await page.getByRole('textbox', { name: 'Facility name or FR code' }).fill('health');
+      await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('health');
       await page.getByRole('button', { name: 'Find facility' }).click();
       const found = page.getByRole('radio');
       await found.first().waitFor();
       // Nothing chosen for the nurse; a suspended facility is shown, marked.
       for (const radio of await found.all()) expect(await radio.isChecked()).toBe(false);
       await page.getByText('Not operational (SUSPENDED)').waitFor();
-      await page.getByRole('textbox', { name: 'Facility name or FR code' }).fill('FID-00-000005-0');
+      await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('FID-00-000005-0');
       await page.getByRole('button', { name: 'Find facility' }).click();
       await page.getByRole('radio', { name: /Mlima County Referral Hospital/ }).check();
       await page.getByRole('button', { name: 'Submit claim' }).click();

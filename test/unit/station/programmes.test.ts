@@ -61,9 +61,11 @@ describe('security labels', () => {
 });
 
 describe('facilities', () => {
-  it('searches an FR code as an identifier and anything else as a name', () => {
+  it('searches an FR code or an MFL number as an identifier and anything else as a name', () => {
     expect(facilityQuery(' fid-00-000005-0 ')).toEqual({ identifier: 'FID-00-000005-0', identifier_type: 'fr-code' });
     expect(facilityQuery('Mlima')).toEqual({ name: 'Mlima' });
+    expect(facilityQuery('90005')).toEqual({ identifier: '90005', identifier_type: 'mfl' });
+    expect(facilityQuery('Level 4')).toEqual({ name: 'Level 4' });
   });
 
   it.each([
