@@ -3,7 +3,7 @@
 // a patient's shared health record with its security labels honoured. None of them changes
 // anything at the exchange.
 import { z } from 'zod';
-import { kes, noInput, patientRef, shortText, timestamp, workflowId } from './common';
+import { interventionCode, kes, noInput, patientRef, shortText, timestamp, workflowId } from './common';
 
 /** A facility registry code (FR code), such as FID-00-000005-0. */
 export const facilityCode = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9-]{2,39}$/, 'must be a facility registry code such as FID-00-000005-0');
@@ -111,7 +111,7 @@ export const programmeCommands = {
   /** POMSF tariffs at this facility for interventions given by a health worker. */
   'pomsf.tariffs': {
     input: z.strictObject({
-      interventionCodes: z.array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/)).min(1).max(20),
+      interventionCodes: z.array(interventionCode).min(1).max(20),
       doctor: z.strictObject({ registrationNumber: z.string().trim().min(2).max(40), regulationBody: z.enum(['KMPDC', 'COC', 'NCK']) }),
     }),
     output: pomsfTariffsView,

@@ -12,6 +12,7 @@ import { TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 
 type HealthRecord = CommandOutput<'shr.record'>;
+/** As the contract's `practitionerId`, checked here so the field itself can say what is wrong. */
 const practitionerNumber = /^[A-Za-z0-9/_-]{2,40}$/;
 
 export function HealthRecordPanel({ workflowId, enabled }: { readonly workflowId: string; readonly enabled: boolean }) {

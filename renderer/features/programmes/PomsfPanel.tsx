@@ -106,6 +106,7 @@ function TariffForm() {
   const [tariffs, setTariffs] = useState<Tariffs | null>(null);
   const [error, setError] = useState<StationError | null>(null);
   const [busy, setBusy] = useState(false);
+  // As the contract's interventionCode, checked here so the field itself can say what is wrong.
   const codeOk = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(code.trim());
   const registrationOk = registration.trim().length >= 2;
 
