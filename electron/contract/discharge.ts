@@ -3,6 +3,7 @@
 // once: after a restart the core reconciles against the claim preview before anything is re-sent.
 import { z } from 'zod';
 import { invoiceNumber, longText, timestamp, workflowId } from './common';
+import { facilityCode } from './programmes';
 import { dischargeReason, dischargeView, submitReason } from './workflows';
 
 export const dischargeCommands = {
@@ -20,12 +21,21 @@ export const dischargeCommands = {
       dischargedAt: timestamp.optional(),
       notes: longText.optional(),
       partial: z.boolean().optional(),
+      /** With REFERRED (and only then): the FR code of the facility the patient goes to, found by facilities.search. */
+      referredTo: facilityCode.optional(),
     }),
     output: dischargeView,
   },
   /** Outpatient submit, or the finalisation of an earlier partial discharge. DECEASED is refused. */
   'discharge.submit': {
-    input: z.strictObject({ workflowId, reason: submitReason, invoiceNumber: invoiceNumber.optional(), notes: longText.optional() }),
+    input: z.strictObject({
+      workflowId,
+      reason: submitReason,
+      invoiceNumber: invoiceNumber.optional(),
+      notes: longText.optional(),
+      /** With REFERRED (and only then): the FR code of the facility the patient goes to. */
+      referredTo: facilityCode.optional(),
+    }),
     output: dischargeView,
   },
 };

@@ -11,6 +11,7 @@ import { emergencyCommands } from './emergency';
 import { makeError, stationError } from './errors';
 import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
+import { programmeCommands } from './programmes';
 import { readerCommands, readerEvents } from './readers';
 import { settingsCommands } from './settings';
 import { staffCommands } from './staff';
@@ -33,6 +34,7 @@ export const commandGroups = {
   status: statusCommands,
   workflows: workflowCommands,
   work: workCommands,
+  programmes: programmeCommands,
 } as const;
 
 export const commands = {
@@ -49,6 +51,7 @@ export const commands = {
   ...statusCommands,
   ...workflowCommands,
   ...workCommands,
+  ...programmeCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -195,6 +198,7 @@ export * from './elective';
 export * from './emergency';
 export * from './errors';
 export * from './patient';
+export * from './programmes';
 export * from './readers';
 export * from './settings';
 export * from './staff';

@@ -21,6 +21,7 @@ import {
   workflowId,
 } from './common';
 import { stationError } from './errors';
+import { referralDestination } from './programmes';
 
 export const workflowKind = z.enum(['consent', 'visit', 'discharge', 'elective', 'emergency']);
 
@@ -251,6 +252,8 @@ export const dischargeView = z.strictObject({
   partialDischarges: z.array(timestamp),
   claimStatus: claimStatus.nullable(),
   closedAt: timestamp.nullable(),
+  /** Where a patient discharged as REFERRED was sent (the registry's code and name). */
+  referredTo: referralDestination.nullable(),
 });
 
 export const electiveState = z.enum([

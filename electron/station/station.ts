@@ -33,6 +33,7 @@ import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
 import { emergencyCommands } from './commands/emergency';
 import { patientCommands } from './commands/patients';
+import { programmeCommands } from './commands/programmes';
 import { readerCommands } from './commands/readers';
 import { makeWorkflowCommand, type Handlers, type StationServices } from './commands/services';
 import { settingsCommands } from './commands/settings';
@@ -273,6 +274,7 @@ export function createStation(deps: StationDeps): Station {
     ...emergencyCommands(services),
     ...readerCommands(services),
     ...stationCommands(services),
+    ...programmeCommands(services),
   };
 
   async function start(): Promise<void> {

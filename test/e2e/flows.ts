@@ -120,6 +120,42 @@ async function dischargeReady(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Submit claim' }).waitFor();
 }
 
+/** A referral: the reason chosen, then the destination found by a few letters of its name and chosen. */
+async function referralChosen(page: Page): Promise<void> {
+  await dischargeReady(page);
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Referred' });
+  await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('referral');
+  await page.getByRole('button', { name: 'Find facility' }).click();
+  await page.getByRole('radio', { name: /Mlima County Referral Hospital/ }).check();
+}
+
+async function referralDone(page: Page): Promise<void> {
+  await referralChosen(page);
+  await page.getByRole('button', { name: 'Submit claim' }).click();
+  await page.getByText('Referred to Mlima County Referral Hospital (FID-00-000005-0)').waitFor();
+}
+
+async function beds(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Beds', exact: true }).click();
+  await page.getByRole('heading', { name: 'Bed occupancy' }).waitFor();
+  await page.getByRole('rowheader', { name: 'Intensive care (ICU)' }).waitFor();
+}
+
+async function pomsfBalance(page: Page): Promise<void> {
+  await lookUp(page, '30000005');
+  await page.getByRole('button', { name: 'Show POMSF balance' }).click();
+  await page.getByText('Policy year 1 July').waitFor();
+  await page.locator('table.pomsf').first().scrollIntoViewIfNeeded();
+}
+
+async function healthRecord(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Your practitioner number' }).fill('NCK-118822');
+  await page.getByRole('button', { name: 'Read the record' }).click();
+  await page.getByText('Entries not shown: 2.', { exact: false }).waitFor();
+  await page.locator('table.record').first().scrollIntoViewIfNeeded();
+}
+
 async function chooseIntervention(page: Page, search: string, code: RegExp): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search services' }).fill(search);
   await page.getByRole('option', { name: code }).first().click();
@@ -219,6 +255,11 @@ export const flows = {
   visitWithLine,
   dischargeVerify,
   dischargeReady,
+  referralChosen,
+  referralDone,
+  beds,
+  pomsfBalance,
+  healthRecord,
   electiveWaiting,
   electiveDoctorAnswered,
   electiveFinalised,

@@ -49,6 +49,11 @@ const shots: readonly Shot[] = [
   { name: '26-consent-sms-1024x600', viewport: small, reach: flows.smsSent },
   { name: '27-visit-1024x600', viewport: small, reach: flows.visitWithLine },
   { name: '28-consent-fingerprint-1024x600', viewport: small, reach: flows.fingerprintWaiting },
+  { name: '40-referral-destination', reach: flows.referralChosen },
+  { name: '41-referral-submitted', reach: flows.referralDone },
+  { name: '42-bed-occupancy', reach: flows.beds },
+  { name: '43-pomsf-balance', reach: flows.pomsfBalance },
+  { name: '44-shared-health-record', reach: flows.healthRecord },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');

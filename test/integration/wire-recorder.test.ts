@@ -3,8 +3,9 @@
 // started as a process (`npm run station:web -- --exchange <stand-in> …`) and driven over its bridge
 // as the renderer drives it: flow B by SMS code and by fingerprint (look-up, consent, visit open), a
 // billing line with a diagnosis and an attachment, the preview, the visit-end consent and the submit,
-// the elective pre-visit consent (OTP authorize), and the emergency create (the claim, its protocol,
-// the doctor's approval asked). Every request the station sends is checked against the page (names,
+// the elective pre-visit consent (OTP authorize), the emergency create (the claim, its protocol,
+// the doctor's approval asked), and issue 15's reads with a referral submit (the facility registry,
+// the beds, POMSF balance and tariffs, the shared health record's two headers). Every request the station sends is checked against the page (names,
 // types, encoding); a failure names the request, the entry and the row it broke.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,36 @@ const standInOnly: Record<string, StandInOnlyAnswer> = {
     status: 200,
     body: { message: 'OTP sent to +254712***345' },
     entry: 'docs/exchange-wire.md, consent.sendDischargeOtp, Read table: `message` string, no (no source shows the answer; read like the send OTP\'s)',
+  },
+  // The tariffs' answer: no source shows it (field notes: response [?]); the sandbox's shape, which the station reads.
+  'eligibility.resolvePmfTariffs': {
+    status: 200,
+    body: { fr_code: 'FID-00-000004-0', scheme: 'POMSF', tariffs: [{ intervention_code: 'SHA-04-001', name: 'General ward inpatient day', tariff: 4800, currency: 'KES' }] },
+    entry: 'docs/exchange-wire.md, eligibility.resolvePmfTariffs, Read table: `tariffs[].intervention_code`, `name`, `tariff`, `currency` (the sandbox\'s answer, none)',
+  },
+  // A searchset bundle as R's copy of the SHR docs shows it, one Observation with its labels in meta.security.
+  'shr.observations': {
+    status: 200,
+    body: {
+      resourceType: 'Bundle',
+      type: 'searchset',
+      total: 1,
+      link: [],
+      entry: [
+        {
+          resource: {
+            resourceType: 'Observation',
+            id: 'obs-1',
+            meta: { security: [{ system: 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality', code: 'N' }] },
+            status: 'final',
+            code: { coding: [{ system: 'http://loinc.org', code: '8867-4', display: 'Heart rate' }] },
+            effectiveDateTime: '2026-11-20T08:00:00+03:00',
+            valueQuantity: { value: 72, unit: '/min' },
+          },
+        },
+      ],
+    },
+    entry: 'docs/exchange-wire.md, shr.observations, Read table: `resourceType`, `type`, `total`, `entry[].resource` with `meta.security[]`, `code.coding[].display`, `valueQuantity`, `effectiveDateTime`',
   },
 };
 
@@ -254,6 +285,33 @@ describe('the station against a stand-in exchange answering with the fixtures', 
       if (visit.state !== 'open') throw new Error(`the visit is ${visit.state}`);
     });
     expectWire(outcome);
+  }, FLOW_MS);
+
+  it('issue 15: the facility registry, the beds, POMSF, the shared health record, and a referral submit naming its destination', async () => {
+    const outcome = await drive(async () => {
+      const patient = await lookUp('30000001');
+      const consent = await ok('consent.begin', { patientRef: patient.patientRef, interventionCode: await interventionOf(patient.patientRef, 'capitation') });
+      const started = await ok('consent.startFingerprint', { workflowId: consent.workflowId });
+      const visit = await visitOf(await until(started.workflowId, ['verified', 'visit-opened'], 'the look-up of the fingerprint authorization'));
+      const found = await ok('facilities.search', { search: 'Kiambu' });
+      const destination = found.items[0];
+      if (destination === undefined) throw new Error('the facility search fixture answered no facility');
+      await ok('beds.occupancy', {});
+      await ok('pomsf.balance', { patientRef: patient.patientRef });
+      await ok('pomsf.tariffs', { interventionCodes: ['SHA-04-001'], doctor: { registrationNumber: 'A12345', regulationBody: 'KMPDC' } });
+      const record = await ok('shr.record', { workflowId: visit.workflowId, practitionerId: 'NCK-118822' });
+      if (record.observations.length !== 1) throw new Error(`the record shows ${record.observations.length} observations`);
+      await ok('visit.attachDoctor', { workflowId: visit.workflowId, doctor: DOCTOR });
+      const discharge = await ok('discharge.begin', { workflowId: visit.workflowId });
+      await ok('consent.startFingerprint', { workflowId: discharge.workflowId });
+      await until(discharge.workflowId, ['ready'], 'the visit-end fingerprint');
+      const submitted = await ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'REFERRED', referredTo: destination.code });
+      if (submitted.kind !== 'discharge' || submitted.referredTo?.code !== destination.code) throw new Error('the submit does not name the destination');
+    });
+    const submit = ofOperation(outcome.requests, 'claims.submit').at(-1);
+    const notes = submit?.body.encoding === 'json' ? String((submit.body.value as { notes?: unknown }).notes ?? '') : '';
+    const read = ['lookups.searchFacilities', 'lookups.bedOccupancy', 'eligibility.pomsfBalance', 'eligibility.resolvePmfTariffs', 'shr.observations', 'shr.serviceRequests'].filter((op) => ofOperation(outcome.requests, op).length === 0);
+    expectWire(outcome, [...read.map((op) => `no ${op} request`), ...(notes.startsWith('Referred to ') ? [] : [`the submit's notes do not name the destination: "${notes}"`])]);
   }, FLOW_MS);
 
   it('the elective pre-visit consent: the OTP authorize with the intervention', async () => {

@@ -81,23 +81,44 @@ const SECURITY_LABELS = [
   ).map(([code, display]) => ({ system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code, display, category: 'sensitivity' })),
 ];
 
-/** Deterministic vital signs per patient, so the record reads the same on every run. */
-function vitals(crId: string, nowMs: number) {
+const CONFIDENTIALITY = 'http://terminology.hl7.org/CodeSystem/v3-Confidentiality';
+const ACT_CODE = 'http://terminology.hl7.org/CodeSystem/v3-ActCode';
+
+/**
+ * Deterministic observations per patient, so the record reads the same on every run: five vital
+ * signs labelled normal (N), then two a reader must honour — a result labelled restricted (R) with
+ * its HIV sensitivity, and a screening score labelled normal but psychiatric (PSY): "a resource can
+ * be N and still carry HIV" (R's copy of the SHR docs). Labels sit in `meta.security` (FHIR R4).
+ */
+function observations(crId: string, nowMs: number) {
   const h = createHash('sha256').update(`vitals|${crId}`).digest();
   const at = iso(nowMs - 3 * 24 * 60 * 60 * 1000);
   const b = (i: number) => h[i] ?? 0;
+  const normal = [{ system: CONFIDENTIALITY, code: 'N', display: 'normal' }];
   return [
-    { code: '8480-6', display: 'Systolic blood pressure', value: 110 + (b(0) % 40), unit: 'mm[Hg]' },
-    { code: '8462-4', display: 'Diastolic blood pressure', value: 65 + (b(1) % 25), unit: 'mm[Hg]' },
-    { code: '8867-4', display: 'Heart rate', value: 60 + (b(2) % 40), unit: '/min' },
-    { code: '8310-5', display: 'Body temperature', value: 36 + (b(3) % 15) / 10, unit: 'Cel' },
-    { code: '29463-7', display: 'Body weight', value: 50 + (b(4) % 40), unit: 'kg' },
+    { code: '8480-6', display: 'Systolic blood pressure', value: 110 + (b(0) % 40), unit: 'mm[Hg]', security: normal },
+    { code: '8462-4', display: 'Diastolic blood pressure', value: 65 + (b(1) % 25), unit: 'mm[Hg]', security: normal },
+    { code: '8867-4', display: 'Heart rate', value: 60 + (b(2) % 40), unit: '/min', security: normal },
+    { code: '8310-5', display: 'Body temperature', value: 36 + (b(3) % 15) / 10, unit: 'Cel', security: normal },
+    { code: '29463-7', display: 'Body weight', value: 50 + (b(4) % 40), unit: 'kg', security: normal },
+    {
+      code: '20447-9',
+      display: 'HIV 1 RNA viral load',
+      value: 20 + (b(5) % 200),
+      unit: 'copies/mL',
+      security: [
+        { system: CONFIDENTIALITY, code: 'R', display: 'restricted' },
+        { system: ACT_CODE, code: 'HIV', display: 'HIV/AIDS information sensitivity' },
+      ],
+    },
+    { code: '44261-6', display: 'PHQ-9 total score', value: b(6) % 27, unit: '{score}', security: [...normal, { system: ACT_CODE, code: 'PSY', display: 'psychiatry information sensitivity' }] },
   ].map((v, i) => ({
     resource: {
       resourceType: 'Observation',
       id: `obs-${crId}-${i}`,
+      meta: { security: v.security },
       status: 'final',
-      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: 'vital-signs' }] }],
+      category: [{ coding: [{ system: 'http://terminology.hl7.org/CodeSystem/observation-category', code: i < 5 ? 'vital-signs' : 'laboratory' }] }],
       code: { coding: [{ system: 'http://loinc.org', code: v.code, display: v.display }] },
       subject: { reference: `Patient/${crId}` },
       effectiveDateTime: at,
@@ -277,7 +298,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     const consent = ctx.state.claimByToken(facility.code, consentToken) ?? ctx.state.authorizationByToken(facility.code, consentToken);
     if (consent === undefined) throw fail.notFound('No consent with that X-Consent-Token at this facility');
     if (consent.patient_id !== subject) throw fail.rule('AUTHORIZATION_MISMATCH', 'The consent token belongs to another patient');
-    const all = vitals(subject, ctx.now());
+    const all = observations(subject, ctx.now());
     const offset = Number(query.page_token ?? '0');
     const entry = all.slice(offset, offset + OBSERVATIONS_PER_PAGE);
     return { resourceType: 'Bundle', type: 'searchset', total: all.length, link: bundleLinks(ctx, request, offset, entry.length, all.length), entry };

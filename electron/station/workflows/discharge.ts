@@ -9,6 +9,7 @@ import { dischargeReason, makeError, submitReason } from '../../contract';
 import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
 import { fail, StationFailure } from '../errors';
 import { canTransition } from '../machines';
+import { referralDestinationOf, referralNotes } from '../programmes';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import { journal } from './journal';
@@ -113,6 +114,7 @@ export interface CloseInput {
   notes?: string | undefined;
   partial?: boolean | undefined;
   dischargedAt?: string | undefined;
+  referredTo?: string | undefined;
 }
 
 /** discharge.dischargeInpatient and discharge.submit. */
@@ -125,8 +127,12 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
   if (action === 'submit' && wf.data.closeBy !== 'submit' && !finalisesPartial) fail('WRONG_STATE', 'An inpatient visit ends by discharge (submit finalises a partial discharge).', { state: wf.data.closeBy });
   if (action === 'submit' && input.reason === 'DECEASED') fail('VALIDATION', 'DECEASED is not a reason on submit.', { field: 'reason' });
   if (!(dischargeReasons as readonly string[]).includes(input.reason)) fail('VALIDATION', 'Unknown discharge reason.', { field: 'reason' });
+  if (input.reason === 'REFERRED' && input.referredTo === undefined) fail('VALIDATION', 'Choose the facility the patient is referred to.', { field: 'referredTo' });
+  if (input.reason !== 'REFERRED' && input.referredTo !== undefined) fail('VALIDATION', 'A destination goes only with the reason REFERRED.', { field: 'referredTo' });
   const invoiceNumber = input.invoiceNumber ?? wf.data.invoiceNumber;
   if (invoiceNumber === null) fail('VALIDATION', 'Give the invoice number.', { field: 'invoiceNumber' });
+  // The registry names the destination as it is now (and refuses a code it does not know) before anything is sent.
+  const referredTo = input.referredTo === undefined ? null : await referralDestinationOf(ctx, input.referredTo);
   // The discharge names its moment (RFC 3339): the nurse's, else now by the station clock.
   const dischargeDate = input.dischargedAt ?? ctx.nowIso();
   const intent: DischargeIntent = {
@@ -137,13 +143,16 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
     partial: action === 'discharge' && input.partial === true,
     dischargedAt: action === 'discharge' ? dischargeDate : (input.dischargedAt ?? null),
     finalisesPartial,
+    referredTo,
   };
   const v = wf.data.verification;
   const consent = v.code !== null ? { otp: v.code } : v.authGuid !== null ? { discharge_auth_guid: v.authGuid } : fail('WRONG_STATE', 'Take the patient’s visit-end consent first.', { state: v.stage });
-  const common = { consent_token: wf.data.consentToken, discharge_reason: intent.reason, invoice_number: invoiceNumber, ...(intent.notes === null ? {} : { notes: intent.notes }), ...consent };
+  const notes = referralNotes(referredTo, intent.notes);
+  if (notes !== null && notes.length > 2000) fail('VALIDATION', `With the referral the notes are too long: shorten them by ${notes.length - 2000} characters.`, { field: 'notes' });
+  const common = { consent_token: wf.data.consentToken, discharge_reason: intent.reason, invoice_number: invoiceNumber, ...(notes === null ? {} : { notes }), ...consent };
   ctx.engine.commit(() => {
     wf.data.intent = intent;
-    ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}`);
+    ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}${referredTo === null ? '' : `, referred to ${referredTo.code}`}`);
   });
   const refused = (error: StationError): void => closeRefused(ctx, wf, error);
   try {
@@ -185,6 +194,7 @@ function settleClosed(ctx: Ctx, wf: DischargeWorkflow, intent: DischargeIntent, 
     return;
   }
   wf.data.closedAt = dateTimeOf(state?.submittedAt ?? state?.dischargedOn) ?? ctx.nowIso();
+  wf.data.referredTo = intent.referredTo ?? null;
   wf.data.verification.code = null;
   ctx.engine.transition(wf, intent.action === 'discharge' ? 'discharged' : 'submitted');
   if (visit !== undefined) {
@@ -289,5 +299,6 @@ export function dischargeView(ctx: Ctx, wf: DischargeWorkflow): DischargeView {
     partialDischarges: wf.data.partialDischarges,
     claimStatus: claimStatusOf(wf.data.claimStatus),
     closedAt: wf.data.closedAt,
+    referredTo: wf.data.referredTo ?? null,
   };
 }

@@ -132,6 +132,8 @@ export interface DischargeIntent {
   partial: boolean;
   dischargedAt: string | null;
   finalisesPartial: boolean;
+  /** REFERRED: where the patient goes (absent in intents stored before referrals named one). */
+  referredTo?: { code: string; name: string } | null;
 }
 
 export interface DischargeWorkflow extends Base<'discharge', DischargeState> {
@@ -149,6 +151,8 @@ export interface DischargeWorkflow extends Base<'discharge', DischargeState> {
     claimStatus: string | null;
     closedAt: string | null;
     intent: DischargeIntent | null;
+    /** Where a patient discharged as REFERRED went, once the discharge is done (absent in records stored before). */
+    referredTo?: { code: string; name: string } | null;
   };
 }
 

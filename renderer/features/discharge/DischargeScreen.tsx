@@ -23,6 +23,7 @@ import { isInvoiceNumber } from '../shared/formats';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
+import { FacilityPicker, type Facility } from '../programmes/FacilityPicker';
 
 type DischargeView = ViewOf<'discharge'>;
 type Reason = DischargeView['reasons'][number];
@@ -82,6 +83,7 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
             )}
             {view.closedAt !== null && format.dateTime(view.closedAt)}
           </p>
+          {view.referredTo !== null && <p>{t('programmes.referral.referredTo', { name: view.referredTo.name, code: view.referredTo.code })}</p>}
         </Notice>
       )}
       {view.state === 'cancelled' && <Notice tone="warn" title={inpatient ? t('discharge.cancelledDischarge') : t('discharge.cancelledEnd')} />}
@@ -115,9 +117,13 @@ function CloseForm({ view, cancel }: { readonly view: DischargeView; readonly ca
   const [invoice, setInvoice] = useState(view.invoiceNumber ?? '');
   const [notes, setNotes] = useState('');
   const [partial, setPartial] = useState(false);
+  const [destination, setDestination] = useState<Facility | null>(null);
   const [tried, setTried] = useState(false);
   const invoiceOk = isInvoiceNumber(invoice.trim());
   const reasonGiven = reason !== '';
+  // A referral names where the patient goes: the facility found in the registry.
+  const referred = reason === 'REFERRED';
+  const destinationOk = !referred || destination !== null;
   // After a partial discharge both are offered with the discharge reasons: DECEASED may only go
   // with the discharge, so Submit waits for another reason.
   const submittable = reason === '' || isSubmitReason(reason);
@@ -126,10 +132,11 @@ function CloseForm({ view, cancel }: { readonly view: DischargeView; readonly ca
     workflowId,
     ...(invoice.trim() === '' ? {} : { invoiceNumber: invoice.trim() }),
     ...(notes.trim() === '' ? {} : { notes: notes.trim() }),
+    ...(referred && destination !== null ? { referredTo: destination.code } : {}),
   });
   const ready = () => {
     setTried(true);
-    return invoiceOk && reason !== '';
+    return invoiceOk && reason !== '' && destinationOk;
   };
 
   return (
@@ -151,6 +158,7 @@ function CloseForm({ view, cancel }: { readonly view: DischargeView; readonly ca
           error={tried && !invoiceOk ? t('discharge.invoiceNeeded') : undefined}
         />
       </div>
+      {referred && <FacilityPicker chosen={destination} onChoose={setDestination} error={tried && !destinationOk ? t('programmes.referral.needed') : undefined} />}
       <TextArea label={t('discharge.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
       {canDischarge && <Checkbox label={t('discharge.partial')} hint={t('discharge.partialHint')} checked={partial} onChange={(event) => setPartial(event.target.checked)} />}
       {canSubmit && !submittable && <p className="muted small">{t('discharge.deceasedOnlyDischarge')}</p>}

@@ -21,6 +21,7 @@ import { InterventionPicker } from '../services/InterventionPicker';
 import { retryServices, selectedIntervention, useServices } from '../services/store';
 import { PatientSteps, summaryPosition } from '../shared/PatientSteps';
 import { WorkRows, useWorkQueue } from '../work/WorkRows';
+import { coveredByPomsf, PomsfPanel } from '../programmes/PomsfPanel';
 import { EligibilityPanel } from './EligibilityPanel';
 import { PatientCard, useIdentityLine } from './PatientCard';
 
@@ -40,6 +41,7 @@ export default function PatientScreen() {
         <div className="stack">
           <PatientCard summary={summary} />
           <EligibilityPanel summary={summary} />
+          {coveredByPomsf(summary.schemes) && <PomsfPanel patientRef={summary.patientRef} />}
         </div>
         {summary.covered && <ServicesPanel patientRef={summary.patientRef} />}
       </div>

@@ -13,6 +13,7 @@ const places: readonly { readonly route: Route; readonly key: string }[] = [
   { route: { name: 'lookup' }, key: 'nav.patients' },
   { route: { name: 'work' }, key: 'nav.work' },
   { route: { name: 'emergency-new' }, key: 'nav.emergency' },
+  { route: { name: 'beds' }, key: 'programmes.nav.beds' },
   { route: { name: 'activity' }, key: 'nav.activity' },
   { route: { name: 'settings' }, key: 'nav.settings' },
 ];

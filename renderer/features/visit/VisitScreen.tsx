@@ -21,6 +21,7 @@ import { isDiagnosisCode } from '../shared/formats';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
+import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
 import { PreviewPanel } from './PreviewPanel';
 
 type VisitView = ViewOf<'visit'>;
@@ -70,6 +71,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       <DoctorSection view={view} />
 
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
+      <HealthRecordPanel workflowId={workflowId} enabled={view.state === 'open' || view.state === 'closing' || view.state === 'closed'} />
 
       {(view.next.includes('discharge.begin') || view.dischargeWorkflowId !== null) && (
         <ActionBar note={<p>{view.closeBy === 'discharge' ? t('visit.endHintDischarge') : t('visit.endHintSubmit')}</p>}>

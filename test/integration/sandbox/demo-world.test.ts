@@ -284,7 +284,7 @@ describe('registry look-ups', () => {
     expectError(noPuid, 400, 'VALIDATION_ERROR');
     expect(noPuid.body.details[0].field).toBe('X-PUID');
     const record = await h.hospital.get('/api/v1/shr/Observation', { subject: id }, { headers: { ...consent, 'x-puid': 'PUID-A12345' } });
-    expect(record.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 5 });
+    expect(record.body).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 7 });
     expect(record.body.entry[0].resource).toMatchObject({ resourceType: 'Observation', subject: { reference: `Patient/${id}` } });
   });
 });

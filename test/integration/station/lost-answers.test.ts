@@ -195,4 +195,15 @@ describe('lost answers', () => {
     expect((await s.ok('audit.read', { workflowId: visitId, action: 'reconcile.claims.addBilling' })).total).toBe(1);
     await closeAtExchange(cr);
   });
+
+  it('a referral whose answer was lost keeps its destination once the preview shows it submitted, and is sent once', async () => {
+    const { visitId, cr } = await openVisitBySms('30000002');
+    const dischargeId = await readyToSubmit(visitId, cr);
+    loseNextSubmitAnswer = true;
+    const answer = await s.ok('discharge.submit', { workflowId: dischargeId, reason: 'REFERRED', referredTo: 'FID-00-000005-0' });
+    expect(answer).toMatchObject({ state: 'reconciling', referredTo: null });
+    const settled = await eventually(() => s.ok('workflow.get', { workflowId: dischargeId }), (v) => v.state === 'submitted', 'reconciliation', 8000);
+    expect(settled).toMatchObject({ referredTo: { code: 'FID-00-000005-0', name: 'Mlima County Referral Hospital' } });
+    expect(submissions(cr)).toBe(1);
+  });
 });

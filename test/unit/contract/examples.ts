@@ -123,6 +123,7 @@ export const dischargeView: WorkflowView & { kind: 'discharge' } = {
   reasons: ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'],
   invoiceNumber: 'INV-000123',
   partialDischarges: [],
+  referredTo: null,
   claimStatus: 'DRAFT',
   closedAt: null,
 };
@@ -396,6 +397,23 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
       { view: electiveView, since: at, answer: { by: 'doctor', about: 'preauth', outcome: 'approved', at } },
       { view: consentView, since: later, answer: null },
     ],
+  },
+  'facilities.search': {
+    items: [{ code: 'FID-00-000005-0', name: 'Mlima County Referral Hospital', level: 'LEVEL 5', operationalStatus: 'ACTIVE', operational: 'yes', contractStatus: null }],
+  },
+  'beds.occupancy': { facilityName: 'Idhini Demo Hospital', level: 'LEVEL 4', rows: [{ bedType: 'normal', beds: 104, inUse: 68 }], totalBeds: 104, totalInUse: 68, readAt: at },
+  'pomsf.balance': {
+    policyYear: '2025',
+    policies: [{ name: 'POMSF cover', schemeName: 'POMSF', status: 'ACTIVE', benefits: [{ code: 'OP', name: 'Outpatient', type: 'OUTPATIENT', familyShared: true, limitKes: 100000, balanceKes: 71250 }] }],
+  },
+  'pomsf.tariffs': { items: [{ interventionCode: 'SHA-04-001', name: 'General ward inpatient day', tariffKes: 4800 }] },
+  'shr.record': {
+    patient,
+    observations: [{ id: 'obs-1', name: 'Heart rate', value: '76 /min', effectiveAt: at, status: 'final' }],
+    moreObservations: false,
+    serviceRequests: [{ id: 'sr-1', status: 'active', requestedAt: at, performer: 'Mlima County Referral Hospital' }],
+    withheld: 1,
+    readAt: at,
   },
 };
 

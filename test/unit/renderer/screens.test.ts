@@ -67,6 +67,11 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['open visit', flows.visitWithLine],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
+  ['referral, the destination found', flows.referralChosen],
+  ['referral, claim submitted', flows.referralDone],
+  ['bed occupancy', flows.beds],
+  ['POMSF balance', flows.pomsfBalance],
+  ['shared health record', flows.healthRecord],
   ['elective, phase one', flows.electiveWaiting],
   ['elective, the doctor has answered', flows.electiveDoctorAnswered],
   ['elective, finalised', flows.electiveFinalised],
@@ -469,6 +474,63 @@ describe('visit end', () => {
       await inpatient.getByText('Partly discharged on').waitFor();
       await inpatient.getByRole('button', { name: 'Submit claim' }).waitFor();
       await inpatient.context().close();
+    } finally {
+      if (!page.isClosed()) await done(page);
+    }
+  });
+});
+
+describe('issue 15: referral, beds, POMSF, the shared health record', () => {
+  it('a referral names its destination: none chosen for the nurse, the claim not sent without one, then sent with the facility found', { timeout: 60_000 }, async () => {
+    const page = await open();
+    try {
+      await flows.dischargeReady(page);
+      await page.getByRole('combobox', { name: 'Reason' }).selectOption({ label: 'Referred' });
+      await page.getByRole('button', { name: 'Submit claim' }).click();
+      await page.getByText('Find and choose the facility the patient is referred to.').waitFor();
+      await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('health');
+      await page.getByRole('button', { name: 'Find facility' }).click();
+      const found = page.getByRole('radio');
+      await found.first().waitFor();
+      // Nothing chosen for the nurse; a suspended facility is shown, marked.
+      for (const radio of await found.all()) expect(await radio.isChecked()).toBe(false);
+      await page.getByText('Not operational (SUSPENDED)').waitFor();
+      await page.getByRole('textbox', { name: 'Facility name, FR or MFL code' }).fill('FID-00-000005-0');
+      await page.getByRole('button', { name: 'Find facility' }).click();
+      await page.getByRole('radio', { name: /Mlima County Referral Hospital/ }).check();
+      await page.getByRole('button', { name: 'Submit claim' }).click();
+      await page.getByText('Referred to Mlima County Referral Hospital (FID-00-000005-0)').waitFor();
+      const asked = await page.evaluate(() => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls);
+      expect(asked.filter((name) => name === 'discharge.submit')).toHaveLength(1);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('offers POMSF only to a POMSF member; the beds by type; the record says how much was withheld', { timeout: 60_000 }, async () => {
+    const page = await open();
+    try {
+      await flows.lookUp(page, '30000001');
+      expect(await page.getByRole('button', { name: 'Show POMSF balance' }).count()).toBe(0);
+      await cancelButton(page).click();
+      await flows.pomsfBalance(page);
+      await page.getByRole('cell', { name: /71,250/ }).waitFor();
+      await page.getByRole('textbox', { name: 'Intervention code' }).fill('SHA-04-001');
+      await page.getByRole('textbox', { name: "Doctor's registration number" }).fill('A12345');
+      await page.getByRole('button', { name: 'Find tariff' }).click();
+      await page.getByText('Choose the doctor\'s regulator.').waitFor();
+      await page.getByRole('combobox', { name: 'Regulator' }).selectOption('KMPDC');
+      await page.getByRole('button', { name: 'Find tariff' }).click();
+      await page.getByText(/SHA-04-001 General ward inpatient day: tariff/).waitFor();
+      await flows.beds(page);
+      await page.getByRole('rowheader', { name: 'All beds' }).waitFor();
+      await done(page);
+
+      const visit = await open();
+      await flows.healthRecord(visit);
+      await visit.getByRole('rowheader', { name: 'Heart rate' }).waitFor();
+      await visit.getByRole('rowheader', { name: 'Mlima County Referral Hospital' }).waitFor();
+      await visit.context().close();
     } finally {
       if (!page.isClosed()) await done(page);
     }
