@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { auditCommands } from './audit';
 import type { CommandSpec } from './common';
 import { consentCommands } from './consent';
+import { correctionCommands } from './corrections';
 import { dischargeCommands } from './discharge';
 import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
@@ -33,6 +34,7 @@ export const commandGroups = {
   status: statusCommands,
   workflows: workflowCommands,
   work: workCommands,
+  corrections: correctionCommands,
 } as const;
 
 export const commands = {
@@ -49,6 +51,7 @@ export const commands = {
   ...statusCommands,
   ...workflowCommands,
   ...workCommands,
+  ...correctionCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -190,6 +193,7 @@ function validationError(name: CommandName, error: z.ZodError): StationError {
 export * from './audit';
 export * from './common';
 export * from './consent';
+export * from './corrections';
 export * from './discharge';
 export * from './elective';
 export * from './emergency';

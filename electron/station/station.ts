@@ -31,6 +31,7 @@ import { AuditLog } from './audit';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
+import { correctionCommands } from './commands/corrections';
 import { emergencyCommands } from './commands/emergency';
 import { patientCommands } from './commands/patients';
 import { readerCommands } from './commands/readers';
@@ -268,6 +269,7 @@ export function createStation(deps: StationDeps): Station {
     ...dischargeCommands(services),
     ...electiveCommands(services),
     ...emergencyCommands(services),
+    ...correctionCommands(services),
     ...readerCommands(services),
     ...stationCommands(services),
   };
