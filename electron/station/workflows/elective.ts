@@ -209,9 +209,6 @@ function applyPreauth(ctx: Ctx, wf: ElectiveWorkflow, p: Preauth): void {
             ? 'preauthCancelled'
             : 'awaitDoctor';
   const where: Record<string, string> = { awaitDoctor: 'awaiting-doctor', awaitPayer: 'awaiting-payer', finalise: 'finalised', preauthRejected: 'preauth-rejected', preauthCancelled: 'cancelled' };
-  if (status === 'DOCTOR_REQUEST_FAILED') {
-    wf.lastError = makeError('EXCHANGE_ERROR', 'SHA could not deliver the request to the doctor: check the doctor’s number with them, then send the request again.', { exchangeCode: 'DOCTOR_REQUEST_FAILED' });
-  }
   if (wf.state === where[target]) {
     ctx.engine.save(wf);
     return;

@@ -609,6 +609,9 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
       } else if (call.operation === journal.removeDoctor.name && preview.hasDoctor === false) {
         wf.data.doctor = null;
         ctx.engine.reconciled(call, 'the claim has no doctor', wf);
+      } else if (call.operation === journal.closeClaim.name && preview.workflowState !== 'CLOSED') {
+        wf.lastError = makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the closing: the visit is still open. Close it again if it must be.');
+        ctx.engine.reconciled(call, 'the claim was not closed', wf);
       } else {
         ctx.engine.reconciled(call, `${call.operation}: the claim as the exchange holds it now`, wf);
       }

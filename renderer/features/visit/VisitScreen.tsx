@@ -21,6 +21,7 @@ import { isDiagnosisCode } from '../shared/formats';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
+import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
 
 type VisitView = ViewOf<'visit'>;
@@ -65,9 +66,11 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
         </dl>
       </div>
       <WorkflowError view={view} />
+      <VisitClosedNotice view={view} />
 
       <LinesSection view={view} />
       <DoctorSection view={view} />
+      <VisitCorrections view={view} />
 
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
 

@@ -82,6 +82,21 @@ describe('visit corrections', () => {
   });
 });
 
+describe('a correction whose answer is lost', () => {
+  it('the closing unanswered: OUTCOME_UNKNOWN, the claim preview settles it, and it is sent again only by the nurse', async () => {
+    const { visitId, cr } = await openVisit();
+    await world.control.post('/faults', { routes: ['POST /api/v1/claims/close'], count: 1, reset_connection: true });
+    expect((await s.refused('visit.close', { workflowId: visitId, reason: 'WRONG_PATIENT', explanation: 'Wrong patient' })).code).toBe('OUTCOME_UNKNOWN');
+    // The call never reached SHA: the preview shows the claim a draft, the visit stays open, nothing re-sent.
+    const settled = await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.lastError?.code === 'EXCHANGE_TIMEOUT', 'the closing reconciled');
+    expect(settled).toMatchObject({ state: 'open', claimStatus: 'DRAFT' });
+    expect(settled.next).toContain('visit.close');
+    expect(claimOf(cr).workflow_state).toBe('DRAFT');
+    const closed = await s.ok('visit.close', { workflowId: visitId, reason: 'WRONG_PATIENT', explanation: 'Wrong patient' });
+    expect(closed).toMatchObject({ state: 'closed', claimStatus: 'CLOSED' });
+  });
+});
+
 describe('emergency after creation', () => {
   it('a second protocol added and the doctor changed inside the 24 hours, the new doctor asked for approval', async () => {
     const protocols = (await s.ok('emergency.protocols', { interventionCode: 'SHA-01-001' })).items;
@@ -152,7 +167,7 @@ describe('preauth corrections', () => {
 
     await world.control.post(`/preauths/${reference}/status`, { to: 'DOCTOR_REQUEST_FAILED' });
     const failed = await s.ok('elective.refreshPreauth', { workflowId });
-    expect(failed).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DOCTOR_REQUEST_FAILED', doctorStep: 'failed' }, lastError: { details: { exchangeCode: 'DOCTOR_REQUEST_FAILED' } } });
+    expect(failed).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DOCTOR_REQUEST_FAILED', doctorStep: 'failed' } });
     expect(failed.next).toContain('elective.resendDoctorRequest');
     const resent = await s.ok('elective.resendDoctorRequest', { workflowId });
     expect(resent).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DOCTOR_REQUEST_SENT', doctorStep: 'waiting' }, lastError: null });
