@@ -100,6 +100,7 @@ describe('corrections at the bedside', () => {
     await lookUp('30000001');
     await page.getByRole('combobox', { name: 'Kind of service' }).selectOption('elective-preauth');
     await page.getByRole('listbox', { name: 'Interventions' }).getByRole('option').first().click();
+    await page.getByText('Needs a preauthorization approved by the doctor and by SHA.').waitFor();
     await page.getByRole('button', { name: 'Start planned admission' }).click();
     await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
     await page.getByRole('heading', { name: 'Preauthorization request' }).waitFor({ timeout: 30_000 });

@@ -49,6 +49,12 @@ const shots: readonly Shot[] = [
   { name: '26-consent-sms-1024x600', viewport: small, reach: flows.smsSent },
   { name: '27-visit-1024x600', viewport: small, reach: flows.visitWithLine },
   { name: '28-consent-fingerprint-1024x600', viewport: small, reach: flows.fingerprintWaiting },
+  { name: 'c1-visit-closing', reach: flows.visitClosing },
+  { name: 'c2-visit-closed', reach: flows.visitClosed },
+  { name: 'c3-visit-doctor-changed', reach: flows.doctorChanged },
+  { name: 'c4-elective-doctor-request-failed', reach: flows.electiveDoctorFailed },
+  { name: 'c5-elective-clarification', reach: flows.electiveClarification },
+  { name: 'c6-emergency-second-protocol', reach: flows.emergencySecondProtocol },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');
