@@ -32,6 +32,9 @@ export const errorCatalogue = {
   NO_DOCTOR: { retryable: false }, // submit needs an attending doctor on the claim
   DOCTOR_NOT_FOUND: { retryable: false }, // not in the professionals registry
   CLAIM_ALREADY_SUBMITTED: { retryable: false },
+  CLAIM_NOT_EDITABLE: { retryable: false }, // the claim is closed: nothing on it changes any more
+  DOCTOR_ALREADY_ATTACHED: { retryable: false }, // SHA holds another doctor on the claim (one per claim)
+  PREAUTH_NOT_EDITABLE: { retryable: false }, // the preauthorization moved on (the doctor approved, or a visit used it)
   EMERGENCY_WINDOW_EXPIRED: { retryable: false }, // the 24 hours after the emergency have passed
   READER_ABSENT: { retryable: false },
   READER_ERROR: { retryable: true },

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { auditCommands } from './audit';
 import type { CommandSpec } from './common';
 import { consentCommands } from './consent';
+import { correctionCommands } from './corrections';
 import { dischargeCommands } from './discharge';
 import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
@@ -35,6 +36,7 @@ export const commandGroups = {
   workflows: workflowCommands,
   work: workCommands,
   programmes: programmeCommands,
+  corrections: correctionCommands,
 } as const;
 
 export const commands = {
@@ -52,6 +54,7 @@ export const commands = {
   ...workflowCommands,
   ...workCommands,
   ...programmeCommands,
+  ...correctionCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -193,6 +196,7 @@ function validationError(name: CommandName, error: z.ZodError): StationError {
 export * from './audit';
 export * from './common';
 export * from './consent';
+export * from './corrections';
 export * from './discharge';
 export * from './elective';
 export * from './emergency';

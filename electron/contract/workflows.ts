@@ -173,6 +173,10 @@ export const preauthProgress = z.strictObject({
   doctorStep: z.enum(['not-started', 'waiting', 'approved', 'failed']),
   payerStep: z.enum(['not-started', 'waiting', 'approved', 'rejected']),
   requestedAmountKes: kes,
+  /** The diagnoses the preauthorization holds (those sent, less any removed). */
+  diagnoses: z.array(diagnosis),
+  /** What the payer wrote to the facility (a clarification asked for after its automatic checks). */
+  payerNote: z.string().max(2000).nullable(),
   createdAt: timestamp.nullable(),
   checkedAt: timestamp.nullable(),
 });
@@ -208,7 +212,19 @@ export const visitView = z.strictObject({
   ...viewBase,
   kind: z.literal('visit'),
   state: visitState,
-  next: z.array(z.enum(['visit.addLine', 'visit.removeLine', 'visit.attachDoctor', 'visit.preview', 'discharge.begin'])),
+  next: z.array(
+    z.enum([
+      'visit.addLine',
+      'visit.removeLine',
+      'visit.editLine',
+      'visit.removeDiagnosis',
+      'visit.attachDoctor',
+      'visit.switchIntervention',
+      'visit.close',
+      'visit.preview',
+      'discharge.begin',
+    ]),
+  ),
   patient: patientBrief,
   intervention: interventionBrief,
   serviceType,
@@ -281,6 +297,7 @@ export const electiveView = z.strictObject({
       'elective.resendDoctorRequest',
       'elective.refreshPreauth',
       'elective.cancelPreauth',
+      'elective.removeDiagnosis',
       'visit.open',
     ]),
   ),
@@ -318,6 +335,8 @@ export const emergencyView = z.strictObject({
       'emergency.resendClaim',
       'emergency.addProtocol',
       'emergency.requestDoctorApproval',
+      'emergency.addAnotherProtocol',
+      'emergency.changeDoctor',
     ]),
   ),
   intervention: interventionBrief,
@@ -325,6 +344,10 @@ export const emergencyView = z.strictObject({
   referenceNumber: emergencyReference,
   /** Whether the protocol is on the claim at SHA. */
   protocolAdded: z.boolean(),
+  /** Protocols added after the first one, each on the claim at SHA. */
+  furtherProtocols: z.array(emergencyProtocol),
+  /** The attending doctor on the claim. */
+  doctor: attendingDoctor,
   /** The attending doctor's approval: asked for once the claim exists; the doctor answers SHA directly. */
   doctorApproval: z.enum(['not-requested', 'requested']),
   /** Null while the patient is unidentified. */

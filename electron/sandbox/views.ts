@@ -307,7 +307,7 @@ export function protocolLineView(c: ClaimRecord, l: LineRecord) {
   };
 }
 
-const DOCTOR_APPROVED: readonly string[] = ['ACTIVE', 'FINALISED', 'REJECTED'];
+const DOCTOR_APPROVED: readonly string[] = ['ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', 'FINALISED', 'REJECTED', 'REJECTED_AFTER_APPROVAL'];
 
 /** A preauth as the portal shows it: camelCase (R docs eclaims--preauths; test/fixtures/wire/preauth.*). */
 export function preauthView(p: PreauthRecord) {
@@ -334,5 +334,6 @@ export function preauthView(p: PreauthRecord) {
     preauthItems: p.items.map((unitPrice) => ({ interventionCode: p.intervention_code, quantity: '1', unitPrice, estimatedAmount: unitPrice })),
     preauthDiagnoses: p.diagnoses.map((d) => ({ name: d.code, interventionCode: p.intervention_code, status: 'ACTIVE' })),
     preauthDoctors: p.doctor === null ? [] : [{ name: p.doctor.name, doctorReviewStatus: doctorReview, status: doctorReview }],
+    preauthNotes: p.notes.map((n) => ({ id: n.id, note: n.note, source: n.source, authorName: 'SHA' })),
   };
 }

@@ -28,6 +28,10 @@ const exchangeCodes: Readonly<Record<string, { code: ErrorCode; message: string 
   NO_DOCTOR_ATTACHED: { code: 'NO_DOCTOR', message: 'Attach the attending doctor before submitting.' },
   PROFESSIONAL_NOT_FOUND: { code: 'DOCTOR_NOT_FOUND', message: 'The doctor is not in the professionals registry.' },
   CLAIM_ALREADY_SUBMITTED: { code: 'CLAIM_ALREADY_SUBMITTED', message: 'The claim has already been submitted.' },
+  CLAIM_NOT_EDITABLE: { code: 'CLAIM_NOT_EDITABLE', message: 'The claim is closed: it can no longer be changed.' },
+  DOCTOR_ALREADY_ATTACHED: { code: 'DOCTOR_ALREADY_ATTACHED', message: 'SHA holds another doctor on the claim: one doctor per claim.' },
+  PREAUTH_NOT_EDITABLE: { code: 'PREAUTH_NOT_EDITABLE', message: 'The preauthorization has moved on: it can no longer be changed.' },
+  PREAUTH_NOT_CANCELLABLE: { code: 'PREAUTH_NOT_EDITABLE', message: 'A visit has used the preauthorization: it can no longer be cancelled.' },
   EMERGENCY_WINDOW_EXPIRED: { code: 'EMERGENCY_WINDOW_EXPIRED', message: 'The 24 hours to submit this emergency claim have passed.' },
   INTERVENTION_NOT_ALLOWED: { code: 'INTERVENTION_NOT_ALLOWED', message: 'The exchange does not allow this intervention here.' },
   PENDING_AUTHORIZATION_EXISTS: {

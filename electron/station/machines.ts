@@ -25,7 +25,8 @@ export const consentMachine = {
 
 export const visitMachine = {
   opening: { opened: 'open', failed: 'failed', outcomeUnknown: 'reconciling' },
-  open: { beginClose: 'closing' },
+  // cancel: the claim closed (POST /claims/close) with its reason; SHA will never pay it.
+  open: { beginClose: 'closing', cancel: 'closed' },
   closing: { closed: 'closed', closeAbandoned: 'open' },
   reconciling: { opened: 'open', failed: 'failed' },
   closed: {},
@@ -71,7 +72,7 @@ export const electiveMachine = {
     preauthCancelled: 'cancelled',
   },
   'awaiting-payer': { finalise: 'finalised', preauthRejected: 'preauth-rejected', preauthCancelled: 'cancelled' },
-  finalised: { verifyVisitDay: 'visit-day-verifying', openVisit: 'opening-visit' },
+  finalised: { verifyVisitDay: 'visit-day-verifying', openVisit: 'opening-visit', preauthCancelled: 'cancelled', preauthRejected: 'preauth-rejected' },
   'visit-day-verifying': { openVisit: 'opening-visit' },
   'opening-visit': { visitOpened: 'visit-opened', visitNotOpened: 'finalised', outcomeUnknown: 'reconciling' },
   reconciling: {

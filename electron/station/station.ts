@@ -31,6 +31,7 @@ import { AuditLog } from './audit';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
+import { correctionCommands } from './commands/corrections';
 import { emergencyCommands } from './commands/emergency';
 import { patientCommands } from './commands/patients';
 import { programmeCommands } from './commands/programmes';
@@ -272,6 +273,7 @@ export function createStation(deps: StationDeps): Station {
     ...dischargeCommands(services),
     ...electiveCommands(services),
     ...emergencyCommands(services),
+    ...correctionCommands(services),
     ...readerCommands(services),
     ...stationCommands(services),
     ...programmeCommands(services),

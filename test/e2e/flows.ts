@@ -217,6 +217,52 @@ async function emergencyOpen(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Identify the patient' }).waitFor();
 }
 
+/** A wrong visit about to be closed: the reason chosen (nothing chosen for the nurse), what happened said. */
+async function visitClosing(page: Page): Promise<void> {
+  await visitWithLine(page);
+  await page.getByRole('button', { name: 'Close this visit…' }).click();
+  await page.getByRole('radio', { name: 'Wrong patient' }).check();
+  await page.getByRole('textbox', { name: 'What happened (sent to SHA)' }).fill('Opened for the wrong patient at reception');
+}
+
+async function visitClosed(page: Page): Promise<void> {
+  await visitClosing(page);
+  await page.getByRole('button', { name: 'Close the visit for good' }).click();
+  await page.getByText('This visit was closed', { exact: true }).waitFor();
+}
+
+/** The doctor changed on an open visit: the old one removed at SHA first, then the new one added. */
+async function doctorChanged(page: Page): Promise<void> {
+  await visitWithLine(page);
+  const doctor = page.getByRole('region', { name: 'Attending doctor' });
+  await doctor.getByRole('textbox', { name: 'Identification number' }).fill('A34567');
+  await doctor.getByRole('button', { name: /Add the doctor|Change the doctor/ }).click();
+  await doctor.getByText(/A34567/).waitFor();
+}
+
+/** SHA could not deliver the doctor's request: said so, and sent again from the preauth panel. */
+async function electiveDoctorFailed(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await control(page, { name: 'failDoctorRequest', args: [] });
+  await page.getByText('The request did not reach the doctor').waitFor();
+}
+
+async function electiveClarification(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await control(page, { name: 'approveDoctor', args: [] });
+  await control(page, { name: 'askClarification', args: ['Attach the ultrasound report'] });
+  await page.getByText('Attach the ultrasound report').waitFor();
+}
+
+/** An open emergency given a second protocol of its intervention. */
+async function emergencySecondProtocol(page: Page): Promise<void> {
+  await emergencyOpen(page);
+  const protocols = page.getByRole('region', { name: 'Protocols on the claim' });
+  await protocols.getByRole('combobox', { name: 'Another protocol' }).selectOption({ index: 1 });
+  await protocols.getByRole('button', { name: 'Add this protocol' }).click();
+  await protocols.getByRole('listitem').nth(1).waitFor();
+}
+
 async function workList(page: Page): Promise<void> {
   await electiveWaiting(page);
   await page.getByRole('button', { name: 'Work in progress' }).click();
@@ -265,6 +311,12 @@ export const flows = {
   electiveFinalised,
   emergencyNew,
   emergencyOpen,
+  visitClosing,
+  visitClosed,
+  doctorChanged,
+  electiveDoctorFailed,
+  electiveClarification,
+  emergencySecondProtocol,
   fillPreauth,
   workList,
   activity,

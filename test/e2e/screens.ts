@@ -54,6 +54,12 @@ const shots: readonly Shot[] = [
   { name: '42-bed-occupancy', reach: flows.beds },
   { name: '43-pomsf-balance', reach: flows.pomsfBalance },
   { name: '44-shared-health-record', reach: flows.healthRecord },
+  { name: 'c1-visit-closing', reach: flows.visitClosing },
+  { name: 'c2-visit-closed', reach: flows.visitClosed },
+  { name: 'c3-visit-doctor-changed', reach: flows.doctorChanged },
+  { name: 'c4-elective-doctor-request-failed', reach: flows.electiveDoctorFailed },
+  { name: 'c5-elective-clarification', reach: flows.electiveClarification },
+  { name: 'c6-emergency-second-protocol', reach: flows.emergencySecondProtocol },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');

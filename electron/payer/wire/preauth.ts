@@ -128,7 +128,12 @@ export interface Preauth {
   readonly approvedAmount: number | undefined;
   readonly serviceStart: string | undefined;
   readonly serviceEnd: string | undefined;
+  /** `preauthNotes[].note`: what the payer (or the facility) wrote on the preauth, oldest first. */
+  readonly notes: string[];
 }
+
+/** One note of `preauthNotes` (R docs preauths: `{id, note, source, author, authorName, …}`); one without text is skipped. */
+const preauthNote = z.looseObject({ note: z.unknown() });
 
 export const preauth = z.preprocess(
   camelCaseKeys,
@@ -146,6 +151,7 @@ export const preauth = z.preprocess(
       finalApprovedAmount: optionalNumber,
       serviceStart: optionalText,
       serviceEnd: optionalText,
+      preauthNotes: z.array(preauthNote).nullish(),
     })
     .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'preauth without id or guid', path: ['id'] })
     .transform(
@@ -161,6 +167,7 @@ export const preauth = z.preprocess(
         approvedAmount: p.finalApprovedAmount ?? p.totalInterimApprovedAmountForPreauth,
         serviceStart: p.serviceStart,
         serviceEnd: p.serviceEnd,
+        notes: (p.preauthNotes ?? []).flatMap((n) => (typeof n.note === 'string' && n.note.trim() !== '' ? [n.note.trim()] : [])),
       }),
     ),
 );

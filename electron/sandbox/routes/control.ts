@@ -7,7 +7,7 @@ import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { faultRequest, type FaultRule } from '../faults';
 import { presentFingerprint } from '../state/consent';
-import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, eventTo, type ClaimState } from '../state/machines';
+import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, PAYER_PREAUTH_EVENTS, PREAUTH_MACHINE, eventTo, type ClaimState, type PreauthStatus } from '../state/machines';
 import { doctorApproves, findPreauth, payerApproves, payerRejects } from '../state/preauths';
 import { parse } from '../validation';
 import { authorizationView, claimPreview, preauthView } from '../views';
@@ -47,6 +47,9 @@ const payerApproval = z.object({ approved_amount: z.number().positive().optional
 const payerRejection = z.object({ reason: z.string().trim().max(500).default('rejected by the payer') });
 const clockAdvance = z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) });
 const workflowStateRequest = z.object({ to: z.enum(CLAIM_STATES) });
+const PREAUTH_STATES = Object.keys(PREAUTH_MACHINE) as [PreauthStatus, ...PreauthStatus[]];
+/** The payer's or the doctor's side of a preauth; `note` is what the payer writes to the facility (a clarification asked for). */
+const preauthStatusRequest = z.object({ to: z.enum(PREAUTH_STATES), note: z.string().trim().min(1).max(2000).optional() });
 
 export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.get('/sms', async (request) => {
@@ -89,6 +92,20 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const body = parse(payerRejection, request.body);
     const p = findPreauth(ctx, request.params.id);
     payerRejects(ctx, p, body.reason);
+    return preauthView(p);
+  });
+
+  app.post<{ Params: { id: string } }>('/preauths/:id/status', async (request) => {
+    const body = parse(preauthStatusRequest, request.body);
+    const p = findPreauth(ctx, request.params.id);
+    const event = eventTo(PREAUTH_MACHINE, p.status, body.to, PAYER_PREAUTH_EVENTS);
+    if (event === undefined) {
+      throw fail.conflict('INVALID_TRANSITION', `Neither the doctor nor the payer moves a preauthorization from ${p.status} to ${body.to}`, [{ from: p.status, to: body.to }]);
+    }
+    if (event === 'doctor_approval') doctorApproves(ctx, p);
+    else if (event === 'payer_approval') payerApproves(ctx, p);
+    else ctx.state.firePreauth(p, event, 'INVALID_TRANSITION', body.note ?? `control: ${event}`);
+    if (body.note !== undefined) p.notes.push({ id: p.notes.length + 1, note: body.note, source: 'PAYER', at: ctx.now() });
     return preauthView(p);
   });
 

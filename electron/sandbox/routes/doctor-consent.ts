@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { notifyDoctor } from '../state/consent';
+import { AWAITING_DOCTOR } from '../state/machines';
 import { tenantOf } from '../tenancy';
 import { listedPractitionerIdType, listedRegulator, parse, text } from '../validation';
 import type { Facility } from '../world/facilities';
@@ -61,7 +62,7 @@ function preauthRequest(ctx: SandboxContext, facility: Facility, body: DoctorCon
     .reverse()
     .find((p) => p.facility === facility.code && p.consent_token === token && p.intervention_code === body.intervention_code);
   if (preauth === undefined) throw fail.notFound(`No preauthorization for ${body.intervention_code} with that consent_token`);
-  if (preauth.status !== 'PENDING_DOCTOR_APPROVAL') {
+  if (!AWAITING_DOCTOR.includes(preauth.status)) {
     throw fail.conflict('PREAUTH_NOT_EDITABLE', `The preauthorization is ${preauth.status}: the doctor's consent is no longer awaited`);
   }
   if (preauth.doctor === null) throw fail.rule('NO_DOCTOR_ATTACHED', 'The preauthorization has no doctor to ask');
@@ -71,6 +72,8 @@ function preauthRequest(ctx: SandboxContext, facility: Facility, body: DoctorCon
   }
   const doctor = requireProfessional('registration_number', preauth.doctor.registration_number, preauth.doctor.regulation_body);
   notifyDoctor(ctx, facility, doctor, 'preauth_doctor_consent', `Reminder: ${facility.name} asks you to confirm preauthorization ${preauth.id} for ${preauth.intervention_code}.`);
+  // A request that failed to reach the doctor is sent again: the preauth waits for them once more.
+  if (preauth.status === 'DOCTOR_REQUEST_FAILED') ctx.state.firePreauth(preauth, 'doctor_request_resent', 'PREAUTH_NOT_EDITABLE', 'doctor request sent again');
   return sent(`Doctor consent request resent to ${preauth.doctor.name}`);
 }
 

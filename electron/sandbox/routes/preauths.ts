@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { notifyDoctor, requireInterventions } from '../state/consent';
+import { AWAITING_DOCTOR } from '../state/machines';
 import type { PreauthRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { readMultipart, pairAttachments } from '../uploads';
@@ -51,8 +52,8 @@ const preauthCreate = z
 const preauthCancel = z.object({ consent_token: text, intervention_code: text });
 const diagnosisRemoval = z.object({ consent_token: text, icd_code: text.optional(), intervention_code: text });
 
-const LIVE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'ACTIVE', 'FINALISED'];
-const EDITABLE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'ACTIVE'];
+const LIVE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'DOCTOR_REQUEST_SENT', 'DOCTOR_REQUEST_FAILED', 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', 'FINALISED'];
+const EDITABLE: readonly string[] = [...AWAITING_DOCTOR, 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'];
 
 /** The latest preauth of this consent token and intervention that is not cancelled or rejected. */
 function livePreauth(ctx: SandboxContext, facility: Facility, consentToken: string, interventionCode: string): PreauthRecord {
@@ -123,6 +124,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         uploaded_at: now,
       })),
       notification_email: body.provider_notification_email,
+      notes: [],
       created_at: now,
       updated_at: now,
       claim_consent_token: null,
@@ -152,6 +154,8 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const facility = tenantOf(request);
     const body = parse(preauthCancel, request.body);
     const preauth = livePreauth(ctx, facility, body.consent_token, body.intervention_code);
+    // A FINALISED preauth a visit has used is final (ours: no source shows its cancellation).
+    if (preauth.claim_consent_token !== null) throw fail.conflict('PREAUTH_NOT_CANCELLABLE', 'A visit has used the preauthorization: it can no longer be cancelled');
     ctx.state.firePreauth(preauth, 'cancel', 'PREAUTH_NOT_CANCELLABLE');
     return preauthView(preauth);
   });
@@ -174,7 +178,7 @@ export function preauthRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const facility = tenantOf(request);
     const body = parse(doctorRemoval, request.body);
     const preauth = livePreauth(ctx, facility, body.consent_token, body.intervention_code);
-    if (preauth.status !== 'PENDING_DOCTOR_APPROVAL') {
+    if (!AWAITING_DOCTOR.includes(preauth.status)) {
       throw fail.conflict('PREAUTH_NOT_EDITABLE', `The preauthorization is ${preauth.status}: the doctor has already approved it`);
     }
     if (preauth.doctor?.registration_number !== body.practitioner_registration_number) {

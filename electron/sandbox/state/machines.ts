@@ -29,16 +29,60 @@ export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEv
   EMERGENCY_AUTHORIZED: {},
 };
 
-export type PreauthStatus = 'PENDING_DOCTOR_APPROVAL' | 'ACTIVE' | 'FINALISED' | 'CANCELLED' | 'REJECTED';
-export type PreauthEvent = 'doctor_approval' | 'payer_approval' | 'payer_rejection' | 'cancel';
+export type PreauthStatus =
+  | 'PENDING_DOCTOR_APPROVAL'
+  | 'DOCTOR_REQUEST_SENT'
+  | 'DOCTOR_REQUEST_FAILED'
+  | 'ACTIVE'
+  | 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'
+  | 'FINALISED'
+  | 'CANCELLED'
+  | 'REJECTED'
+  | 'REJECTED_AFTER_APPROVAL';
+export type PreauthEvent =
+  // the facility's calls
+  | 'cancel'
+  | 'doctor_request_resent'
+  // the doctor's and the payer's side, driven by the control API
+  | 'doctor_approval'
+  | 'doctor_request_failed'
+  | 'payer_approval'
+  | 'payer_rejection'
+  | 'clarification_requested'
+  | 'clarified'
+  | 'rejected_after_approval';
 
+/**
+ * Field notes' statuses (FN "Visit, discharge, submit"). A create is PENDING_DOCTOR_APPROVAL; the
+ * doctor's request may fail to reach them (DOCTOR_REQUEST_FAILED), and the facility's resend makes
+ * it DOCTOR_REQUEST_SENT; the payer may ask for a clarification after its automatic checks, and
+ * reject a preauth after approving it. FINALISED is cancelled only while no visit used it (ours).
+ */
 export const PREAUTH_MACHINE: Machine<PreauthStatus, PreauthEvent> = {
-  PENDING_DOCTOR_APPROVAL: { doctor_approval: 'ACTIVE', cancel: 'CANCELLED' },
-  ACTIVE: { payer_approval: 'FINALISED', payer_rejection: 'REJECTED', cancel: 'CANCELLED' },
-  FINALISED: {},
+  PENDING_DOCTOR_APPROVAL: { doctor_approval: 'ACTIVE', doctor_request_failed: 'DOCTOR_REQUEST_FAILED', cancel: 'CANCELLED' },
+  DOCTOR_REQUEST_SENT: { doctor_approval: 'ACTIVE', doctor_request_failed: 'DOCTOR_REQUEST_FAILED', cancel: 'CANCELLED' },
+  DOCTOR_REQUEST_FAILED: { doctor_request_resent: 'DOCTOR_REQUEST_SENT', cancel: 'CANCELLED' },
+  ACTIVE: { payer_approval: 'FINALISED', payer_rejection: 'REJECTED', clarification_requested: 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', cancel: 'CANCELLED' },
+  CLARIFICATION_AFTER_AUTOMATIC_CHECKS: { clarified: 'ACTIVE', payer_rejection: 'REJECTED', cancel: 'CANCELLED' },
+  FINALISED: { rejected_after_approval: 'REJECTED_AFTER_APPROVAL', cancel: 'CANCELLED' },
   CANCELLED: {},
   REJECTED: {},
+  REJECTED_AFTER_APPROVAL: {},
 };
+
+/** The preauth events the control API may fire (`POST /sandbox/preauths/{id}/status {to}`). */
+export const PAYER_PREAUTH_EVENTS: readonly PreauthEvent[] = [
+  'doctor_approval',
+  'doctor_request_failed',
+  'payer_approval',
+  'payer_rejection',
+  'clarification_requested',
+  'clarified',
+  'rejected_after_approval',
+];
+
+/** While the doctor has not approved: the preauth's diagnoses and doctor may still change. */
+export const AWAITING_DOCTOR: readonly PreauthStatus[] = ['PENDING_DOCTOR_APPROVAL', 'DOCTOR_REQUEST_SENT', 'DOCTOR_REQUEST_FAILED'];
 
 export type ClaimState =
   | 'DRAFT'

@@ -3,6 +3,7 @@
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { CATALOGUE } from '../world/catalogue';
+import { AWAITING_DOCTOR } from './machines';
 import type { PreauthRecord } from './store';
 
 export function findPreauth(ctx: SandboxContext, idOrGuid: string): PreauthRecord {
@@ -13,7 +14,7 @@ export function findPreauth(ctx: SandboxContext, idOrGuid: string): PreauthRecor
 }
 
 export function doctorApproves(ctx: SandboxContext, p: PreauthRecord): void {
-  if (p.status === 'PENDING_DOCTOR_APPROVAL' && p.doctor === null) {
+  if (AWAITING_DOCTOR.includes(p.status) && p.doctor === null) {
     throw fail.rule('NO_DOCTOR_ATTACHED', 'The preauthorization has no doctor to approve it');
   }
   ctx.state.firePreauth(p, 'doctor_approval', 'INVALID_TRANSITION', p.doctor === null ? undefined : `approved by ${p.doctor.name}`);

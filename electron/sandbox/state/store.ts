@@ -98,6 +98,8 @@ export interface PreauthRecord {
   approved_amount: number | null;
   readonly attachments: readonly AttachmentRecord[];
   readonly notification_email: string;
+  /** What the payer wrote to the facility (`preauthNotes` of the portal), oldest first. */
+  readonly notes: { id: number; note: string; source: string; at: number }[];
   readonly created_at: number;
   updated_at: number;
   claim_consent_token: string | null;

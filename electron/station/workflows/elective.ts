@@ -192,15 +192,18 @@ function applyPreauth(ctx: Ctx, wf: ElectiveWorkflow, p: Preauth): void {
     requestedAmountKes: p.requestedAmount ?? before?.requestedAmountKes ?? wf.data.preauthRequest?.requestedAmountKes ?? 0,
     createdAt: before?.createdAt ?? ctx.nowIso(),
     checkedAt: ctx.nowIso(),
-    doctorApprovedSeen: (before?.doctorApprovedSeen ?? false) || status === 'ACTIVE' || status === 'FINALISED',
+    doctorApprovedSeen: (before?.doctorApprovedSeen ?? false) || status === 'ACTIVE' || status === 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS' || status === 'FINALISED',
+    notes: p.notes.length > 0 ? p.notes.map((n) => n.slice(0, 2000)).slice(-20) : (before?.notes ?? []),
   };
   wf.lastError = null;
+  // DOCTOR_REQUEST_FAILED is not the end: the request never reached the doctor, and sending it
+  // again may (elective.resendDoctorRequest). CLARIFICATION waits on the payer, with its note.
   const target =
     status === 'FINALISED'
       ? 'finalise'
       : status === 'ACTIVE' || status === 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'
         ? 'awaitPayer'
-        : status === 'REJECTED' || status === 'REJECTED_AFTER_APPROVAL' || status === 'DOCTOR_REQUEST_FAILED'
+        : status === 'REJECTED' || status === 'REJECTED_AFTER_APPROVAL'
           ? 'preauthRejected'
           : status === 'CANCELLED'
             ? 'preauthCancelled'
@@ -279,6 +282,9 @@ export async function resendDoctorRequest(ctx: Ctx, wf: ElectiveWorkflow): Promi
     ...named,
   };
   await ctx.engine.call(wf, journal.resendDoctorConsent, request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
+  // A request that had failed is now sent: the status says so at once rather than at the next poll.
+  await lookUpPreauth(ctx, wf).catch(() => undefined);
+  schedulePreauthPoll(ctx, wf.id);
 }
 
 export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: string): Promise<void> {
@@ -295,11 +301,8 @@ export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: stri
       () => {
         ctx.engine.cancelRepeat('preauth', wf.id);
         if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
-        if (wf.state === 'finalised') {
-          wf.lastError = null;
-          ctx.engine.save(wf);
-          return;
-        }
+        // A cancelled preauth opens no visit, finalised or not.
+        wf.lastError = null;
         ctx.engine.transition(wf, 'preauthCancelled', reason.slice(0, 100));
       },
       (error) => ctx.engine.setError(wf, error),
@@ -353,6 +356,7 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   // Consent in and the preauth not at the exchange (never sent, or refused): it is sent (again) from here.
   if ((wf.state === 'verifying' && wf.data.preauthRequest === null) || wf.state === 'verified') next.push('elective.submitPreauth');
   if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
+  if (wf.state === 'awaiting-doctor' && (wf.data.preauthRequest?.diagnoses.length ?? 0) > 1) next.push('elective.removeDiagnosis');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' || wf.state === 'finalised') next.push('elective.cancelPreauth');
   if (wf.state === 'finalised' && wf.data.phaseOneMethod === 'fingerprint') next.push('visit.open');
@@ -373,6 +377,8 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
                   ? ('waiting' as const)
                   : ('not-started' as const),
           requestedAmountKes: Math.min(Math.max(0, p.requestedAmountKes), 1_000_000_000),
+          diagnoses: wf.data.preauthRequest?.diagnoses.map((d) => (d.name === undefined ? { code: d.code } : { code: d.code, name: d.name })) ?? [],
+          payerNote: p.notes?.at(-1) ?? null,
           createdAt: p.createdAt,
           checkedAt: p.checkedAt,
         };

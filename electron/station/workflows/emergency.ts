@@ -209,10 +209,31 @@ function requireOpenClaim(wf: EmergencyWorkflow): string {
 
 /** Adds the chosen protocol at its tariff (multipart); a lost answer is settled against the claim preview. */
 export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
-  const consentToken = requireOpenClaim(wf);
+  requireOpenClaim(wf);
   if (wf.data.protocolAdded) fail('WRONG_STATE', 'The protocol is already on the claim.', { state: wf.state });
-  const p = wf.data.protocol;
-  const request = { consent_token: consentToken, protocol_code: p.protocolCode, intervention_code: p.interventionCode, unit_price: p.tariffKes, quantity: 1 };
+  await sendProtocol(ctx, wf, wf.data.protocol, () => {
+    wf.data.protocolAdded = true;
+  });
+}
+
+/**
+ * Another protocol of the claim's intervention, inside the 24 hours (a second procedure on the same
+ * emergency): listed with its tariff by the exchange, added as the first one was.
+ */
+export async function addAnotherProtocol(ctx: Ctx, wf: EmergencyWorkflow, protocolCode: string): Promise<void> {
+  requireOpenClaim(wf);
+  requireWindow(ctx, wf);
+  const onClaim = [wf.data.protocol, ...(wf.data.furtherProtocols ?? [])];
+  if (onClaim.some((p) => p.protocolCode === protocolCode)) fail('WRONG_STATE', 'That protocol is already on the claim.', { state: wf.state });
+  const protocol = (await listProtocols(ctx, wf.data.intervention.code)).find((p) => p.protocolCode === protocolCode);
+  if (protocol === undefined) fail('NOT_FOUND', 'That protocol is not an active protocol of the intervention.', { field: 'protocolCode' });
+  await sendProtocol(ctx, wf, protocol, () => {
+    wf.data.furtherProtocols = [...(wf.data.furtherProtocols ?? []), protocol];
+  });
+}
+
+async function sendProtocol(ctx: Ctx, wf: EmergencyWorkflow, p: Protocol, added: () => void): Promise<void> {
+  const request = { consent_token: wf.data.consentToken!, protocol_code: p.protocolCode, intervention_code: p.interventionCode, unit_price: p.tariffKes, quantity: 1 };
   try {
     await ctx.engine.call(
       wf,
@@ -220,7 +241,7 @@ export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void
       request,
       () => ctx.session.client().emergency.addProtocol(request),
       () => {
-        wf.data.protocolAdded = true;
+        added();
         wf.lastError = null;
         ctx.engine.save(wf);
       },
@@ -230,6 +251,86 @@ export async function addProtocol(ctx: Ctx, wf: EmergencyWorkflow): Promise<void
     if (error instanceof OutcomeUnknown) {
       ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
       return;
+    }
+    throw error;
+  }
+}
+
+/** Corrections end with the 24 hours: after them SHA takes nothing more for the claim. */
+function requireWindow(ctx: Ctx, wf: EmergencyWorkflow): void {
+  if (!windowClosed(ctx, wf)) return;
+  ctx.engine.transition(wf, 'windowClosed');
+  fail('EMERGENCY_WINDOW_EXPIRED', 'The 24 hours of this emergency claim have passed.', { windowEndsAt: wf.data.submitBy ?? undefined });
+}
+
+/**
+ * Another attending doctor. SHA keeps one doctor per claim (DOCTOR_ALREADY_ATTACHED to a second), so
+ * the claim's doctor is removed first (DELETE /claims/doctors), then the new one added (POST
+ * /claims/doctors, checked against the registry) and asked for their approval. A new doctor SHA
+ * refuses: the previous one is attached again and the refusal stands.
+ */
+export async function changeDoctor(ctx: Ctx, wf: EmergencyWorkflow, doctor: AttendingDoctor): Promise<void> {
+  const consentToken = requireOpenClaim(wf);
+  requireWindow(ctx, wf);
+  listedDoctor(doctor);
+  const previous = wf.data.doctor;
+  const same = previous.identificationType === doctor.identificationType && previous.identificationNumber.toUpperCase() === doctor.identificationNumber.toUpperCase() && previous.regulationBody.toUpperCase() === doctor.regulationBody.toUpperCase();
+  if (same) fail('VALIDATION', 'That is the claim’s doctor already.', { field: 'doctor' });
+  try {
+    await claimCall(ctx, wf, journal.removeDoctor, { consent_token: consentToken }, (client, r) => client.claims.removeDoctor(r), () => undefined);
+  } catch (error) {
+    // SHA holds no doctor on the claim (404): there is nothing to remove before adding the new one.
+    if (!(error instanceof StationFailure) || error.error.code !== 'NOT_FOUND') throw error;
+  }
+  try {
+    await attachClaimDoctor(ctx, wf, consentToken, doctor);
+  } catch (error) {
+    if (!(error instanceof StationFailure) || error.error.code === 'OUTCOME_UNKNOWN') throw error;
+    await attachClaimDoctor(ctx, wf, consentToken, previous).catch(() => undefined);
+    ctx.engine.setError(wf, error.error);
+    throw error;
+  }
+  ctx.engine.commit(() => {
+    wf.data.doctor = doctor;
+    wf.data.doctorApprovalRequestedAt = null;
+    ctx.engine.save(wf);
+  });
+  await requestDoctorApproval(ctx, wf);
+}
+
+async function attachClaimDoctor(ctx: Ctx, wf: EmergencyWorkflow, consentToken: string, doctor: AttendingDoctor): Promise<void> {
+  const request = { consent_token: consentToken, ...listedDoctor(doctor) };
+  await claimCall(ctx, wf, journal.addDoctor, request, (client, r) => client.claims.addDoctor(r), () => {
+    wf.data.doctor = doctor;
+  });
+}
+
+/** One journaled call on the emergency claim: a refusal on the view and thrown; a lost answer looked up in the claim preview. */
+async function claimCall<R extends Record<string, unknown>, T>(
+  ctx: Ctx,
+  wf: EmergencyWorkflow,
+  operation: typeof journal.addDoctor,
+  request: R,
+  send: (client: ReturnType<Ctx['session']['client']>, request: R) => Promise<T>,
+  settle: () => void,
+): Promise<void> {
+  try {
+    await ctx.engine.call(
+      wf,
+      operation,
+      request,
+      () => send(ctx.session.client(), request),
+      () => {
+        settle();
+        wf.lastError = null;
+        ctx.engine.save(wf);
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
+      fail('OUTCOME_UNKNOWN', 'SHA did not confirm the change of doctor: the station is checking the claim before anything is sent again.', { workflowId: wf.id });
     }
     throw error;
   }
@@ -447,12 +548,23 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
   for (const call of calls) {
     if (call.operation === journal.addEmergencyProtocol.name) {
       const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
-      const onClaim = preview.lines.some((l) => l.itemCode === wf.data.protocol.protocolCode);
+      const code = typeof call.request.protocol_code === 'string' ? call.request.protocol_code : wf.data.protocol.protocolCode;
+      const onClaim = preview.lines.some((l) => l.itemCode === code);
       ctx.engine.commit(() => {
         ctx.engine.reconciled(call, onClaim ? 'the protocol is on the claim' : 'the protocol is not on the claim', wf);
-        wf.data.protocolAdded = onClaim;
+        if (code === wf.data.protocol.protocolCode) wf.data.protocolAdded = onClaim;
+        else if (onClaim && !(wf.data.furtherProtocols ?? []).some((p) => p.protocolCode === code)) {
+          const price = Number(call.request.unit_price);
+          wf.data.furtherProtocols = [...(wf.data.furtherProtocols ?? []), { protocolCode: code, name: code, interventionCode: wf.data.intervention.code, tariffKes: Number.isFinite(price) ? price : 0 }];
+        }
         wf.lastError = onClaim ? null : makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the protocol: add it again.');
         ctx.engine.save(wf);
+      });
+    } else if (call.operation === journal.addDoctor.name || call.operation === journal.removeDoctor.name) {
+      const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
+      ctx.engine.commit(() => {
+        ctx.engine.reconciled(call, preview.hasDoctor === true ? 'the claim has a doctor' : 'the claim has no doctor', wf);
+        if (preview.hasDoctor !== true) ctx.engine.setError(wf, makeError('NO_DOCTOR', 'SHA shows no doctor on the claim: attach the attending doctor again.'));
       });
     } else if (call.operation === journal.identifyEmergencyClaim.name || call.operation === journal.submitEmergency.name) {
       const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
@@ -510,7 +622,7 @@ export function emergencyView(ctx: Ctx, wf: EmergencyWorkflow): EmergencyView {
   }
   if (wf.state === 'unconfirmed') next.push('emergency.resendClaim');
   if (open && !wf.data.protocolAdded) next.push('emergency.addProtocol');
-  if (open) next.push('emergency.requestDoctorApproval');
+  if (open) next.push('emergency.requestDoctorApproval', 'emergency.addAnotherProtocol', 'emergency.changeDoctor');
   if (wf.state === 'open-unidentified') next.push('emergency.identify', 'emergency.submit');
   if (wf.state === 'open-identified') next.push('emergency.submit');
   const live = !ctx.engine.isEnded(wf);
@@ -526,6 +638,8 @@ export function emergencyView(ctx: Ctx, wf: EmergencyWorkflow): EmergencyView {
     protocol: wf.data.protocol,
     referenceNumber: wf.data.referenceNumber,
     protocolAdded: wf.data.protocolAdded,
+    furtherProtocols: wf.data.furtherProtocols ?? [],
+    doctor: wf.data.doctor,
     doctorApproval: wf.data.doctorApprovalRequestedAt === null ? 'not-requested' : 'requested',
     patient: wf.data.patient === null ? null : { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
     verification: taking ? verificationView(v) : null,

@@ -163,6 +163,8 @@ export interface PreauthData {
   createdAt: string | null;
   checkedAt: string | null;
   doctorApprovedSeen: boolean;
+  /** What the payer wrote on the preauth (`preauthNotes`), oldest first; absent in older records. */
+  notes?: string[];
 }
 
 export interface PreauthRequest {
@@ -197,6 +199,7 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
   data: {
     intervention: InterventionBrief;
     protocol: z.infer<typeof emergencyProtocol>;
+    /** The attending doctor on the claim (changed by emergency.changeDoctor). */
     doctor: AttendingDoctor;
     modeOfArrival: z.infer<typeof modeOfArrival>;
     broughtBy: z.infer<typeof broughtBy>;
@@ -209,6 +212,8 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
     /** The exchange's id of the claim: emergency_claim_id of the doctor's approval request. */
     claimId: string | null;
     protocolAdded: boolean;
+    /** Protocols added after the first, each on the claim at SHA; absent in older records. */
+    furtherProtocols?: z.infer<typeof emergencyProtocol>[];
     doctorApprovalRequestedAt: string | null;
     patient: PatientFacts | null;
     /** The patient being identified, until their code is confirmed. */

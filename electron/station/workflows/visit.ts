@@ -295,7 +295,7 @@ function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {
 
 // ---------------------------------------------------------------- billing
 
-function requireOpen(wf: VisitWorkflow): string {
+export function requireOpen(wf: VisitWorkflow): string {
   if (wf.state !== 'open') fail('WRONG_STATE', 'The visit is not open for billing.', { state: wf.state });
   if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
   return wf.data.consentToken;
@@ -351,7 +351,7 @@ function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput
  * the visit to be reconciled against the claim preview after a grace period. Answers whether the
  * outcome is known (false: it is not, and nothing more should be done now).
  */
-async function billingCall<T>(
+export async function billingCall<T>(
   ctx: Ctx,
   wf: VisitWorkflow,
   operation: JournalEntry,
@@ -480,12 +480,62 @@ function attachedDoctorOf(r: Record<string, unknown>): AttendingDoctor | null {
   return typeof t === 'string' && typeof n === 'string' && typeof b === 'string' ? { identificationType: t, identificationNumber: n, regulationBody: b } : null;
 }
 
-export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
-  const consentToken = requireOpen(wf);
+const sameDoctor = (a: AttendingDoctor, b: AttendingDoctor): boolean =>
+  a.identificationType === b.identificationType &&
+  a.identificationNumber.toUpperCase() === b.identificationNumber.toUpperCase() &&
+  a.regulationBody.toUpperCase() === b.regulationBody.toUpperCase();
+
+/** Adds the doctor to the claim (POST /claims/doctors); a refusal is on the visit and thrown. */
+async function addClaimDoctor(ctx: Ctx, wf: VisitWorkflow, consentToken: string, doctor: AttendingDoctor): Promise<void> {
   const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
-  await billingCall(ctx, wf, journal.addDoctor, request, () => ctx.session.client().claims.addDoctor(request), () => {
+  const known = await billingCall(ctx, wf, journal.addDoctor, request, () => ctx.session.client().claims.addDoctor(request), () => {
     wf.data.doctor = doctor;
   });
+  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the doctor: the station is checking the claim before anything is sent again.');
+}
+
+/** Removes the claim's doctor (DELETE /claims/doctors: one doctor per claim, named by the claim alone). */
+async function removeClaimDoctor(ctx: Ctx, wf: VisitWorkflow, consentToken: string): Promise<void> {
+  const request = { consent_token: consentToken };
+  const known = await billingCall(ctx, wf, journal.removeDoctor, request, () => ctx.session.client().claims.removeDoctor(request), () => {
+    wf.data.doctor = null;
+  });
+  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm that the previous doctor was removed: the station is checking the claim before anything is sent again.');
+}
+
+/** A correction whose answer was lost: looked up in the claim preview after a grace period; the nurse is told so. */
+export function unconfirmed(ctx: Ctx, wf: VisitWorkflow, message: string): never {
+  ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
+  return fail('OUTCOME_UNKNOWN', message, { workflowId: wf.id });
+}
+
+/**
+ * Attaches the attending doctor, or changes them. SHA keeps one doctor per claim and answers
+ * DOCTOR_ALREADY_ATTACHED to a second, so a change removes the doctor SHA holds first, then adds
+ * the new one. When SHA refuses the new one (not in the registry, say), the previous doctor is
+ * attached again, so the claim is never left without one by a typing mistake; the refusal stands.
+ */
+export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: AttendingDoctor): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const previous = wf.data.doctor;
+  if (previous !== null && sameDoctor(previous, doctor)) return;
+  if (previous !== null) await removeClaimDoctor(ctx, wf, consentToken);
+  try {
+    await addClaimDoctor(ctx, wf, consentToken, doctor);
+  } catch (error) {
+    if (!(error instanceof StationFailure)) throw error;
+    // SHA holds a doctor the station did not know of (attached elsewhere): removed, and the new one added.
+    if (previous === null && error.error.code === 'DOCTOR_ALREADY_ATTACHED') {
+      await removeClaimDoctor(ctx, wf, consentToken);
+      await addClaimDoctor(ctx, wf, consentToken, doctor);
+      return;
+    }
+    if (previous === null || error.error.code === 'OUTCOME_UNKNOWN') throw error;
+    await addClaimDoctor(ctx, wf, consentToken, previous).catch(() => undefined);
+    // The new doctor's refusal is what the nurse must see, whether or not the previous one is back.
+    ctx.engine.setError(wf, error.error);
+    throw error;
+  }
 }
 
 /** Reads the claim back (the lines, generated ones too, the diagnoses, the status) into the visit. */
@@ -556,11 +606,19 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
       } else if (call.operation === journal.addDoctor.name && preview.hasDoctor === true) {
         wf.data.doctor = attachedDoctorOf(call.request) ?? wf.data.doctor;
         ctx.engine.reconciled(call, 'the claim has its doctor', wf);
+      } else if (call.operation === journal.removeDoctor.name && preview.hasDoctor === false) {
+        wf.data.doctor = null;
+        ctx.engine.reconciled(call, 'the claim has no doctor', wf);
+      } else if (call.operation === journal.closeClaim.name && preview.workflowState !== 'CLOSED') {
+        wf.lastError = makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the closing: the visit is still open. Close it again if it must be.');
+        ctx.engine.reconciled(call, 'the claim was not closed', wf);
       } else {
         ctx.engine.reconciled(call, `${call.operation}: the claim as the exchange holds it now`, wf);
       }
     }
     applyPreview(wf, preview);
+    // Closed while the answer to the closing was lost: the visit ends as the claim has.
+    if (preview.workflowState === 'CLOSED' && wf.state === 'open') ctx.engine.transition(wf, 'cancel', 'the claim preview shows it closed');
     ctx.engine.save(wf);
   });
 }
@@ -570,7 +628,16 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
 export function visitView(wf: VisitWorkflow): VisitView {
   const next: VisitView['next'] =
     wf.state === 'open'
-      ? ['visit.addLine', ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine'] as const) : []), 'visit.attachDoctor', 'visit.preview', 'discharge.begin']
+      ? [
+          'visit.addLine',
+          ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine', 'visit.editLine'] as const) : []),
+          ...(wf.data.lines.some((l) => l.diagnoses.length > 0) ? (['visit.removeDiagnosis'] as const) : []),
+          'visit.attachDoctor',
+          'visit.switchIntervention',
+          'visit.close',
+          'visit.preview',
+          'discharge.begin',
+        ]
       : wf.state === 'closing'
         ? ['visit.preview']
         : [];

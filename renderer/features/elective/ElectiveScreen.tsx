@@ -23,6 +23,7 @@ import { OpenVisitButton, VisitOpened } from '../shared/VisitOpened';
 import { isDiagnosisCode } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
+import { PreauthCorrections } from '../corrections/PreauthCorrections';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -51,6 +52,7 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       {!showVerification && <WorkflowError view={view} />}
 
       {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} inBar={!verifyingNow} />}
+      <PreauthCorrections view={view} />
       {view.preauth !== null && <PreauthProgress view={view} cancelling={cancelling} onCancelled={() => setCancelling(false)} />}
 
       {view.state === 'finalised' && (

@@ -26,6 +26,7 @@ import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { PatientInFull } from '../patient/PatientCard';
 import { WorkflowError } from '../shared/WorkflowError';
+import { EmergencyCorrections, SubmitByLine } from '../corrections/EmergencyCorrections';
 import { useEmergencyDraft } from './draft';
 
 type EmergencyView = ViewOf<'emergency'>;
@@ -56,6 +57,7 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
         {t('emergency.referenceLine', { reference: view.referenceNumber })}
         {view.emergencyAt !== null && <> · {t('emergency.at', { time: format.dateTime(view.emergencyAt) })}</>}
       </p>
+      <SubmitByLine view={view} />
 
       {verifying && view.verification !== null && <VerificationPanel view={view} step={view.verification} />}
       {!verifying && <WorkflowError view={view} />}
@@ -68,6 +70,7 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
         </Notice>
       )}
       {(view.state === 'open-unidentified' || view.state === 'open-identified' || view.state === 'identifying') && <ClaimPanel view={view} />}
+      <EmergencyCorrections view={view} />
 
       {view.next.includes('emergency.identify') && <IdentifyPanel view={view} />}
       {view.state === 'open-identified' && <Notice tone="ok" title={t('emergency.identified')} />}

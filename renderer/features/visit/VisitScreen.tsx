@@ -22,6 +22,7 @@ import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
+import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
 
 type VisitView = ViewOf<'visit'>;
@@ -66,9 +67,11 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
         </dl>
       </div>
       <WorkflowError view={view} />
+      <VisitClosedNotice view={view} />
 
       <LinesSection view={view} />
       <DoctorSection view={view} />
+      <VisitCorrections view={view} />
 
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
       <HealthRecordPanel workflowId={workflowId} enabled={view.state === 'open' || view.state === 'closing' || view.state === 'closed'} />

@@ -77,6 +77,12 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['elective, finalised', flows.electiveFinalised],
   ['new emergency', flows.emergencyNew],
   ['open emergency', flows.emergencyOpen],
+  ['visit, closing a wrong visit', flows.visitClosing],
+  ['visit closed', flows.visitClosed],
+  ['visit, the doctor changed', flows.doctorChanged],
+  ['elective, doctor request failed', flows.electiveDoctorFailed],
+  ['elective, clarification asked', flows.electiveClarification],
+  ['emergency, a second protocol', flows.emergencySecondProtocol],
   ['work in progress', flows.workList],
   ['activity', flows.activity],
   ['settings', flows.settings],
@@ -675,6 +681,56 @@ describe('nothing chosen for the nurse', () => {
       await emergency.context().close();
     } finally {
       if (!page.isClosed()) await done(page);
+    }
+  });
+});
+
+describe('corrections', () => {
+  it('closing a visit leaves the reason to the nurse, asks for what happened, and offers nothing more once closed', async () => {
+    const page = await open();
+    try {
+      await flows.visitWithLine(page);
+      await page.getByRole('button', { name: 'Close this visit…' }).click();
+      expect(await page.getByRole('radio', { checked: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Close the visit for good' }).click();
+      await page.getByText('Choose why the visit is closed.').waitFor();
+      await page.getByText('Say in a few words what happened: SHA needs it.').waitFor();
+      expect(await page.getByText('This visit was closed', { exact: true }).count()).toBe(0);
+      // Kept as it is: the form goes, the visit stays open.
+      await page.getByRole('button', { name: 'Keep it as it is' }).click();
+      await page.getByRole('button', { name: 'Close this visit…' }).waitFor();
+      await page.getByRole('button', { name: 'Close this visit…' }).click();
+      await page.getByRole('radio', { name: 'Wrong patient' }).check();
+      await page.getByRole('textbox', { name: 'What happened (sent to SHA)' }).fill('Opened for the wrong patient');
+      await page.getByRole('button', { name: 'Close the visit for good' }).click();
+      await page.getByText('This visit was closed', { exact: true }).waitFor();
+      for (const gone of ['Add the line', 'Close this visit…', 'Save the correction', 'End visit (discharge)']) expect(await page.getByRole('button', { name: gone }).count(), gone).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('a preauth request that did not reach the doctor is sent again from the screen, and the notice goes', async () => {
+    const page = await open();
+    try {
+      await flows.electiveDoctorFailed(page);
+      await page.getByRole('button', { name: 'Send to the doctor again' }).click();
+      await page.getByText('Sent to the doctor', { exact: true }).waitFor();
+      expect(await page.getByText('The request did not reach the doctor').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('shows the preauth’s diagnoses and offers no removal of its only one', async () => {
+    const page = await open();
+    try {
+      await flows.electiveWaiting(page);
+      // The fake's preauth was sent with one diagnosis: nothing to remove, none offered.
+      expect(await page.getByRole('button', { name: /^Remove the diagnosis/ }).count()).toBe(0);
+      await page.getByRole('region', { name: 'Diagnoses on the preauthorization' }).getByText('DD50.Z').waitFor();
+    } finally {
+      await done(page);
     }
   });
 });
