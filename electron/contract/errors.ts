@@ -32,6 +32,7 @@ export const errorCatalogue = {
   NO_DOCTOR: { retryable: false }, // submit needs an attending doctor on the claim
   DOCTOR_NOT_FOUND: { retryable: false }, // not in the professionals registry
   CLAIM_ALREADY_SUBMITTED: { retryable: false },
+  DOCUMENTS_MISSING: { retryable: false }, // SHA returned the claim for papers and will not take it back without them
   EMERGENCY_WINDOW_EXPIRED: { retryable: false }, // the 24 hours after the emergency have passed
   READER_ABSENT: { retryable: false },
   READER_ERROR: { retryable: true },

@@ -3,6 +3,7 @@
 // both shells must satisfy, and the checks both shells run on every message that crosses.
 import { z } from 'zod';
 import { auditCommands } from './audit';
+import { claimsCommands } from './claims';
 import type { CommandSpec } from './common';
 import { consentCommands } from './consent';
 import { dischargeCommands } from './discharge';
@@ -33,6 +34,7 @@ export const commandGroups = {
   status: statusCommands,
   workflows: workflowCommands,
   work: workCommands,
+  claims: claimsCommands,
 } as const;
 
 export const commands = {
@@ -49,6 +51,7 @@ export const commands = {
   ...statusCommands,
   ...workflowCommands,
   ...workCommands,
+  ...claimsCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -188,6 +191,7 @@ function validationError(name: CommandName, error: z.ZodError): StationError {
 }
 
 export * from './audit';
+export * from './claims';
 export * from './common';
 export * from './consent';
 export * from './discharge';

@@ -28,6 +28,7 @@ const exchangeCodes: Readonly<Record<string, { code: ErrorCode; message: string 
   NO_DOCTOR_ATTACHED: { code: 'NO_DOCTOR', message: 'Attach the attending doctor before submitting.' },
   PROFESSIONAL_NOT_FOUND: { code: 'DOCTOR_NOT_FOUND', message: 'The doctor is not in the professionals registry.' },
   CLAIM_ALREADY_SUBMITTED: { code: 'CLAIM_ALREADY_SUBMITTED', message: 'The claim has already been submitted.' },
+  DOCUMENTS_MISSING: { code: 'DOCUMENTS_MISSING', message: 'SHA returned the claim for papers: attach each one it asked for, then send it back.' },
   EMERGENCY_WINDOW_EXPIRED: { code: 'EMERGENCY_WINDOW_EXPIRED', message: 'The 24 hours to submit this emergency claim have passed.' },
   INTERVENTION_NOT_ALLOWED: { code: 'INTERVENTION_NOT_ALLOWED', message: 'The exchange does not allow this intervention here.' },
   PENDING_AUTHORIZATION_EXISTS: {
