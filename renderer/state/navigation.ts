@@ -11,6 +11,7 @@ export type Route =
   | { readonly name: 'emergency-new' }
   | { readonly name: 'work'; readonly patientRef?: string }
   | { readonly name: 'activity' }
+  | { readonly name: 'claims'; readonly workflowId?: string }
   | { readonly name: 'settings' };
 
 interface NavigationState {
