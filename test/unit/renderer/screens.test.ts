@@ -71,6 +71,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['new emergency', flows.emergencyNew],
   ['open emergency', flows.emergencyOpen],
   ['work in progress', flows.workList],
+  ['claims', flows.claimsList],
+  ['claim returned for documents', flows.claimReturned],
   ['activity', flows.activity],
   ['settings', flows.settings],
   ['locked', flows.locked],
