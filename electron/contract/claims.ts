@@ -3,7 +3,7 @@
 // the nurse, its papers (the document types that apply to it, those still missing), and the two
 // things she can do from here: attach a paper and send a returned claim back.
 import { z } from 'zod';
-import { interventionBrief, interventionCode, kes, noInput, patientBrief, shortText, timestamp, workflowId } from './common';
+import { interventionBrief, interventionCode, kes, patientBrief, shortText, timestamp, workflowId } from './common';
 import { stationError } from './errors';
 import { claimDocumentType, lineAttachment } from './visit';
 import { claimStatus } from './workflows';
@@ -60,12 +60,12 @@ export const claimDetail = z.strictObject({
 
 export const claimsCommands = {
   /**
-   * The station's claims, those needing the nurse first, with how many do. Claims not read back
-   * lately are read back first (a few at a time), and the station then keeps reading each back on
-   * a schedule suited to its state.
+   * The station's claims, those needing the nurse first, with how many do, as last read back. With
+   * `checkWithSha` (the claims opened, or checked on demand) every claim SHA may still change is read
+   * back first (a few at a time). The station also reads each back on a schedule suited to its state.
    */
   'claims.list': {
-    input: noInput,
+    input: z.strictObject({ checkWithSha: z.boolean().optional() }),
     output: z.strictObject({ items: z.array(claimSummary), needsNurse: z.number().int().min(0) }),
   },
   /** One claim, read back from SHA now (its state and its papers). */

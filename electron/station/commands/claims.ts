@@ -1,6 +1,6 @@
 // claims.*: the station's claims read back from SHA, their papers, and a returned claim sent back.
 import type { ValidInput } from '../../contract';
-import { attachPaper, byAttention, claimDetail, claimSummary, claimsOnOpening, isClaimHolder, readBack, removePaper, resubmitClaim, watchClaim, type ClaimHolder } from '../workflows/claims';
+import { attachPaper, byAttention, claimDetail, claimSummary, listClaims, isClaimHolder, readBack, removePaper, resubmitClaim, watchClaim, type ClaimHolder } from '../workflows/claims';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { defineCommands, type StationServices } from './services';
@@ -22,9 +22,9 @@ export const claimsCommands = (s: StationServices) => {
       { afterReconciling: 'run' },
     );
   return defineCommands({
-    'claims.list': async () => {
+    'claims.list': async (input: ValidInput<'claims.list'>) => {
       const c = s.ctx();
-      const items = (await claimsOnOpening(c)).map((wf) => claimSummary(c, wf)).sort(byAttention);
+      const items = (await listClaims(c, input.checkWithSha === true)).map((wf) => claimSummary(c, wf)).sort(byAttention);
       return { items, needsNurse: items.filter((i) => i.attention !== 'none').length };
     },
     'claims.get': onClaim((c, wf) => readBack(c, wf)),

@@ -45,9 +45,7 @@ function readBackEvery(ctx: Ctx, status: ClaimStatus | null): number | null {
   return times === null ? null : times * ctx.timing.claimReadBackMs;
 }
 
-/** On opening the claims, those not read back for this long are read back first. */
-const FRESH_FOR_MS = 2 * 60_000;
-/** Read-backs at once when the claims open: the ward's line to SHA is shared. */
+/** Read-backs at once when the claims are checked: the ward's line to SHA is shared. */
 const READ_BACKS_AT_ONCE = 3;
 
 const ATTENTION: Partial<Record<ClaimStatus, ClaimAttention>> = {
@@ -174,15 +172,10 @@ export function watchClaims(ctx: Ctx): void {
   for (const wf of ctx.engine.all()) if (isClaimHolder(wf)) watchClaim(ctx, wf);
 }
 
-/** Every claim on the station, with those not read back lately read back first (a few at a time). */
-export async function claimsOnOpening(ctx: Ctx): Promise<ClaimHolder[]> {
+/** Every claim on the station; with `checkWithSha`, those SHA may still change read back first (a few at a time). */
+export async function listClaims(ctx: Ctx, checkWithSha: boolean): Promise<ClaimHolder[]> {
   const claims = ctx.engine.all().filter(isClaimHolder);
-  const now = ctx.clock.now();
-  const stale = claims.filter((wf) => {
-    const checked = wf.data.claimReadBack?.checkedAt;
-    return readBackEvery(ctx, statusOf(wf)) !== null && (checked === undefined || now - Date.parse(checked) > FRESH_FOR_MS);
-  });
-  const queue = [...stale];
+  const queue = checkWithSha ? claims.filter((wf) => readBackEvery(ctx, statusOf(wf)) !== null) : [];
   const worker = async () => {
     for (let wf = queue.shift(); wf !== undefined; wf = queue.shift()) {
       const claim = wf;

@@ -39,7 +39,7 @@ function ClaimList() {
   const [busy, setBusy] = useState(false);
   const reload = useCallback(async () => {
     setBusy(true);
-    await refreshClaims();
+    await refreshClaims(true);
     setBusy(false);
   }, []);
   // Opening the claims reads back from SHA those not checked lately.

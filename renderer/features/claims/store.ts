@@ -17,9 +17,12 @@ export const useClaims = create<ClaimsState>()(() => ({ items: null, needsNurse:
 
 let reading: Promise<void> | null = null;
 
-export async function refreshClaims(): Promise<void> {
+/** The claims as the station last read them back; with `checkWithSha`, read back from SHA first. */
+export async function refreshClaims(checkWithSha = false): Promise<void> {
+  // A check with SHA waits for a plain read under way, then goes itself.
+  if (checkWithSha && reading !== null) await reading;
   reading ??= (async () => {
-    const answer = await call('claims.list', {});
+    const answer = await call('claims.list', checkWithSha ? { checkWithSha } : {});
     useClaims.setState(answer.ok ? { items: answer.value.items, needsNurse: answer.value.needsNurse, error: null } : { error: answer.error });
   })().finally(() => {
     reading = null;

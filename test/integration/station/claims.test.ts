@@ -43,12 +43,14 @@ afterAll(async () => {
 describe('claims after submit', () => {
   it('lists a submitted claim with SHA’s state read back, and a return for documents as needing the nurse', async () => {
     const { visitId, token } = await submittedClaim();
-    const first = await s.ok('claims.list', {});
+    const first = await s.ok('claims.list', { checkWithSha: true });
     const item = first.items.find((i) => i.workflowId === visitId);
     expect(item).toMatchObject({ kind: 'visit', status: 'SUBMITTED', attention: 'none', invoiceNumber: expect.stringMatching(/^INV-/) });
     expect(item?.checkedAt).not.toBeNull();
     // Read back after submit: SHA moves it on its side, and the station reads it back on demand.
     for (const to of ['PENDING', 'SUBMISSION_READY', 'DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await payer(token, to);
+    // Without a check the list answers what the station last read, asking SHA nothing.
+    expect((await s.ok('claims.list', {})).items.find((i) => i.workflowId === visitId)).toMatchObject({ status: 'SUBMITTED', checkedAt: item?.checkedAt });
     const returned = await s.ok('claims.get', { workflowId: visitId });
     expect(returned).toMatchObject({
       status: 'DRAFT_RESUBMIT_DOCUMENTS',
@@ -58,7 +60,7 @@ describe('claims after submit', () => {
       documentTypes: { applicable: expect.arrayContaining(['INVOICE']), missing: expect.arrayContaining(['INVOICE']) },
       next: expect.arrayContaining(['claims.get', 'claims.attach', 'claims.resubmit']),
     });
-    const list = await s.ok('claims.list', {});
+    const list = await s.ok('claims.list', { checkWithSha: true });
     expect(list.items[0]).toMatchObject({ workflowId: visitId, attention: 'documents' });
     expect(list.needsNurse).toBe(1);
     // The visit itself shows SHA's state too.
@@ -78,7 +80,7 @@ describe('claims after submit', () => {
 
     const back = await s.ok('claims.resubmit', { workflowId: visitId });
     expect(back).toMatchObject({ status: 'SUBMITTED', attention: 'none', resubmit: null, next: ['claims.get'] });
-    expect((await s.ok('claims.list', {})).needsNurse).toBe(0);
+    expect((await s.ok('claims.list', { checkWithSha: true })).needsNurse).toBe(0);
     // Every write is in the audit log, with no file bytes or token in it.
     const audit = await s.ok('audit.read', { workflowId: visitId, page: 1, pageSize: 200 });
     expect(audit.items.map((r) => r.action)).toEqual(expect.arrayContaining(['exchange.claims.uploadAttachment', 'exchange.claims.resubmit']));
@@ -131,12 +133,12 @@ describe('claims after submit', () => {
     s = scheduled;
     try {
       const { visitId, token } = await submittedClaim();
-      const listed = (await s.ok('claims.list', {})).items.find((i) => i.workflowId === visitId)!;
+      const listed = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
       expect(Date.parse(listed.nextCheckAt!) - Date.parse(listed.checkedAt!)).toBe(150);
       await payer(token, 'DISPATCHED');
       // No command: the station's own read-back sees SHA's new state, and says so to the screens.
       await eventually(() => s.events, (events) => events.some((e) => e.type === 'workflow.updated' && e.view.workflowId === visitId && e.view.kind === 'visit' && e.view.claimStatus === 'DISPATCHED'), 'the read-back of DISPATCHED');
-      const dispatched = (await s.ok('claims.list', {})).items.find((i) => i.workflowId === visitId)!;
+      const dispatched = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
       expect(Date.parse(dispatched.nextCheckAt!) - Date.parse(dispatched.checkedAt!)).toBe(450);
       for (const to of ['SUBMITTED_PAYER', 'AUTOMATIC_CHECKS_DONE', 'CLOSED']) await payer(token, to);
       await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.kind === 'visit' && v.claimStatus === 'CLOSED', 'the read-back of CLOSED', 10_000);
