@@ -10,6 +10,7 @@ import { LockScreen } from './features/lock/LockScreen';
 import { StatusBar } from './features/status/StatusBar';
 import { TopBar } from './features/status/TopBar';
 import { AnswerNotice } from './features/work/AnswerNotice';
+import { claimsMayHaveChanged, refreshClaims } from './features/claims/store';
 import { queueMayHaveChanged, refreshQueue } from './features/work/queue';
 import { subscribe } from './state/bridge';
 import { useNavigation } from './state/navigation';
@@ -27,6 +28,7 @@ const WorkScreen = lazy(() => import('./features/work/WorkScreen'));
 const ActivityScreen = lazy(() => import('./features/activity/ActivityScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
 const BedsScreen = lazy(() => import('./features/programmes/BedsScreen'));
+const ClaimsScreen = lazy(() => import('./features/claims/ClaimsScreen'));
 
 /** SHA's answers arrive by the station's own polls: the queue is read at least this often. */
 const QUEUE_EVERY_MS = 60_000;
@@ -57,9 +59,13 @@ export function App({ connected }: { readonly connected: boolean }) {
   useEffect(() => {
     if (!working) return undefined;
     void refreshQueue();
+    void refreshClaims();
     const timer = setInterval(() => void refreshQueue(), QUEUE_EVERY_MS);
     const unsubscribe = subscribe((event) => {
-      if (event.type === 'workflow.updated') queueMayHaveChanged();
+      if (event.type === 'workflow.updated') {
+        queueMayHaveChanged();
+        if (event.view.kind === 'visit' || event.view.kind === 'emergency') claimsMayHaveChanged();
+      }
     });
     return () => {
       clearInterval(timer);
@@ -155,5 +161,7 @@ function RouteView({ route }: { readonly route: Route }) {
       return <SettingsScreen />;
     case 'beds':
       return <BedsScreen />;
+    case 'claims':
+      return <ClaimsScreen />;
   }
 }

@@ -35,6 +35,7 @@ export const errorCatalogue = {
   CLAIM_NOT_EDITABLE: { retryable: false }, // the claim is closed: nothing on it changes any more
   DOCTOR_ALREADY_ATTACHED: { retryable: false }, // SHA holds another doctor on the claim (one per claim)
   PREAUTH_NOT_EDITABLE: { retryable: false }, // the preauthorization moved on (the doctor approved, or a visit used it)
+  DOCUMENTS_MISSING: { retryable: false }, // SHA returned the claim for papers and will not take it back without them
   EMERGENCY_WINDOW_EXPIRED: { retryable: false }, // the 24 hours after the emergency have passed
   READER_ABSENT: { retryable: false },
   READER_ERROR: { retryable: true },

@@ -3,6 +3,7 @@
 // both shells must satisfy, and the checks both shells run on every message that crosses.
 import { z } from 'zod';
 import { auditCommands } from './audit';
+import { claimsCommands } from './claims';
 import type { CommandSpec } from './common';
 import { consentCommands } from './consent';
 import { correctionCommands } from './corrections';
@@ -37,6 +38,7 @@ export const commandGroups = {
   work: workCommands,
   programmes: programmeCommands,
   corrections: correctionCommands,
+  claims: claimsCommands,
 } as const;
 
 export const commands = {
@@ -55,6 +57,7 @@ export const commands = {
   ...workCommands,
   ...programmeCommands,
   ...correctionCommands,
+  ...claimsCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -194,6 +197,7 @@ function validationError(name: CommandName, error: z.ZodError): StationError {
 }
 
 export * from './audit';
+export * from './claims';
 export * from './common';
 export * from './consent';
 export * from './corrections';

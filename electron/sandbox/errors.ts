@@ -23,6 +23,7 @@ export type RuleCode =
   | 'INTERVENTION_NOT_ALLOWED'
   // The sandbox's own additions where the wire doc names no code (listed in the README).
   | 'TOO_MANY_ATTACHMENTS'
+  | 'DOCUMENTS_MISSING'
   | 'TARIFF_MISMATCH'
   | 'NOT_APPLICABLE_TO_EMERGENCY'
   | 'INVOICE_MISMATCH';

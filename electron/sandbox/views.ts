@@ -109,6 +109,7 @@ function claimInterventionView(code: string) {
     intervention_payment_mechanism: normalisedMechanism(i),
     sub_benefit_code: i.sub_benefit_code,
     needs_preauth: i.needsPreauth,
+    applicable_document_types: [...i.applicableDocumentTypes],
     workflow_state: 'ACTIVE',
   };
 }
@@ -189,6 +190,8 @@ function claimObject(c: ClaimRecord) {
         intervention_name: intervention?.name ?? code,
         workflow_state: 'ACTIVE',
         preauth_exist: intervention?.needsPreauth === true && c.preauth_id !== null,
+        // The intervention's document types as the visit's interventions carry them (A VisitIntervention).
+        applicable_document_types: [...(intervention?.applicableDocumentTypes ?? [])],
       };
     }),
     invoices: [invoiceView(c)],

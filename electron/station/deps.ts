@@ -94,6 +94,8 @@ export interface StationTiming {
   readonly exchangeTimeoutMs: number;
   /** Between two comparisons of the station's clock with the machine's, to announce a jump (2 s). */
   readonly clockCheckMs: number;
+  /** Between two read-backs of a claim just submitted (10 min); later states wait a multiple of it (workflows/claims.ts). */
+  readonly claimReadBackMs: number;
 }
 
 export const defaultTiming: StationTiming = {
@@ -104,6 +106,7 @@ export const defaultTiming: StationTiming = {
   reconcileRetryMs: 10_000,
   exchangeTimeoutMs: 20_000,
   clockCheckMs: 2000,
+  claimReadBackMs: 10 * 60_000,
 };
 
 export const systemClock: Clock = { now: () => Date.now() };

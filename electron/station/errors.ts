@@ -32,6 +32,7 @@ const exchangeCodes: Readonly<Record<string, { code: ErrorCode; message: string 
   DOCTOR_ALREADY_ATTACHED: { code: 'DOCTOR_ALREADY_ATTACHED', message: 'SHA holds another doctor on the claim: one doctor per claim.' },
   PREAUTH_NOT_EDITABLE: { code: 'PREAUTH_NOT_EDITABLE', message: 'The preauthorization has moved on: it can no longer be changed.' },
   PREAUTH_NOT_CANCELLABLE: { code: 'PREAUTH_NOT_EDITABLE', message: 'A visit has used the preauthorization: it can no longer be cancelled.' },
+  DOCUMENTS_MISSING: { code: 'DOCUMENTS_MISSING', message: 'SHA returned the claim for papers: attach each one it asked for, then send it back.' },
   EMERGENCY_WINDOW_EXPIRED: { code: 'EMERGENCY_WINDOW_EXPIRED', message: 'The 24 hours to submit this emergency claim have passed.' },
   INTERVENTION_NOT_ALLOWED: { code: 'INTERVENTION_NOT_ALLOWED', message: 'The exchange does not allow this intervention here.' },
   PENDING_AUTHORIZATION_EXISTS: {

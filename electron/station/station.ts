@@ -28,6 +28,8 @@ import {
 } from '../contract';
 import { TRAINING_NURSE } from './access';
 import { AuditLog } from './audit';
+import { claimsCommands } from './commands/claims';
+import { watchClaims } from './workflows/claims';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
@@ -277,6 +279,7 @@ export function createStation(deps: StationDeps): Station {
     ...readerCommands(services),
     ...stationCommands(services),
     ...programmeCommands(services),
+    ...claimsCommands(services),
   };
 
   async function start(): Promise<void> {
@@ -354,6 +357,7 @@ export function createStation(deps: StationDeps): Station {
       // Reconciliation holds each unfinished workflow's lock until it is done; start waits for it
       // only so long, so that an unreachable exchange does not keep the station from opening.
       if (session.hasClient) await Promise.race([resumeAll(ctx), new Promise((r) => setTimeout(r, timing.exchangeTimeoutMs).unref())]);
+      watchClaims(ctx);
     })();
     return starting;
   }

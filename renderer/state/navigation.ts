@@ -12,6 +12,7 @@ export type Route =
   | { readonly name: 'work'; readonly patientRef?: string }
   | { readonly name: 'activity' }
   | { readonly name: 'beds' }
+  | { readonly name: 'claims'; readonly workflowId?: string }
   | { readonly name: 'settings' };
 
 interface NavigationState {

@@ -156,6 +156,25 @@ async function healthRecord(page: Page): Promise<void> {
   await page.locator('table.record').first().scrollIntoViewIfNeeded();
 }
 
+/** A visit's claim submitted, then returned by SHA for documents (the fake's payer), and the Claims tab opened. */
+async function claimsList(page: Page): Promise<void> {
+  await dischargeReady(page);
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption('RECOVERED');
+  await page.getByRole('button', { name: 'Submit claim' }).click();
+  await page.getByText('Claim submitted').waitFor();
+  await control(page, { name: 'payerMovesClaim', args: ['DRAFT_RESUBMIT_DOCUMENTS'] });
+  await page.getByRole('button', { name: /^Claims/ }).click();
+  await page.getByRole('heading', { name: 'Claims', exact: true }).waitFor();
+  await page.getByText('Needs documents').first().waitFor();
+}
+
+/** The returned claim opened: SHA's state in words, the missing document named, the picker. */
+async function claimReturned(page: Page): Promise<void> {
+  await claimsList(page);
+  await page.getByRole('button', { name: /^Claim INV/ }).first().click();
+  await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
+}
+
 async function chooseIntervention(page: Page, search: string, code: RegExp): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search services' }).fill(search);
   await page.getByRole('option', { name: code }).first().click();
@@ -319,6 +338,8 @@ export const flows = {
   emergencySecondProtocol,
   fillPreauth,
   workList,
+  claimsList,
+  claimReturned,
   activity,
   settings,
   locked,

@@ -2,6 +2,7 @@
 // the claim object the preview, discharge, submit and close answer, attachments and the
 // housekeeping calls. docs/exchange-wire.md cites the source of every field.
 import { z } from 'zod';
+import { documentType } from './eligibility';
 import {
   amount,
   fileInput,
@@ -351,6 +352,15 @@ export const attachment = z
 
 export const previewRequest = z.strictObject({ consent_token: nonEmpty });
 
+/**
+ * An intervention of the claim that names the document types applying to it
+ * (`applicable_document_types`, A `cc/visit/types` `VisitIntervention`; R docs billing shows the
+ * claim's interventions). Tried before the bare reference, which would drop them.
+ */
+const claimIntervention = z
+  .looseObject({ intervention_code: text.pipe(z.string().trim().min(1)), applicable_document_types: z.array(documentType).nullish() })
+  .transform((i) => ({ interventionCode: i.intervention_code, applicable: i.applicable_document_types?.filter((d) => d !== '') }));
+
 /** One invoice of the claim, with its lines. */
 export interface Invoice {
   readonly id: string | undefined;
@@ -386,6 +396,8 @@ export interface ClaimPreview {
   readonly patientId: string | undefined;
   readonly serviceType: string | undefined;
   readonly interventions: string[] | undefined;
+  /** Per intervention of the claim, the document types that apply to it (`interventions[].applicable_document_types`), where it says. */
+  readonly documentTypes: { readonly interventionCode: string; readonly applicable: string[] }[];
   readonly invoices: Invoice[];
   /** Every invoice's lines, in order. */
   readonly lines: ClaimLine[];
@@ -424,7 +436,7 @@ export const previewResponse = z
     claim_auth_status: optionalStatus,
     patient_number: optionalText,
     service_type: optionalStatus,
-    interventions: optional(z.array(interventionRef)),
+    interventions: optional(z.array(z.union([claimIntervention, interventionRef]))),
     invoices: z.array(invoice),
     claim_diagnoses: z.array(claimDiagnosis),
     claim_attachments: z.array(attachment),
@@ -449,7 +461,8 @@ export const previewResponse = z
       claimAuthStatus: p.claim_auth_status,
       patientId: p.patient_number,
       serviceType: p.service_type,
-      interventions: p.interventions,
+      interventions: p.interventions?.map((i) => (typeof i === 'string' ? i : i.interventionCode)),
+      documentTypes: (p.interventions ?? []).flatMap((i) => (typeof i === 'string' || i.applicable === undefined ? [] : [{ interventionCode: i.interventionCode, applicable: i.applicable }])),
       invoices: p.invoices,
       lines: p.invoices.flatMap((i) => i.lines),
       diagnoses: p.claim_diagnoses,

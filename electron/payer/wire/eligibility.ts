@@ -350,7 +350,8 @@ export interface Intervention extends InterventionFlags {
   readonly fund: string | undefined;
 }
 
-const documentType = z.union([
+/** A document type: a bare code, or an object carrying one. */
+export const documentType = z.union([
   z.string(),
   z
     .looseObject({ code: optionalText, name: optionalText, document_type: optionalText })

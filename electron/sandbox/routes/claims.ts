@@ -305,6 +305,7 @@ export function newClaim(
     diagnoses: [],
     doctor: null,
     attachments: [],
+    requested_documents: null,
     discharge_status: null,
     partial_discharges: [],
     submitted_at: null,
@@ -379,6 +380,24 @@ function requireInvoice(claim: ClaimRecord, invoiceNumber: string | undefined): 
   if (invoiceNumber !== undefined && invoiceNumber !== claim.invoice_number) {
     throw fail.rule('INVOICE_MISMATCH', `invoice_number ${invoiceNumber} is not this claim's (${claim.invoice_number})`);
   }
+}
+
+/** The papers the payer asked for when it returned the claim, which must be on it before it goes back. */
+export function missingRequestedDocuments(claim: ClaimRecord): string[] {
+  if (claim.workflow_state !== 'DRAFT_RESUBMIT_DOCUMENTS') return [];
+  return (claim.requested_documents ?? []).filter((type) => !claim.attachments.some((a) => a.document_type === type));
+}
+
+function requireRequestedDocuments(claim: ClaimRecord): void {
+  const missing = missingRequestedDocuments(claim);
+  if (missing.length > 0) {
+    throw fail.rule('DOCUMENTS_MISSING', `SHA returned the claim for documents: attach ${missing.join(', ')} before sending it back`, [{ missing_document_types: missing }]);
+  }
+}
+
+/** The claim leaves the facility's hands: what the payer asked for is settled. */
+function sentBack(claim: ClaimRecord): void {
+  claim.requested_documents = null;
 }
 
 function requireDoctor(claim: ClaimRecord): void {
@@ -614,6 +633,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const claim = requireClaim(ctx, facility, body.consent_token);
     requireEditable(claim);
     requireInvoice(claim, body.invoice_number);
+    requireRequestedDocuments(claim);
     if (body.discharge_status === 'PARTIAL') {
       throw fail.rule('USE_DISCHARGE', 'A partial discharge goes through POST /claims/discharge with discharge_status PARTIAL');
     }
@@ -654,6 +674,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     claim.submitted_at = ctx.now();
     claim.claim_auth_status = 'SUBMITTED_CLAIM';
     ctx.state.fireClaim(claim, 'submit', 'CLAIM_ALREADY_SUBMITTED', `submitted: ${body.discharge_reason}`);
+    sentBack(claim);
     return claimDispatchView(claim);
   });
 
@@ -780,12 +801,19 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       const facility = tenantOf(request);
       const body = parse(byConsentToken, request.body);
       const claim = requireClaim(ctx, facility, body.consent_token);
-      ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', 'reopened for resubmission');
+      // A claim under the payer's review is reopened; one already reopened (corrected) goes back.
+      const goesBack = claim.workflow_state === 'DRAFT_RESUBMIT' || claim.workflow_state === 'DRAFT_RESUBMIT_DOCUMENTS';
+      if (goesBack) requireRequestedDocuments(claim);
+      ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', goesBack ? 'resubmitted to the payer' : 'reopened for resubmission');
+      if (goesBack) {
+        sentBack(claim);
+        claim.submitted_at = ctx.now();
+      }
       const [first] = claim.lines;
       return {
         ...(first === undefined ? {} : { line_id: first.line_guid }),
         status: claim.workflow_state,
-        message: 'Claim reopened for resubmission',
+        message: goesBack ? 'Claim resubmitted' : 'Claim reopened for resubmission',
         resubmitted_at: iso(ctx.now()),
       };
     });

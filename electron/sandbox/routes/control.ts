@@ -11,6 +11,8 @@ import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, PAYER_PREAUTH_EVENTS, PREAUTH_MACHIN
 import { doctorApproves, findPreauth, payerApproves, payerRejects } from '../state/preauths';
 import { parse } from '../validation';
 import { authorizationView, claimPreview, preauthView } from '../views';
+import { claimDocumentTypes } from '../../payer/wire';
+import { CATALOGUE } from '../world/catalogue';
 import { API_CLIENTS, FACILITIES } from '../world/facilities';
 import { enrolledFingers } from '../world/fingerprints';
 import { PATIENTS, patientByCrId } from '../world/patients';
@@ -46,7 +48,11 @@ const fingerprintRequest = z.object({ template: templateField });
 const payerApproval = z.object({ approved_amount: z.number().positive().optional() });
 const payerRejection = z.object({ reason: z.string().trim().max(500).default('rejected by the payer') });
 const clockAdvance = z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) });
-const workflowStateRequest = z.object({ to: z.enum(CLAIM_STATES) });
+const workflowStateRequest = z.object({
+  to: z.enum(CLAIM_STATES),
+  // With DRAFT_RESUBMIT_DOCUMENTS: the document types the payer asks for (default: the claim's interventions' applicable types not on it yet).
+  documents: z.array(z.enum(claimDocumentTypes)).min(1).max(31).optional(),
+});
 const PREAUTH_STATES = Object.keys(PREAUTH_MACHINE) as [PreauthStatus, ...PreauthStatus[]];
 /** The payer's or the doctor's side of a preauth; `note` is what the payer writes to the facility (a clarification asked for). */
 const preauthStatusRequest = z.object({ to: z.enum(PREAUTH_STATES), note: z.string().trim().min(1).max(2000).optional() });
@@ -164,7 +170,12 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         { from: claim.workflow_state, to: body.to },
       ]);
     }
+    if (body.documents !== undefined && event !== 'request_documents') throw fail.field('documents', 'only when the payer returns the claim for documents (to DRAFT_RESUBMIT_DOCUMENTS)');
     ctx.state.fireClaim(claim, event, 'INVALID_TRANSITION', `payer: ${event}`);
+    if (event === 'request_documents') {
+      const applicable = claim.interventions.flatMap((code) => CATALOGUE.interventionByCode.get(code)?.applicableDocumentTypes ?? []);
+      claim.requested_documents = body.documents ?? [...new Set(applicable)].filter((type) => !claim.attachments.some((a) => a.document_type === type));
+    }
     return claimPreview(claim);
   });
 

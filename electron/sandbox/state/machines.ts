@@ -87,6 +87,8 @@ export const AWAITING_DOCTOR: readonly PreauthStatus[] = ['PENDING_DOCTOR_APPROV
 export type ClaimState =
   | 'DRAFT'
   | 'SUBMITTED'
+  | 'PENDING'
+  | 'SUBMISSION_READY'
   | 'DISPATCHED'
   | 'FAILED_TO_SUBMIT'
   | 'SUBMITTED_PAYER'
@@ -103,6 +105,8 @@ export type ClaimEvent =
   | 'close'
   | 'resubmit'
   // the payer's side, driven by the control API
+  | 'queue'
+  | 'ready'
   | 'dispatch'
   | 'dispatch_failed'
   | 'payer_received'
@@ -112,9 +116,14 @@ export type ClaimEvent =
   | 'time_bar'
   | 'payer_close';
 
+// PENDING and SUBMISSION_READY are listed by the field notes [doc] without their place in the
+// lifecycle; the sandbox's reading (ours): a submitted claim may wait in the exchange's queue
+// (PENDING), pass its checks (SUBMISSION_READY), then be dispatched or fail to be.
 export const CLAIM_MACHINE: Machine<ClaimState, ClaimEvent> = {
   DRAFT: { submit: 'SUBMITTED', discharge_full: 'SUBMITTED', close: 'CLOSED' },
-  SUBMITTED: { dispatch: 'DISPATCHED', dispatch_failed: 'FAILED_TO_SUBMIT' },
+  SUBMITTED: { queue: 'PENDING', ready: 'SUBMISSION_READY', dispatch: 'DISPATCHED', dispatch_failed: 'FAILED_TO_SUBMIT' },
+  PENDING: { ready: 'SUBMISSION_READY', dispatch: 'DISPATCHED', dispatch_failed: 'FAILED_TO_SUBMIT' },
+  SUBMISSION_READY: { dispatch: 'DISPATCHED', dispatch_failed: 'FAILED_TO_SUBMIT' },
   DISPATCHED: { payer_received: 'SUBMITTED_PAYER' },
   FAILED_TO_SUBMIT: { dispatch: 'DISPATCHED', resubmit: 'DRAFT_RESUBMIT' },
   SUBMITTED_PAYER: {
@@ -130,8 +139,10 @@ export const CLAIM_MACHINE: Machine<ClaimState, ClaimEvent> = {
     resubmit: 'DRAFT_RESUBMIT',
   },
   ON_HOLD: { automatic_checks: 'AUTOMATIC_CHECKS_DONE', request_documents: 'DRAFT_RESUBMIT_DOCUMENTS', resubmit: 'DRAFT_RESUBMIT' },
-  DRAFT_RESUBMIT: { submit: 'SUBMITTED', close: 'CLOSED' },
-  DRAFT_RESUBMIT_DOCUMENTS: { submit: 'SUBMITTED', close: 'CLOSED' },
+  // A returned claim, once corrected, goes back by the resubmission itself (R WORKFLOWS: "edit, then
+  // POST /claims/lines/resubmit") or by a new submit with the visit-end consent.
+  DRAFT_RESUBMIT: { submit: 'SUBMITTED', resubmit: 'SUBMITTED', close: 'CLOSED' },
+  DRAFT_RESUBMIT_DOCUMENTS: { submit: 'SUBMITTED', resubmit: 'SUBMITTED', close: 'CLOSED' },
   TIME_BARRED: {},
   CLOSED: {},
 };
@@ -141,6 +152,8 @@ export const EDITABLE_CLAIM_STATES: readonly ClaimState[] = ['DRAFT', 'DRAFT_RES
 
 /** Payer-side events the control API may fire. */
 export const PAYER_CLAIM_EVENTS: readonly ClaimEvent[] = [
+  'queue',
+  'ready',
   'dispatch',
   'dispatch_failed',
   'payer_received',

@@ -180,6 +180,8 @@ export interface ClaimRecord {
   diagnoses: ClaimDiagnosisRecord[];
   doctor: DoctorRecord | null;
   attachments: AttachmentRecord[];
+  /** The document types the payer asked for when it returned the claim (DRAFT_RESUBMIT_DOCUMENTS); null otherwise. */
+  requested_documents: string[] | null;
   discharge_status: 'PARTIAL' | 'FULL' | null;
   partial_discharges: PartialDischarge[];
   submitted_at: number | null;

@@ -36,7 +36,10 @@ export interface CallRecord {
 export type RepeatAgain = number | null;
 
 /** The purposes the station comes back to a workflow for; one timer per purpose and workflow. */
-export type RepeatPurpose = 'reconcile' | 'poll' | 'preauth' | 'whitelist' | 'window';
+export type RepeatPurpose = 'reconcile' | 'poll' | 'preauth' | 'whitelist' | 'window' | 'claim';
+
+/** Purposes that outlive the workflow's end: SHA works on a claim long after its visit has closed. */
+const AFTER_THE_END: ReadonlySet<RepeatPurpose> = new Set(['claim']);
 
 /** A state-changing call whose answer was lost (timeout, connection cut after sending): reconcile before anything is re-sent. */
 export class OutcomeUnknown extends Error {
@@ -336,13 +339,14 @@ export class Engine {
    * The one way the station comes back to a workflow by itself: after `delayMs`, `run` gets the
    * workflow under its lock and answers when to come back (ms) or null to stop; a failure (the
    * exchange out of reach) comes back after `retryMs`. One timer per purpose and workflow: a newer
-   * request replaces the one waiting. Nothing runs once the workflow has ended or the engine stops.
+   * request replaces the one waiting. Nothing runs once the engine stops, nor once the workflow has
+   * ended, except the claim's read-back.
    */
   repeat(purpose: RepeatPurpose, workflowId: string, delayMs: number, run: (wf: AnyWorkflow) => Promise<RepeatAgain>, retryMs = this.retryMs): void {
     this.setTimer(`${purpose}:${workflowId}`, delayMs, () => {
       void this.lock(workflowId, async () => {
         const wf = this.workflows.get(workflowId);
-        if (wf === undefined || this.isEnded(wf) || this.stopped) return null;
+        if (wf === undefined || (this.isEnded(wf) && !AFTER_THE_END.has(purpose)) || this.stopped) return null;
         return run(wf);
       }).then(
         (again) => {

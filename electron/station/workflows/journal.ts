@@ -56,6 +56,10 @@ export const journal = {
   addEmergencyProtocol: entry(emergency.addProtocol, 'look-up'),
   identifyEmergencyClaim: entry(emergency.identifyClaim, 'look-up'),
   requestEmergencyDoctorApproval: entry(emergency.requestDoctorApproval, 'cannot-look-up'),
+  // A claim's papers and its resubmission: the claim preview shows what became of them.
+  uploadAttachment: entry(claims.uploadAttachment, 'look-up'),
+  removeAttachment: entry(claims.removeAttachment, 'look-up'),
+  resubmit: entry(claims.resubmit, 'look-up'),
 } as const satisfies Record<string, JournalEntry>;
 
 const byName = new Map<string, JournalEntry>(Object.values(journal).map((e) => [e.name, e]));

@@ -80,6 +80,15 @@ export interface VerificationData {
   codeSpentUnconfirmed?: boolean;
 }
 
+/** The claim as the station last read it back from SHA (claims.*): absent until it first does. */
+export interface ClaimReadBack {
+  checkedAt: string;
+  /** The papers on the claim (`claim_attachments`). */
+  documents: { attachmentId: string; documentType: string | null; title: string | null; interventionCode: string | null }[];
+  /** The document types SHA lists for the claim's interventions; null where it does not say. */
+  documentTypes: string[] | null;
+}
+
 interface Base<K extends WorkflowKind, S extends string> {
   readonly id: string;
   readonly kind: K;
@@ -121,6 +130,7 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     addedLineIds: string[];
     fromWorkflowId: string | null;
     dischargeWorkflowId: string | null;
+    claimReadBack?: ClaimReadBack;
   };
 }
 
@@ -224,6 +234,7 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
     submittedAt: string | null;
     invoiceNumber: string | null;
     intent: { reason: z.infer<typeof dischargeReason>; invoiceNumber: string; unknownPatientReason: 'SHA_UNREGISTERED' | 'DECEASED' | null; notes: string | null } | null;
+    claimReadBack?: ClaimReadBack;
   };
 }
 

@@ -7,11 +7,13 @@ import { call } from '../../state/bridge';
 import { go, useNavigation } from '../../state/navigation';
 import type { Route } from '../../state/navigation';
 import { lockStation, settingsChanged, useStation } from '../../state/station-store';
+import { useClaims } from '../claims/store';
 import { unseenAnswers, useQueue } from '../work/queue';
 
 const places: readonly { readonly route: Route; readonly key: string }[] = [
   { route: { name: 'lookup' }, key: 'nav.patients' },
   { route: { name: 'work' }, key: 'nav.work' },
+  { route: { name: 'claims' }, key: 'claims.nav' },
   { route: { name: 'emergency-new' }, key: 'nav.emergency' },
   { route: { name: 'beds' }, key: 'programmes.nav.beds' },
   { route: { name: 'activity' }, key: 'nav.activity' },
@@ -29,6 +31,7 @@ export function TopBar() {
   const items = useQueue((s) => s.items);
   const seen = useQueue((s) => s.seen);
   const answers = unseenAnswers({ items, seen }).length;
+  const claimsNeeding = useClaims((s) => s.needsNurse);
 
   const changeLanguage = async () => {
     await switchLanguage(other);
@@ -59,6 +62,12 @@ export function TopBar() {
                     <span className="nav-count">
                       <span aria-hidden="true">{answers}</span>
                       <span className="visually-hidden">{t('nav.answers', { count: answers })}</span>
+                    </span>
+                  )}
+                  {place.route.name === 'claims' && claimsNeeding > 0 && (
+                    <span className="nav-count">
+                      <span aria-hidden="true">{claimsNeeding}</span>
+                      <span className="visually-hidden">{t('claims.navNeeds', { count: claimsNeeding })}</span>
                     </span>
                   )}
                 </button>

@@ -405,4 +405,57 @@ describe('housekeeping', () => {
     const submittedAgain = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: again });
     expect(submittedAgain.body.workflow_state).toBe('SUBMITTED');
   });
+
+  it('queues a submitted claim (PENDING, SUBMISSION_READY) and lets it fail to submit, all by the control API', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const token = visit.consent_token;
+    await addLine(h.hospital, token, codes.capitation, 700);
+    const guid = await dischargeByFingerprint(h, h.hospital, token, patient);
+    await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid });
+    expectError(await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to: 'DRAFT' }), 409, 'INVALID_TRANSITION');
+    for (const to of ['PENDING', 'SUBMISSION_READY', 'FAILED_TO_SUBMIT']) {
+      expect((await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to })).body.workflow_state).toBe(to);
+    }
+    expect((await preview(token)).workflow_state).toBe('FAILED_TO_SUBMIT');
+    // A claim that failed to submit is reopened by the resubmission, then sent back by it.
+    expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body.status).toBe('DRAFT_RESUBMIT');
+    expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body).toMatchObject({ status: 'SUBMITTED', message: 'Claim resubmitted' });
+  });
+
+  it('returns a claim for the documents its intervention lists, refuses to take it back without them, and takes it back once they are attached', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const token = visit.consent_token;
+    await addLine(h.hospital, token, codes.capitation, 600);
+    const guid = await dischargeByFingerprint(h, h.hospital, token, patient);
+    await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid });
+    // The claim's interventions carry the document types that apply to them (A VisitIntervention).
+    const types = (await preview(token)).interventions[0].applicable_document_types;
+    expect(types).toContain('INVOICE');
+    expectError(await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to: 'DISPATCHED', documents: ['INVOICE'] }), 400, 'VALIDATION_ERROR');
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to });
+    const refused = await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token });
+    expectError(refused, 422, 'DOCUMENTS_MISSING');
+    expect(refused.body.message).toContain('INVOICE');
+    expect((await preview(token)).workflow_state).toBe('DRAFT_RESUBMIT_DOCUMENTS');
+    // A paper of another type does not stand in for the one asked for.
+    expect((await attachment(token, codes.capitation, PDF, 'application/pdf', 'notes.pdf', 'file_blob', 'CASE_NOTE')).status).toBe(200);
+    expectError(await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token }), 422, 'DOCUMENTS_MISSING');
+    expect((await attachment(token, codes.capitation, PNG, 'image/png', 'invoice.png', 'file_blob', 'INVOICE')).status).toBe(200);
+    const back = await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token });
+    expect(back.body).toMatchObject({ status: 'SUBMITTED', message: 'Claim resubmitted' });
+    expect((await preview(token)).workflow_state).toBe('SUBMITTED');
+  });
+
+  it('returns a claim for the documents the payer names', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const token = visit.consent_token;
+    await addLine(h.hospital, token, codes.capitation, 500);
+    const guid = await dischargeByFingerprint(h, h.hospital, token, patient);
+    await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid });
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER']) await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to });
+    await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to: 'DRAFT_RESUBMIT_DOCUMENTS', documents: ['LAB_RESULTS'] });
+    expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body.message).toContain('LAB_RESULTS');
+    expect((await attachment(token, codes.capitation, PDF, 'application/pdf', 'lab.pdf', 'file_blob', 'LAB_RESULTS')).status).toBe(200);
+    expect((await h.hospital.post('/api/v1/claims/lines/resubmit', { consent_token: token })).body.status).toBe('SUBMITTED');
+  });
 });

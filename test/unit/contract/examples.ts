@@ -283,6 +283,29 @@ const onePage = <T>(items: T[]) => ({ items, page: 1, pageSize: 50, total: items
 
 const staffMember = { staffRef: 'st_nurse0001', name: 'Wanjiru Otieno', role: 'nurse' as const, nationalIdKnown: true, source: 'station' as const };
 
+const claimSummaryExample = {
+  workflowId: visitView.workflowId,
+  kind: 'visit' as const,
+  patient: visitView.patient,
+  intervention: visitView.intervention,
+  invoiceNumber: 'INV-000004-000001',
+  visitNumber: 'VN-000004-000001',
+  status: 'DRAFT_RESUBMIT_DOCUMENTS' as const,
+  attention: 'documents' as const,
+  totalKes: 850,
+  checkedAt: at,
+  nextCheckAt: later,
+};
+
+const claimDetailExample = {
+  ...claimSummaryExample,
+  documents: [],
+  documentTypes: { applicable: ['INVOICE' as const], missing: ['INVOICE' as const] },
+  resubmit: 'send-back' as const,
+  next: ['claims.get' as const, 'claims.attach' as const, 'claims.resubmit' as const],
+  lastError: null,
+};
+
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'staff.list': { items: [staffMember] },
   'staff.add': staffMember,
@@ -426,6 +449,11 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     withheld: 1,
     readAt: at,
   },
+  'claims.list': { items: [claimSummaryExample], needsNurse: 1 },
+  'claims.get': claimDetailExample,
+  'claims.attach': { ...claimDetailExample, documents: [{ attachmentId: 'AT-1', documentType: 'INVOICE', title: 'invoice.pdf', interventionCode: 'SHA-02-001' }], documentTypes: { applicable: ['INVOICE'], missing: [] } },
+  'claims.removeAttachment': claimDetailExample,
+  'claims.resubmit': { ...claimDetailExample, status: 'SUBMITTED', attention: 'none', resubmit: null, next: ['claims.get'] },
 };
 
 export const eventExamples: StationEvent[] = [

@@ -368,6 +368,20 @@ describe('preauth, claims, emergency, prescriptions', () => {
     });
   });
 
+  it("reads the document types that apply to each of the claim's interventions, and none where an intervention does not say", () => {
+    const interventions = [
+      { intervention_code: 'SHA-02-001', workflow_state: 'ACTIVE', applicable_document_types: ['INVOICE', { code: 'LAB_RESULTS' }, ''] },
+      { intervention_code: 'SHA-04-001', applicable_document_types: null },
+      'SHA-05-001',
+      { code: 'SHA-06-001' },
+    ];
+    expect(read(g.claims.preview, { ...livePreview, interventions })).toMatchObject({
+      interventions: ['SHA-02-001', 'SHA-04-001', 'SHA-05-001', 'SHA-06-001'],
+      documentTypes: [{ interventionCode: 'SHA-02-001', applicable: ['INVOICE', 'LAB_RESULTS'] }],
+    });
+    expect(read(g.claims.preview, livePreview)).toMatchObject({ documentTypes: [] });
+  });
+
   it('refuses a preview it cannot reconcile against, naming the field, rather than reading an empty claim', () => {
     const without = (key: string) => Object.fromEntries(Object.entries(livePreview).filter(([k]) => k !== key));
     for (const field of ['invoices', 'claim_diagnoses', 'claim_attachments', 'total_claim_amount']) {

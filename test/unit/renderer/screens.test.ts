@@ -84,6 +84,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['elective, clarification asked', flows.electiveClarification],
   ['emergency, a second protocol', flows.emergencySecondProtocol],
   ['work in progress', flows.workList],
+  ['claims', flows.claimsList],
+  ['claim returned for documents', flows.claimReturned],
   ['activity', flows.activity],
   ['settings', flows.settings],
   ['locked', flows.locked],

@@ -1,0 +1,161 @@
+// Attaching a document: its type (those SHA lists for the service first, nothing chosen for the
+// nurse), its title, the file from the computer or a scanner's folder, checked and previewed
+// before it is sent, then sent by the caller. Reusable wherever a document goes to SHA.
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { claimDocumentType } from '../../../electron/contract';
+import type { z } from 'zod';
+import { useFormat } from '../../i18n/format';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { Notice } from '../../ui/Notice';
+import { MAX_BYTES, readDocument, sizeWords, type ChosenFile, type FileProblem } from './files';
+import { documentTypes } from './words';
+
+type DocumentType = z.infer<typeof claimDocumentType>;
+
+export interface ChosenDocument {
+  readonly documentType: DocumentType;
+  readonly title: string;
+  readonly fileName: string;
+  readonly contentType: ChosenFile['contentType'];
+  readonly dataBase64: string;
+}
+
+const problemKey: Readonly<Record<FileProblem, string>> = {
+  empty: 'claims.documents.empty',
+  'too-big': 'claims.documents.tooBig',
+  'wrong-type': 'claims.documents.wrongType',
+  'not-what-it-says': 'claims.documents.notWhatItSays',
+  unreadable: 'claims.documents.unreadable',
+};
+
+export function DocumentPicker({
+  listed,
+  busy,
+  onAttach,
+}: {
+  /** The types SHA lists for the service (offered first); null where SHA does not say. */
+  readonly listed: readonly DocumentType[] | null;
+  readonly busy: boolean;
+  /** Sends the document; answers whether it went (the form then empties). */
+  readonly onAttach: (document: ChosenDocument) => Promise<boolean>;
+}) {
+  const { t, i18n } = useTranslation();
+  const format = useFormat();
+  const typeId = useId();
+  const fileId = useId();
+  const [type, setType] = useState<DocumentType | ''>('');
+  const [title, setTitle] = useState('');
+  const [file, setFile] = useState<ChosenFile | null>(null);
+  const [problem, setProblem] = useState<{ key: string; size?: string } | null>(null);
+  const [missing, setMissing] = useState<'type' | 'file' | null>(null);
+  const [inputKey, setInputKey] = useState(0);
+  const limit = sizeWords(MAX_BYTES, format.locale);
+  const listedTypes = listed ?? [];
+  const others = documentTypes.filter((d) => !listedTypes.includes(d));
+
+  useEffect(() => setMissing(null), [type, file]);
+
+  const choose = async (chosen: File | undefined) => {
+    setFile(null);
+    setProblem(null);
+    if (chosen === undefined) return;
+    const read = await readDocument(chosen);
+    if (typeof read === 'string') setProblem({ key: problemKey[read], size: sizeWords(chosen.size, format.locale) });
+    else setFile(read);
+  };
+
+  const attach = async () => {
+    if (type === '') return setMissing('type');
+    if (file === null) return setMissing('file');
+    const sent = await onAttach({
+      documentType: type,
+      title: title.trim() === '' ? t(`claims.documentType.${type}`) : title.trim().slice(0, 200),
+      fileName: file.fileName,
+      contentType: file.contentType,
+      dataBase64: file.dataBase64,
+    });
+    if (!sent) return;
+    setType('');
+    setTitle('');
+    setFile(null);
+    setInputKey((k) => k + 1);
+  };
+
+  const picture = file !== null && file.contentType !== 'application/pdf';
+  return (
+    <fieldset className="document-picker">
+      <legend>{t('claims.documents.add')}</legend>
+      <div className="field">
+        <label htmlFor={typeId}>{t('claims.documents.type')}</label>
+        <select
+          id={typeId}
+          value={type}
+          onChange={(event) => setType(event.target.value as DocumentType | '')}
+          aria-invalid={missing === 'type' || undefined}
+          aria-describedby={missing === 'type' ? `${typeId}-error` : undefined}
+        >
+          <option value="">{t('claims.documents.chooseType')}</option>
+          {listedTypes.length > 0 && (
+            <optgroup label={t('claims.documents.listedGroup')}>
+              {listedTypes.map((d) => (
+                <option key={d} value={d}>
+                  {t(`claims.documentType.${d}`)}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          <optgroup label={t('claims.documents.otherGroup')}>
+            {others.map((d) => (
+              <option key={d} value={d}>
+                {t(`claims.documentType.${d}`)}
+              </option>
+            ))}
+          </optgroup>
+        </select>
+        {missing === 'type' && (
+          <span id={`${typeId}-error`} className="field-error">
+            {t('claims.documents.needType')}
+          </span>
+        )}
+      </div>
+      <TextField label={t('claims.documents.name')} value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
+      <div className="field">
+        <label htmlFor={fileId}>{t('claims.documents.file', { limit })}</label>
+        <input
+          key={inputKey}
+          id={fileId}
+          type="file"
+          className="file-input"
+          accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
+          onChange={(event) => void choose(event.target.files?.[0])}
+          aria-invalid={problem !== null || missing === 'file' || undefined}
+          aria-describedby={problem !== null || missing === 'file' ? `${fileId}-error` : undefined}
+        />
+        {(problem !== null || missing === 'file') && (
+          <span id={`${fileId}-error`} className="field-error" role="alert">
+            {problem === null ? t('claims.documents.needFile') : t(problem.key, { size: problem.size, limit })}
+          </span>
+        )}
+      </div>
+      {file !== null && (
+        <div className="document-preview" aria-label={t('claims.documents.preview')} role="group">
+          <p className="document-preview-what">
+            <strong>{file.fileName}</strong> ·{' '}
+            {picture
+              ? t('claims.documents.image', { type: file.contentType === 'image/png' ? 'PNG' : 'JPEG', size: sizeWords(file.size, format.locale) })
+              : file.pages === null
+                ? t('claims.documents.pdfNoPages', { size: sizeWords(file.size, format.locale) })
+                : t('claims.documents.pdfPages', { count: file.pages, size: sizeWords(file.size, format.locale) })}
+          </p>
+          {picture && <img className="document-preview-image" src={`data:${file.contentType};base64,${file.dataBase64}`} alt={file.fileName} lang={i18n.language} />}
+        </div>
+      )}
+      {problem !== null && <Notice tone="warn">{t(problem.key, { size: problem.size, limit })}</Notice>}
+      <Button busy={busy} onClick={() => void attach()}>
+        {t('claims.documents.attach')}
+      </Button>
+    </fieldset>
+  );
+}

@@ -1,0 +1,11 @@
+// Words the claims screens share: the document types in the contract's order, and a list of them.
+import type { TFunction } from 'i18next';
+import { claimDocumentType } from '../../../electron/contract/visit';
+
+export const documentTypes = claimDocumentType.options;
+
+/** Document types as the nurse reads them, in one sentence. */
+export function typesWords(t: TFunction, types: readonly string[], locale: string): string {
+  const known = new Set<string>(documentTypes);
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(types.map((d) => (known.has(d) ? t(`claims.documentType.${d}`) : d)));
+}

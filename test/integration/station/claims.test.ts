@@ -1,0 +1,155 @@
+// Issue 14's claims at the station: a submitted claim read back from SHA (on opening the claims, on
+// demand), SHA's states in the list with the claims needing the nurse counted first, a claim
+// returned for documents fixed with a paper and sent back, a claim that failed to submit reopened
+// and sent back, papers refused where SHA takes no changes, and a lost answer read back instead of
+// being sent again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DOCTOR, eventually, fastTiming, startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
+
+let world: World;
+let s: StationHandle;
+let cr: string;
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n').toString('base64');
+const invoicePaper = { documentType: 'INVOICE' as const, title: 'Final invoice', fileName: 'invoice.pdf', contentType: 'application/pdf' as const, dataBase64: PDF };
+
+/** Flow B by SMS code to the submit: the visit's workflow id and its consent token at the sandbox. */
+async function submittedClaim(): Promise<{ visitId: string; token: string }> {
+  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
+  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+  await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+  const visit = await visitOpenedBy(s, consent.workflowId, DOCTOR);
+  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+  await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
+  await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'discharge') });
+  await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+  const claims = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr);
+  return { visitId: visit.workflowId, token: claims.at(-1)!.consent_token };
+}
+
+const payer = (token: string, to: string, extra: Record<string, unknown> = {}) => world.control.post(`/claims/${encodeURIComponent(token)}/workflow-state`, { to, ...extra });
+
+beforeAll(async () => {
+  world = await startWorld();
+  s = await world.station();
+  cr = await world.control.crIdOf('30000002');
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe('claims after submit', () => {
+  it('lists a submitted claim with SHA’s state read back, and a return for documents as needing the nurse', async () => {
+    const { visitId, token } = await submittedClaim();
+    const first = await s.ok('claims.list', { checkWithSha: true });
+    const item = first.items.find((i) => i.workflowId === visitId);
+    expect(item).toMatchObject({ kind: 'visit', status: 'SUBMITTED', attention: 'none', invoiceNumber: expect.stringMatching(/^INV-/) });
+    expect(item?.checkedAt).not.toBeNull();
+    // Read back after submit: SHA moves it on its side, and the station reads it back on demand.
+    for (const to of ['PENDING', 'SUBMISSION_READY', 'DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await payer(token, to);
+    // Without a check the list answers what the station last read, asking SHA nothing.
+    expect((await s.ok('claims.list', {})).items.find((i) => i.workflowId === visitId)).toMatchObject({ status: 'SUBMITTED', checkedAt: item?.checkedAt });
+    const returned = await s.ok('claims.get', { workflowId: visitId });
+    expect(returned).toMatchObject({
+      status: 'DRAFT_RESUBMIT_DOCUMENTS',
+      attention: 'documents',
+      resubmit: 'send-back',
+      documents: [],
+      documentTypes: { applicable: expect.arrayContaining(['INVOICE']), missing: expect.arrayContaining(['INVOICE']) },
+      next: expect.arrayContaining(['claims.get', 'claims.attach', 'claims.resubmit']),
+    });
+    const list = await s.ok('claims.list', { checkWithSha: true });
+    expect(list.items[0]).toMatchObject({ workflowId: visitId, attention: 'documents' });
+    expect(list.needsNurse).toBe(1);
+    // The visit itself shows SHA's state too.
+    expect(await s.ok('workflow.get', { workflowId: visitId })).toMatchObject({ state: 'closed', claimStatus: 'DRAFT_RESUBMIT_DOCUMENTS' });
+
+    // Sent back without the paper: SHA refuses it, and the claim says why.
+    const refused = await s.refused('claims.resubmit', { workflowId: visitId });
+    expect(refused).toMatchObject({ code: 'DOCUMENTS_MISSING', details: { exchangeCode: 'DOCUMENTS_MISSING' } });
+    expect((await s.ok('claims.get', { workflowId: visitId })).lastError).toMatchObject({ code: 'DOCUMENTS_MISSING' });
+
+    const attached = await s.ok('claims.attach', { workflowId: visitId, document: invoicePaper });
+    expect(attached.documents).toEqual([expect.objectContaining({ documentType: 'INVOICE', interventionCode: 'SHA-02-001' })]);
+    expect(attached.documentTypes.missing).not.toContain('INVOICE');
+    expect(attached.lastError).toBeNull();
+    const atSha = [...world.sandbox.context.state.claims.values()].find((c) => c.consent_token === token)!;
+    expect(atSha.attachments).toEqual([expect.objectContaining({ document_type: 'INVOICE', file_name: 'invoice.pdf', content_type: 'application/pdf' })]);
+
+    const back = await s.ok('claims.resubmit', { workflowId: visitId });
+    expect(back).toMatchObject({ status: 'SUBMITTED', attention: 'none', resubmit: null, next: ['claims.get'] });
+    expect((await s.ok('claims.list', { checkWithSha: true })).needsNurse).toBe(0);
+    // Every write is in the audit log, with no file bytes or token in it.
+    const audit = await s.ok('audit.read', { workflowId: visitId, page: 1, pageSize: 200 });
+    expect(audit.items.map((r) => r.action)).toEqual(expect.arrayContaining(['exchange.claims.uploadAttachment', 'exchange.claims.resubmit']));
+    expect(JSON.stringify(audit)).not.toContain(token);
+    expect(JSON.stringify(s.events)).not.toContain(token);
+  });
+
+  it('reopens a claim that failed to submit, then sends it back', async () => {
+    const { visitId, token } = await submittedClaim();
+    await payer(token, 'FAILED_TO_SUBMIT');
+    expect(await s.ok('claims.get', { workflowId: visitId })).toMatchObject({ status: 'FAILED_TO_SUBMIT', attention: 'failed', resubmit: 'reopen' });
+    expect(await s.ok('claims.resubmit', { workflowId: visitId })).toMatchObject({ status: 'DRAFT_RESUBMIT', attention: 'correction', resubmit: 'send-back' });
+    expect(await s.ok('claims.resubmit', { workflowId: visitId })).toMatchObject({ status: 'SUBMITTED', attention: 'none' });
+  });
+
+  it('takes no papers and no resubmission where SHA takes no changes, without asking SHA', async () => {
+    const { visitId, token } = await submittedClaim();
+    await payer(token, 'DISPATCHED');
+    const calls = world.sandbox.context.transitions.length;
+    expect(await s.refused('claims.attach', { workflowId: visitId, document: invoicePaper })).toMatchObject({ code: 'WRONG_STATE' });
+    expect(await s.refused('claims.resubmit', { workflowId: visitId })).toMatchObject({ code: 'WRONG_STATE' });
+    expect(world.sandbox.context.transitions.length).toBe(calls);
+    expect(await s.refused('claims.get', { workflowId: 'wf_nosuchworkflow' })).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a paper bigger than the contract’s limit or of another type is refused before anything is sent', async () => {
+    const { visitId } = await submittedClaim();
+    const big = { ...invoicePaper, dataBase64: Buffer.alloc(600_000).toString('base64') };
+    expect(await s.refused('claims.attach', { workflowId: visitId, document: big })).toMatchObject({ code: 'VALIDATION', details: { field: 'document.dataBase64' } });
+    const word = { ...invoicePaper, contentType: 'application/msword' } as unknown as typeof invoicePaper;
+    expect(await s.refused('claims.attach', { workflowId: visitId, document: word })).toMatchObject({ code: 'VALIDATION', details: { field: 'document.contentType' } });
+  });
+
+  it('a resubmission whose answer is lost is read back at once, not sent again', async () => {
+    const { visitId, token } = await submittedClaim();
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'ON_HOLD']) await payer(token, to);
+    await s.ok('claims.get', { workflowId: visitId });
+    await world.control.post('/faults', { routes: ['POST /api/v1/claims/lines/resubmit'], status: 504, count: 1 });
+    // A 504 is an unknown outcome; the sandbox never saw it (the fault answers first): the read-back says so.
+    const after = await s.ok('claims.resubmit', { workflowId: visitId });
+    expect(after).toMatchObject({ status: 'ON_HOLD', lastError: { code: 'EXCHANGE_TIMEOUT' } });
+    const audit = await s.ok('audit.read', { workflowId: visitId, page: 1, pageSize: 200 });
+    expect(audit.items.map((r) => r.action)).toContain('reconcile.claims.resubmit');
+    expect(await s.ok('claims.resubmit', { workflowId: visitId })).toMatchObject({ status: 'DRAFT_RESUBMIT', lastError: null });
+  });
+
+  it('reads a claim back by itself on a schedule suited to its state, and stops once it is final', async () => {
+    const scheduled = await world.station({ extra: { timing: { ...fastTiming, claimReadBackMs: 150 } } });
+    const previous = s;
+    s = scheduled;
+    try {
+      const { visitId, token } = await submittedClaim();
+      const listed = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
+      expect(Date.parse(listed.nextCheckAt!) - Date.parse(listed.checkedAt!)).toBe(150);
+      await payer(token, 'DISPATCHED');
+      // No command: the station's own read-back sees SHA's new state, and says so to the screens.
+      await eventually(() => s.events, (events) => events.some((e) => e.type === 'workflow.updated' && e.view.workflowId === visitId && e.view.kind === 'visit' && e.view.claimStatus === 'DISPATCHED'), 'the read-back of DISPATCHED');
+      const dispatched = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
+      expect(Date.parse(dispatched.nextCheckAt!) - Date.parse(dispatched.checkedAt!)).toBe(450);
+      for (const to of ['SUBMITTED_PAYER', 'AUTOMATIC_CHECKS_DONE', 'CLOSED']) await payer(token, to);
+      await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.kind === 'visit' && v.claimStatus === 'CLOSED', 'the read-back of CLOSED', 10_000);
+      expect((await s.ok('claims.get', { workflowId: visitId })).nextCheckAt).toBeNull();
+      // Final: no more read-backs (the exchange's recent calls show no preview while several intervals pass).
+      const previews = async () => (await world.control.get<{ recent: { method: string; path: string }[] }>('/faults')).recent.filter((r) => r.path.endsWith('/claims/preview')).length;
+      const before = await previews();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(await previews()).toBe(before);
+    } finally {
+      s = previous;
+    }
+  });
+});

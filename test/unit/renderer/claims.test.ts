@@ -1,0 +1,93 @@
+// The claims screen in Chromium against the fake station: a submitted claim returned by SHA for
+// documents counted on the Claims tab and first in the list, its state in words with what it means
+// and what to do, the missing document named before it is sent back, a file checked (type by its
+// content, the size limit) and previewed before it is attached, then the claim sent back.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
+import type { StaticServer } from '../../fixtures/renderer/harness';
+import { flows } from '../../e2e/flows';
+
+let browser: Browser;
+let server: StaticServer;
+
+beforeAll(async () => {
+  await ensureRendererBuilt();
+  [browser, server] = await Promise.all([launchChromium(), serveRenderer()]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Pages >> endobj\ntrailer <<>>\n%%EOF\n');
+
+async function open(): Promise<Page> {
+  const { page } = await openWithFake(browser, server, { viewport: { width: 1024, height: 600 } });
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
+describe('claims', () => {
+  it('counts a claim returned for documents, shows what it means, names the missing document, previews a file and sends the claim back', { timeout: 60_000 }, async () => {
+    const page = await open();
+    try {
+      await flows.claimsList(page);
+      // The tab counts the claim needing the nurse, in words for screen readers.
+      const tab = page.getByRole('navigation').getByRole('button', { name: /^Claims/ });
+      await expect.poll(() => tab.textContent()).toBe('Claims1, 1 needs you');
+      await page.getByText('1 claim needs you').waitFor();
+      await page.getByRole('button', { name: /^Claim INV/ }).first().click();
+      await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
+      await page.getByText('SHA returned the claim: it needs more documents.').waitFor();
+      await page.getByText('Attach the missing documents below, then send the claim back.').waitFor();
+      await page.getByText('Missing: Invoice.', { exact: true }).waitFor();
+      const bar = page.getByRole('region', { name: 'Next step' });
+      await bar.getByText('Still missing: Invoice. SHA may refuse the claim without them.').waitFor();
+
+      // Nothing chosen for the nurse: the type is hers to choose, the listed ones first.
+      const type = page.getByRole('combobox', { name: 'Document type' });
+      expect(await type.inputValue()).toBe('');
+      expect((await type.locator('optgroup').first().getAttribute('label')) ?? '').toBe('Listed by SHA for this service');
+      expect(await type.locator('optgroup').first().locator('option').allTextContents()).toEqual(['Invoice']);
+      await page.getByRole('button', { name: 'Attach document' }).click();
+      await page.getByText('Choose the document type.').waitFor();
+
+      // A file that is not what its name says, and one over the limit, never get as far as a preview.
+      const file = page.getByLabel(/^File: PDF, JPEG or PNG/);
+      await file.setInputFiles({ name: 'invoice.pdf', mimeType: 'application/pdf', buffer: Buffer.from('not a pdf at all') });
+      await page.getByRole('alert').filter({ hasText: 'is not a PDF, JPEG or PNG' }).first().waitFor();
+      await file.setInputFiles({ name: 'scan.png', mimeType: 'image/png', buffer: Buffer.concat([PNG, Buffer.alloc(600_000)]) });
+      await page.getByRole('alert').filter({ hasText: 'the station sends at most' }).first().waitFor();
+      await file.setInputFiles({ name: 'notes.docx', mimeType: 'application/msword', buffer: PDF });
+      await page.getByRole('alert').filter({ hasText: 'Only PDF, JPEG or PNG files' }).first().waitFor();
+
+      // A PDF's pages are counted; a picture is shown before it is sent.
+      await file.setInputFiles({ name: 'final.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await page.getByText('PDF, 2 pages,').waitFor();
+      await file.setInputFiles({ name: 'invoice.png', mimeType: 'image/png', buffer: PNG });
+      const preview = page.getByRole('group', { name: 'Preview before sending' });
+      await preview.getByRole('img', { name: 'invoice.png' }).waitFor();
+      await type.selectOption('INVOICE');
+      await page.getByRole('button', { name: 'Attach document' }).click();
+      await page.getByText('Invoice is on the claim.').waitFor();
+      await page.getByText('A document of every type SHA lists is on the claim.').waitFor();
+      expect(await bar.getByText(/Still missing/).count()).toBe(0);
+
+      await bar.getByRole('button', { name: 'Send back to SHA' }).click();
+      await page.getByText('The claim is back with SHA.').waitFor();
+      await page.getByRole('heading', { name: 'Submitted' }).waitFor();
+      expect(await page.getByRole('region', { name: 'Next step' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'All claims' }).click();
+      await page.getByRole('heading', { name: 'Claims', exact: true }).waitFor();
+      await expect.poll(() => tab.textContent()).toBe('Claims');
+    } finally {
+      await page.context().close();
+    }
+  });
+});
