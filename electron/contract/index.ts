@@ -9,6 +9,7 @@ import { dischargeCommands } from './discharge';
 import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
 import { makeError, stationError } from './errors';
+import { lookupCommands } from './lookups';
 import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { readerCommands, readerEvents } from './readers';
@@ -33,6 +34,7 @@ export const commandGroups = {
   status: statusCommands,
   workflows: workflowCommands,
   work: workCommands,
+  lookups: lookupCommands,
 } as const;
 
 export const commands = {
@@ -49,6 +51,7 @@ export const commands = {
   ...statusCommands,
   ...workflowCommands,
   ...workCommands,
+  ...lookupCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -194,6 +197,7 @@ export * from './discharge';
 export * from './elective';
 export * from './emergency';
 export * from './errors';
+export * from './lookups';
 export * from './patient';
 export * from './readers';
 export * from './settings';

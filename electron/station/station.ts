@@ -32,6 +32,7 @@ import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
 import { emergencyCommands } from './commands/emergency';
+import { lookupCommands } from './commands/lookups';
 import { patientCommands } from './commands/patients';
 import { readerCommands } from './commands/readers';
 import { makeWorkflowCommand, type Handlers, type StationServices } from './commands/services';
@@ -270,6 +271,7 @@ export function createStation(deps: StationDeps): Station {
     ...emergencyCommands(services),
     ...readerCommands(services),
     ...stationCommands(services),
+    ...lookupCommands(services),
   };
 
   async function start(): Promise<void> {

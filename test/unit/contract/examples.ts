@@ -278,6 +278,15 @@ const onePage = <T>(items: T[]) => ({ items, page: 1, pageSize: 50, total: items
 
 const staffMember = { staffRef: 'st_nurse0001', name: 'Wanjiru Otieno', role: 'nurse' as const, nationalIdKnown: true, source: 'station' as const };
 
+const professional = {
+  doctor: { identificationType: 'Registration Number', identificationNumber: 'A12345', regulationBody: 'KMPDC' },
+  name: 'Dr. Achieng Odhiambo',
+  cadre: 'Medical Officer',
+  specialty: 'General practice',
+  licence: 'active' as const,
+  licenceEnds: '2027-12-31',
+};
+
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'staff.list': { items: [staffMember] },
   'staff.add': staffMember,
@@ -397,6 +406,15 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
       { view: consentView, since: later, answer: null },
     ],
   },
+  'terminology.searchDiagnoses': {
+    items: [
+      { code: '1F40.Z', title: 'Malaria due to Plasmodium falciparum, unspecified', recent: true },
+      { code: '1A00', title: null, recent: false },
+    ],
+    searched: true,
+  },
+  'professionals.find': { professional: professional },
+  'professionals.searchByName': { items: [professional] },
 };
 
 export const eventExamples: StationEvent[] = [
