@@ -105,6 +105,21 @@ async function visitWithLine(page: Page): Promise<void> {
   await page.getByRole('cell', { name: 'Consultation and dressing', exact: true }).waitFor();
 }
 
+/** A billing line whose diagnosis is found by a few letters in the terminology search, not typed as a code. */
+async function diagnosisBySearch(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('800');
+  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('malar');
+  await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z Malaria/ }).click();
+}
+
+/** The attending doctor's number typed on a billing line: the registry's name, cadre and licence appear under it. */
+async function doctorFound(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Identification number' }).last().fill('A12345');
+  await page.getByText('Dr. Achieng Odhiambo').waitFor();
+}
+
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
   // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
@@ -217,6 +232,8 @@ export const flows = {
   stalePending,
   openVisit,
   visitWithLine,
+  diagnosisBySearch,
+  doctorFound,
   dischargeVerify,
   dischargeReady,
   electiveWaiting,

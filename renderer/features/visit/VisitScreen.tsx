@@ -15,9 +15,9 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
-import { isDiagnosisCode } from '../shared/formats';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
@@ -194,7 +194,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const [description, setDescription] = useState('');
   const [price, setPrice] = useState('');
   const [quantity, setQuantity] = useState('1');
-  const [diagnosis, setDiagnosis] = useState('');
+  const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [doctor, setDoctor] = useState<DoctorDraft>(view.doctor ?? emptyDoctor);
   const [tried, setTried] = useState(false);
 
@@ -202,7 +202,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const quantityValue = Number(quantity);
   const priceOk = price.trim() !== '' && Number.isFinite(priceValue) && priceValue >= 0;
   const quantityOk = Number.isInteger(quantityValue) && quantityValue >= 1;
-  const diagnosisOk = isDiagnosisCode(diagnosis.trim());
+  const diagnosisOk = isDiagnosisGiven(diagnosis);
   const doctorGiven = doctor.identificationNumber.trim() !== '';
 
   return (
@@ -216,7 +216,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           workflowId: view.workflowId,
           unitPriceKes: priceValue,
           quantity: quantityValue,
-          diagnoses: [{ code: diagnosis.trim() }],
+          diagnoses: [diagnosisInput(diagnosis)],
           ...(description.trim() === '' ? {} : { description: description.trim() }),
           ...(doctorGiven ? { doctor: doctorInput(doctor) } : {}),
         }).then((answer) => {
@@ -245,14 +245,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           inputMode="numeric"
           error={tried && !quantityOk ? t('visit.lines.quantityNeeded') : undefined}
         />
-        <TextField
-          label={t('visit.lines.diagnosis')}
-          value={diagnosis}
-          onChange={(e) => setDiagnosis(e.target.value)}
-          hint={t('visit.lines.diagnosisHint')}
-          error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined}
-          autoComplete="off"
-        />
+        <DiagnosisSearch value={diagnosis} onChange={setDiagnosis} error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined} />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && doctorGiven && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
       <Button type="submit" tone="primary" busy={pending}>

@@ -63,6 +63,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['three wrong codes', flows.threeWrongCodes],
   ['stale fingerprint request blocking SMS', flows.stalePending],
   ['open visit', flows.visitWithLine],
+  ['diagnosis found by search', flows.diagnosisBySearch],
+  ['doctor found in the registry', flows.doctorFound],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['elective, phase one', flows.electiveWaiting],
@@ -231,6 +233,59 @@ describe('the covered-element check', () => {
       const problems = await coveredProblems(page);
       expect(problems.some((p) => /^input "" covered at .* by .*This is the patient/.test(p))).toBe(true);
       expect(problems.some((p) => /^button "Verify by fingerprint" outside the viewport/.test(p))).toBe(true);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('look-ups instead of typing', () => {
+  it('finds a diagnosis by a few letters, fills its code, keeps its title and puts it on the line', async () => {
+    const page = await open();
+    try {
+      await flows.diagnosisBySearch(page);
+      const field = page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' });
+      expect(await field.inputValue()).toBe('1F40.Z');
+      await page.getByText('Malaria due to Plasmodium falciparum, unspecified').waitFor();
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1F40.Z', exact: true }).waitFor();
+      // Used on this visit now: offered first, marked, as soon as the field is entered again.
+      await field.fill('');
+      await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z/ }).getByText('used recently').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('says when no diagnosis matches, and takes a code typed whole', async () => {
+    const page = await open();
+    try {
+      await flows.openVisit(page);
+      const field = page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' });
+      await field.fill('zzzz');
+      await page.getByText('No diagnosis matches these letters').waitFor();
+      await field.fill('1A40.Z');
+      await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('300');
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1A40.Z', exact: true }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('shows the doctor the registry knows, says so of one it does not, and finds a doctor found before by name', async () => {
+    const page = await open();
+    try {
+      await flows.doctorFound(page);
+      await page.getByText('Medical Officer · General practice').waitFor();
+      await page.getByText('Licence: active').waitFor();
+      const number = page.getByRole('textbox', { name: 'Identification number' }).last();
+      await number.fill('Z99999');
+      await page.getByText('This doctor is not in the professionals registry').waitFor();
+      await page.getByRole('textbox', { name: 'Find a doctor by name' }).last().fill('achieng');
+      await page.getByRole('group', { name: 'Doctors found by name' }).getByRole('button', { name: /Dr\. Achieng Odhiambo/ }).click();
+      expect(await number.inputValue()).toBe('A12345');
+      await page.getByText('Dr. Achieng Odhiambo', { exact: true }).waitFor();
     } finally {
       await done(page);
     }
