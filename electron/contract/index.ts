@@ -10,6 +10,7 @@ import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
 import { makeError, stationError } from './errors';
 import { lookupCommands } from './lookups';
+import { prescriptionCommands } from './prescriptions';
 import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { readerCommands, readerEvents } from './readers';
@@ -35,6 +36,7 @@ export const commandGroups = {
   workflows: workflowCommands,
   work: workCommands,
   lookups: lookupCommands,
+  prescriptions: prescriptionCommands,
 } as const;
 
 export const commands = {
@@ -52,6 +54,7 @@ export const commands = {
   ...workflowCommands,
   ...workCommands,
   ...lookupCommands,
+  ...prescriptionCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -198,6 +201,7 @@ export * from './elective';
 export * from './emergency';
 export * from './errors';
 export * from './lookups';
+export * from './prescriptions';
 export * from './patient';
 export * from './readers';
 export * from './settings';

@@ -33,6 +33,7 @@ import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
 import { emergencyCommands } from './commands/emergency';
 import { lookupCommands } from './commands/lookups';
+import { prescriptionCommands } from './commands/prescriptions';
 import { patientCommands } from './commands/patients';
 import { readerCommands } from './commands/readers';
 import { makeWorkflowCommand, type Handlers, type StationServices } from './commands/services';
@@ -272,6 +273,7 @@ export function createStation(deps: StationDeps): Station {
     ...readerCommands(services),
     ...stationCommands(services),
     ...lookupCommands(services),
+    ...prescriptionCommands(services),
   };
 
   async function start(): Promise<void> {

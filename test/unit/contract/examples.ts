@@ -287,6 +287,40 @@ const professional = {
   licenceEnds: '2027-12-31',
 };
 
+const prescription = {
+  prescriptionRef: 'rx_prescription01',
+  workflowId: 'wf_visit000001',
+  patientRef: 'pt_wanjiku01',
+  maskedName: 'W*** M*** K***',
+  interventionCode: 'SHA-03-001',
+  writtenAt: at,
+  prescriber: professional.doctor,
+  items: [
+    {
+      conceptCode: 'AMOX-500',
+      conceptName: 'Amoxicillin 500 mg',
+      doseQuantity: 1,
+      doseUnit: 'capsule',
+      timesPerPeriod: 3,
+      period: 'day' as const,
+      duration: 5,
+      durationUnit: 'day' as const,
+      refills: 1,
+      patientInstruction: 'After meals',
+      additionalInstruction: null,
+    },
+  ],
+  state: 'written' as const,
+  exchangeCode: 'RX-12345-000001',
+  status: 'ACTIVE',
+  reviewStatus: 'PENDING',
+  fillsAllowed: 2,
+  fillsCompleted: 0,
+  fillInProgress: false,
+  dispenses: [],
+  dispensable: true,
+};
+
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'staff.list': { items: [staffMember] },
   'staff.add': staffMember,
@@ -415,6 +449,14 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   },
   'professionals.find': { professional: professional },
   'professionals.searchByName': { items: [professional] },
+  'prescription.write': prescription,
+  'prescription.list': { items: [prescription] },
+  'prescription.dispense': {
+    ...prescription,
+    fillsCompleted: 0,
+    fillInProgress: true,
+    dispenses: [{ dispenseRef: 'dx_dispense01', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 10 }], completesFill: false, state: 'dispensed', status: 'DISPENSED' }],
+  },
 };
 
 export const eventExamples: StationEvent[] = [
