@@ -120,6 +120,26 @@ async function doctorFound(page: Page): Promise<void> {
   await page.getByText('Dr. Achieng Odhiambo').waitFor();
 }
 
+/** A prescription written on the open visit: the prescriber found in the registry, one medicine with its dose, how often, how long and one refill. */
+async function prescriptionWritten(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('button', { name: 'Write a prescription' }).click();
+  const form = page.getByRole('form', { name: 'New prescription' });
+  await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await form.getByText('Dr. Achieng Odhiambo').waitFor();
+  await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
+  await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
+  await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
+  await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
+  await form.getByRole('textbox', { name: 'How many times' }).fill('3');
+  await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'For how long' }).fill('5');
+  await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
+  await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
+  await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
+}
+
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
   // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
@@ -234,6 +254,7 @@ export const flows = {
   visitWithLine,
   diagnosisBySearch,
   doctorFound,
+  prescriptionWritten,
   dischargeVerify,
   dischargeReady,
   electiveWaiting,

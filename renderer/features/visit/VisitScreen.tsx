@@ -18,6 +18,7 @@ import { Screen } from '../../ui/Screen';
 import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
+import { PrescriptionsSection } from '../prescriptions/PrescriptionsSection';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
@@ -68,6 +69,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
 
       <LinesSection view={view} />
       <DoctorSection view={view} />
+      <PrescriptionsSection view={view} />
 
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
 

@@ -65,6 +65,7 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['open visit', flows.visitWithLine],
   ['diagnosis found by search', flows.diagnosisBySearch],
   ['doctor found in the registry', flows.doctorFound],
+  ['prescription written on a visit', flows.prescriptionWritten],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['elective, phase one', flows.electiveWaiting],
@@ -286,6 +287,38 @@ describe('look-ups instead of typing', () => {
       await page.getByRole('group', { name: 'Doctors found by name' }).getByRole('button', { name: /Dr\. Achieng Odhiambo/ }).click();
       expect(await number.inputValue()).toBe('A12345');
       await page.getByText('Dr. Achieng Odhiambo', { exact: true }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('prescriptions on a visit', () => {
+  it('writes a prescription in the nurse’s words and shows SHA’s number, its review and the fills', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionWritten(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText('1 capsule 3 times a day, for 5 days · 1 refill').waitFor();
+      await card.getByText('PENDING').waitFor();
+      await card.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('names each field still wrong and sends nothing, choosing no unit for the nurse', async () => {
+    const page = await open();
+    try {
+      await flows.openVisit(page);
+      await page.getByRole('button', { name: 'Write a prescription' }).click();
+      const form = page.getByRole('form', { name: 'New prescription' });
+      expect(await form.getByRole('combobox', { name: 'Each' }).inputValue()).toBe('');
+      await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
+      await form.getByText("Enter the medicine's generic code.").waitFor();
+      await form.getByText('Choose day, week or month.').waitFor();
+      await form.getByText("Enter the doctor's identification number.").waitFor();
+      expect(await page.getByRole('article').count()).toBe(0);
     } finally {
       await done(page);
     }
