@@ -26,6 +26,7 @@ const NewEmergencyScreen = lazy(() => import('./features/emergency/NewEmergencyS
 const WorkScreen = lazy(() => import('./features/work/WorkScreen'));
 const ActivityScreen = lazy(() => import('./features/activity/ActivityScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
+const PharmacyScreen = lazy(() => import('./features/prescriptions/PharmacyScreen'));
 
 /** SHA's answers arrive by the station's own polls: the queue is read at least this often. */
 const QUEUE_EVERY_MS = 60_000;
@@ -152,5 +153,7 @@ function RouteView({ route }: { readonly route: Route }) {
       return <ActivityScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'pharmacy':
+      return <PharmacyScreen />;
   }
 }

@@ -11,7 +11,8 @@ export type Route =
   | { readonly name: 'emergency-new' }
   | { readonly name: 'work'; readonly patientRef?: string }
   | { readonly name: 'activity' }
-  | { readonly name: 'settings' };
+  | { readonly name: 'settings' }
+  | { readonly name: 'pharmacy' };
 
 interface NavigationState {
   readonly route: Route;

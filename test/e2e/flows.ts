@@ -140,6 +140,35 @@ async function prescriptionWritten(page: Page): Promise<void> {
   await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
 }
 
+/** The station made the pharmacy window's (Settings), and the patient's prescriptions opened there. */
+async function pharmacyWindow(page: Page): Promise<void> {
+  await settings(page);
+  await page.getByRole('combobox', { name: 'What this station is for' }).selectOption('pharmacy');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).click();
+  await page.getByRole('heading', { name: 'Pharmacy: dispensing' }).waitFor();
+}
+
+/** A dispense against the written prescription: the dispenser's document, one product, part of the fill or the rest. */
+async function dispense(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
+  const form = page.getByRole('form', { name: /^Dispense against RX-/ });
+  await form.getByRole('combobox', { name: "Dispenser's identity document" }).selectOption('National ID');
+  await form.getByRole('textbox', { name: "Dispenser's document number" }).fill('26802244');
+  await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
+  await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
+  await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);
+  await form.getByRole('radio', { name: how === 'part' ? /^Part of it/ : /^All of it/ }).check();
+  await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+}
+
+/** Written on the visit, then dispensed at the pharmacy window: part of the fill. */
+async function pharmacyPartlyDispensed(page: Page): Promise<void> {
+  await prescriptionWritten(page);
+  await pharmacyWindow(page);
+  await dispense(page, '6', 'part');
+  await page.getByText('a fill begun, the rest still to give').waitFor();
+}
+
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
   // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
@@ -255,6 +284,9 @@ export const flows = {
   diagnosisBySearch,
   doctorFound,
   prescriptionWritten,
+  pharmacyWindow,
+  pharmacyPartlyDispensed,
+  dispense,
   dischargeVerify,
   dischargeReady,
   electiveWaiting,

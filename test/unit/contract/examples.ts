@@ -182,6 +182,7 @@ const settings = {
   idleLockMinutes: 5,
   reader: { source: 'virtual' as const, readerId: null },
   defaultServiceType: 'OUTPATIENT' as const,
+  stationRole: 'ward' as const,
   missing: [],
   provisioned: ['exchangeBaseUrl' as const],
 };

@@ -66,6 +66,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['diagnosis found by search', flows.diagnosisBySearch],
   ['doctor found in the registry', flows.doctorFound],
   ['prescription written on a visit', flows.prescriptionWritten],
+  ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed],
+  ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page)],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['elective, phase one', flows.electiveWaiting],
@@ -319,6 +321,60 @@ describe('prescriptions on a visit', () => {
       await form.getByText('Choose day, week or month.').waitFor();
       await form.getByText("Enter the doctor's identification number.").waitFor();
       expect(await page.getByRole('article').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('the pharmacy window', () => {
+  it('dispenses a prescription written on a visit: part of the fill, then the rest, then the refill, then no more', async () => {
+    const page = await open();
+    try {
+      await flows.pharmacyPartlyDispensed(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText('0 of 2 fills').waitFor();
+      await card.getByRole('heading', { name: 'Dispense the rest of the fill' }).waitFor();
+      await flows.dispense(page, '9', 'rest');
+      await card.getByText('1 of 2 fills').waitFor();
+      await card.getByRole('heading', { name: 'Dispense a refill' }).waitFor();
+      await flows.dispense(page, '15', 'rest');
+      await card.getByText('2 of 2 fills').waitFor();
+      await card.getByText('Every fill of this prescription, refills included, has been dispensed.').waitFor();
+      expect(await card.getByRole('form').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('names what is missing and records nothing; leaves part or rest for the pharmacist to say', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionWritten(page);
+      await flows.pharmacyWindow(page);
+      const form = page.getByRole('form', { name: /^Dispense against RX-/ });
+      expect(await form.getByRole('radio', { checked: true }).count()).toBe(0);
+      await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+      await form.getByText("Choose the dispenser's document.").waitFor();
+      await form.getByText('Say whether the fill is complete.').waitFor();
+      await form.getByText("Give each product's code, its price in shillings and the quantity given.").waitFor();
+      await page.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('is not offered on a ward station, and asks for the look-up when no patient is in hand', async () => {
+    const page = await open();
+    try {
+      await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+      expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(0);
+      await flows.pharmacyWindow(page);
+      await page.getByText('Look the patient up first').waitFor();
+      await page.getByRole('button', { name: 'Go to the patient look-up' }).click();
+      await flows.lookUp(page, '30000001');
+      await page.getByRole('button', { name: "This patient's prescriptions" }).click();
+      await page.getByText('No prescription for this patient has been written at this station.').waitFor();
     } finally {
       await done(page);
     }
