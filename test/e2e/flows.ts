@@ -140,11 +140,8 @@ async function prescriptionWritten(page: Page): Promise<void> {
   await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
 }
 
-/** The station made the pharmacy window's (Settings), and the patient's prescriptions opened there. */
+/** On a station provisioned for the pharmacy window: its Pharmacy screen. */
 async function pharmacyWindow(page: Page): Promise<void> {
-  await settings(page);
-  await page.getByRole('combobox', { name: 'What this station is for' }).selectOption('pharmacy');
-  await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).click();
   await page.getByRole('heading', { name: 'Pharmacy: dispensing' }).waitFor();
 }

@@ -194,6 +194,7 @@ function SettingsForm() {
         <SelectField
           label={t('pharmacy.role')}
           value={draft.stationRole}
+          disabled={locked('stationRole')}
           onChange={(e) => change('stationRole', e.target.value === 'pharmacy' ? 'pharmacy' : 'ward')}
           error={fieldError('stationRole')}
           choices={(['ward', 'pharmacy'] as const).map((value) => ({ value, label: t(`pharmacy.roles.${value}`) }))}

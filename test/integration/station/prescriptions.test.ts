@@ -161,3 +161,13 @@ describe('a prescription whose answer is lost', () => {
     expect(await s.refused('prescription.dispense', { prescriptionRef: listed!.prescriptionRef, dispenser, products: product(1), completesFill: true })).toMatchObject({ code: 'WRONG_STATE' });
   });
 });
+
+describe('the station role', () => {
+  it('is a ward by default, and only an administrator (or the provisioning file) makes the station the pharmacy window', async () => {
+    expect((await s.ok('settings.get', {})).stationRole).toBe('ward');
+    expect(await s.refused('settings.update', { stationRole: 'pharmacy' })).toMatchObject({ code: 'ADMINISTRATOR_REQUIRED', details: { field: 'stationRole' } });
+    const pharmacy = await world.station({ extra: { provisioning: { source: 'file', settings: { stationRole: 'pharmacy' }, staff: [] } } });
+    expect((await pharmacy.ok('settings.get', {})).stationRole).toBe('pharmacy');
+    expect(await pharmacy.refused('settings.update', { stationRole: 'ward' })).toMatchObject({ code: 'PROVISIONED' });
+  });
+});

@@ -66,8 +66,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['diagnosis found by search', flows.diagnosisBySearch],
   ['doctor found in the registry', flows.doctorFound],
   ['prescription written on a visit', flows.prescriptionWritten],
-  ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed],
-  ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page)],
+  ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
+  ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['elective, phase one', flows.electiveWaiting],
@@ -328,8 +328,10 @@ describe('prescriptions on a visit', () => {
 });
 
 describe('the pharmacy window', () => {
+  const pharmacy: FakePageOptions = { fake: { stationRole: 'pharmacy' } };
+
   it('dispenses a prescription written on a visit: part of the fill, then the rest, then the refill, then no more', async () => {
-    const page = await open();
+    const page = await open(pharmacy);
     try {
       await flows.pharmacyPartlyDispensed(page);
       const card = page.getByRole('article', { name: /^Prescription RX-/ });
@@ -348,7 +350,7 @@ describe('the pharmacy window', () => {
   });
 
   it('names what is missing and records nothing; leaves part or rest for the pharmacist to say', async () => {
-    const page = await open();
+    const page = await open(pharmacy);
     try {
       await flows.prescriptionWritten(page);
       await flows.pharmacyWindow(page);
@@ -364,11 +366,21 @@ describe('the pharmacy window', () => {
     }
   });
 
-  it('is not offered on a ward station, and asks for the look-up when no patient is in hand', async () => {
+  it('is not offered on a ward station', async () => {
     const page = await open();
     try {
       await page.getByRole('textbox', { name: 'ID number' }).waitFor();
       expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(0);
+      await flows.lookUp(page, '30000001');
+      expect(await page.getByRole('button', { name: "This patient's prescriptions" }).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('asks for the look-up when no patient is in hand, then shows the patient’s prescriptions', async () => {
+    const page = await open(pharmacy);
+    try {
       await flows.pharmacyWindow(page);
       await page.getByText('Look the patient up first').waitFor();
       await page.getByRole('button', { name: 'Go to the patient look-up' }).click();
