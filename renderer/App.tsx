@@ -29,6 +29,7 @@ const ActivityScreen = lazy(() => import('./features/activity/ActivityScreen'));
 const SettingsScreen = lazy(() => import('./features/settings/SettingsScreen'));
 const BedsScreen = lazy(() => import('./features/programmes/BedsScreen'));
 const ClaimsScreen = lazy(() => import('./features/claims/ClaimsScreen'));
+const PharmacyScreen = lazy(() => import('./features/prescriptions/PharmacyScreen'));
 
 /** SHA's answers arrive by the station's own polls: the queue is read at least this often. */
 const QUEUE_EVERY_MS = 60_000;
@@ -163,5 +164,7 @@ function RouteView({ route }: { readonly route: Route }) {
       return <BedsScreen />;
     case 'claims':
       return <ClaimsScreen />;
+    case 'pharmacy':
+      return <PharmacyScreen />;
   }
 }

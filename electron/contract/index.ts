@@ -11,6 +11,8 @@ import { dischargeCommands } from './discharge';
 import { electiveCommands } from './elective';
 import { emergencyCommands } from './emergency';
 import { makeError, stationError } from './errors';
+import { lookupCommands } from './lookups';
+import { prescriptionCommands } from './prescriptions';
 import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { programmeCommands } from './programmes';
@@ -39,6 +41,8 @@ export const commandGroups = {
   programmes: programmeCommands,
   corrections: correctionCommands,
   claims: claimsCommands,
+  lookups: lookupCommands,
+  prescriptions: prescriptionCommands,
 } as const;
 
 export const commands = {
@@ -58,6 +62,8 @@ export const commands = {
   ...programmeCommands,
   ...correctionCommands,
   ...claimsCommands,
+  ...lookupCommands,
+  ...prescriptionCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -205,6 +211,8 @@ export * from './discharge';
 export * from './elective';
 export * from './emergency';
 export * from './errors';
+export * from './lookups';
+export * from './prescriptions';
 export * from './patient';
 export * from './programmes';
 export * from './readers';

@@ -26,6 +26,8 @@ const editable = {
   reader: readerPreference,
   /** The ward's usual service type, used to pick the one intervention that fits. */
   defaultServiceType: serviceType,
+  /** What this station is for: a ward's consents and visits, or the pharmacy window's dispensing. */
+  stationRole: z.enum(['ward', 'pharmacy']),
 };
 
 const settingName = z.enum(['clientId', ...(Object.keys(editable) as [keyof typeof editable])]);
@@ -44,6 +46,7 @@ export const stationSettings = z.strictObject({
   idleLockMinutes: editable.idleLockMinutes,
   reader: editable.reader,
   defaultServiceType: editable.defaultServiceType,
+  stationRole: editable.stationRole,
   /** Settings still to fill in before the station can work (first run). */
   missing: z.array(settingName),
   /** Settings the provisioning file fixes: read-only to the station window, the administrator included. */
@@ -65,7 +68,7 @@ export const facilitySession = z.strictObject({
  * mode, and how soon the station locks. Changing the exchange URL drops the stored client secret: the
  * administrator gives it again (facility.signIn) for the new address.
  */
-export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes'] as const;
+export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes', 'stationRole'] as const;
 
 export const settingsCommands = {
   'settings.get': { input: noInput, output: stationSettings },

@@ -8,3 +8,5 @@ export type { RetryPolicy } from './retry';
 export * from './wire/types';
 /** The practitioner identification types and regulators the portal lists for doctor-carrying requests. */
 export { practitionerIdentificationTypes, regulationBodies } from './wire/common';
+/** The concept search's answer, read as far as any source shows it; the regulators the professionals registry knows. */
+export { readConcepts, regulators as registryRegulators } from './wire/lookups';

@@ -23,6 +23,8 @@ export interface ProvisionedSettings {
   readonly agentNationalId?: string;
   readonly allowedLinkOrigins?: readonly string[];
   readonly idleLockMinutes?: number;
+  /** The pharmacy window's stations are provisioned as such; a ward's need not say. */
+  readonly stationRole?: 'ward' | 'pharmacy';
   /** A launcher's reader choice (station:web --reader); the ward may change it later. */
   readonly reader?: { readonly source: 'auto' | 'hardware-service' | 'station-reader' | 'virtual'; readonly readerId: string | null };
 }
@@ -50,6 +52,7 @@ export const provisioningFile = z.strictObject({
   agentNationalId: shape.agentNationalId.unwrap().optional(),
   allowedLinkOrigins: shape.allowedLinkOrigins.optional(),
   idleLockMinutes: shape.idleLockMinutes.optional(),
+  stationRole: shape.stationRole.optional(),
   staff: z
     .array(
       z.strictObject({

@@ -23,6 +23,7 @@ export const defaultSettings: Stored = {
   idleLockMinutes: 10,
   reader: { source: 'auto', readerId: null },
   defaultServiceType: 'OUTPATIENT',
+  stationRole: 'ward',
 };
 
 const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];

@@ -35,6 +35,8 @@ import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
 import { correctionCommands } from './commands/corrections';
 import { emergencyCommands } from './commands/emergency';
+import { lookupCommands } from './commands/lookups';
+import { prescriptionCommands } from './commands/prescriptions';
 import { patientCommands } from './commands/patients';
 import { programmeCommands } from './commands/programmes';
 import { readerCommands } from './commands/readers';
@@ -280,6 +282,8 @@ export function createStation(deps: StationDeps): Station {
     ...stationCommands(services),
     ...programmeCommands(services),
     ...claimsCommands(services),
+    ...lookupCommands(services),
+    ...prescriptionCommands(services),
   };
 
   async function start(): Promise<void> {

@@ -13,7 +13,8 @@ export type Route =
   | { readonly name: 'activity' }
   | { readonly name: 'beds' }
   | { readonly name: 'claims'; readonly workflowId?: string }
-  | { readonly name: 'settings' };
+  | { readonly name: 'settings' }
+  | { readonly name: 'pharmacy' };
 
 interface NavigationState {
   readonly route: Route;

@@ -105,6 +105,67 @@ async function visitWithLine(page: Page): Promise<void> {
   await page.getByRole('cell', { name: 'Consultation and dressing', exact: true }).waitFor();
 }
 
+/** A billing line whose diagnosis is found by a few letters in the terminology search, not typed as a code. */
+async function diagnosisBySearch(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('800');
+  await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('malar');
+  await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z Malaria/ }).click();
+}
+
+/** The attending doctor's number typed on a billing line: the registry's name, cadre and licence appear under it. */
+async function doctorFound(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('textbox', { name: 'Identification number' }).last().fill('A12345');
+  await page.getByText('Dr. Achieng Odhiambo').waitFor();
+}
+
+/** A prescription written on the open visit: the prescriber found in the registry, one medicine with its dose, how often, how long and one refill. */
+async function prescriptionWritten(page: Page): Promise<void> {
+  await openVisit(page);
+  await page.getByRole('button', { name: 'Write a prescription' }).click();
+  const form = page.getByRole('form', { name: 'New prescription' });
+  await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await form.getByText('Dr. Achieng Odhiambo').waitFor();
+  await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
+  await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
+  await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
+  await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
+  await form.getByRole('textbox', { name: 'How many times' }).fill('3');
+  await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'For how long' }).fill('5');
+  await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
+  await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
+  await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
+}
+
+/** On a station provisioned for the pharmacy window: its Pharmacy screen. */
+async function pharmacyWindow(page: Page): Promise<void> {
+  await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).click();
+  await page.getByRole('heading', { name: 'Pharmacy: dispensing' }).waitFor();
+}
+
+/** A dispense against the written prescription: the dispenser's document, one product, part of the fill or the rest. */
+async function dispense(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
+  const form = page.getByRole('form', { name: /^Dispense against RX-/ });
+  await form.getByRole('combobox', { name: "Dispenser's identity document" }).selectOption('National ID');
+  await form.getByRole('textbox', { name: "Dispenser's document number" }).fill('26802244');
+  await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
+  await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
+  await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);
+  await form.getByRole('radio', { name: how === 'part' ? /^Part of it/ : /^All of it/ }).check();
+  await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+}
+
+/** Written on the visit, then dispensed at the pharmacy window: part of the fill. */
+async function pharmacyPartlyDispensed(page: Page): Promise<void> {
+  await prescriptionWritten(page);
+  await pharmacyWindow(page);
+  await dispense(page, '6', 'part');
+  await page.getByText('a fill begun, the rest still to give').waitFor();
+}
+
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
   // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
@@ -318,6 +379,12 @@ export const flows = {
   stalePending,
   openVisit,
   visitWithLine,
+  diagnosisBySearch,
+  doctorFound,
+  prescriptionWritten,
+  pharmacyWindow,
+  pharmacyPartlyDispensed,
+  dispense,
   dischargeVerify,
   dischargeReady,
   referralChosen,

@@ -141,6 +141,8 @@ export interface Professional {
   readonly fullName: string | undefined;
   readonly licensingBody: string | undefined;
   readonly specialty: string | undefined;
+  /** `professional_details.professional_cadre` (A `ProfessionalDetails`): Medical Officer, Clinical Officer, … */
+  readonly cadre: string | undefined;
   /** `membership.is_active` (0/1): undefined when not said. */
   readonly active: boolean | undefined;
   readonly status: string | undefined;
@@ -160,12 +162,14 @@ const professional = withRaw(
       status: optionalText,
     }),
     licenses: list(z.looseObject({ license_type: optionalText, license_start: optionalText, license_end: optionalText })),
+    professional_details: optional(z.looseObject({ professional_cadre: optionalText })),
   }),
   (p, raw): Professional => ({
     registrationId: p.membership.registration_id,
     fullName: p.membership.full_name,
     licensingBody: p.membership.licensing_body,
     specialty: p.membership.specialty,
+    cadre: p.professional_details?.professional_cadre,
     active: p.membership.is_active,
     status: p.membership.status,
     licences: p.licenses.map((l) => ({ type: l.license_type, start: l.license_start, end: l.license_end })),
@@ -188,6 +192,28 @@ export const conceptsQuery = z.strictObject({
 
 /** Response [?]: any JSON, unchanged. */
 export const conceptsResponse = jsonValue;
+
+export interface Concept {
+  readonly code: string;
+  readonly display: string | undefined;
+}
+
+const conceptEntry = z.looseObject({ code: optionalText, display: optionalText, name: optionalText, title: optionalText });
+
+/**
+ * The concepts an answer of the concept search holds, read as far as any source shows a list of
+ * codes: a bare array (V's other `/clinical/*` searches: `[{code, display, system}]`) or one under
+ * `results` / `data` (the sandbox's `{count, results}`, ours). An entry without a code is skipped;
+ * an answer with no such list reads as none, since no source shows this answer.
+ */
+export function readConcepts(body: JsonValue): Concept[] {
+  const list = Array.isArray(body) ? body : isRecord(body) ? ([body.results, body.data].find(Array.isArray) ?? []) : [];
+  return list.flatMap((entry) => {
+    const parsed = conceptEntry.safeParse(entry);
+    if (!parsed.success || parsed.data.code === undefined) return [];
+    return [{ code: parsed.data.code, display: parsed.data.display ?? parsed.data.title ?? parsed.data.name }];
+  });
+}
 
 // ---------------------------------------------------------------- bed occupancy
 

@@ -43,4 +43,4 @@ export type {
 export type { EmergencyClaim, EmergencyProtocol, EmergencyProtocolLine } from './emergency';
 export type { DispenseEntry, Prescription } from './prescriptions';
 export type { CallbackEndpoint, CallbackOperation } from './callbacks';
-export type { BedOccupancy, Facility, FhirBundle, Professional, ProfessionalLicence, SecurityLabel } from './lookups';
+export type { BedOccupancy, Concept, Facility, FhirBundle, Professional, ProfessionalLicence, SecurityLabel } from './lookups';

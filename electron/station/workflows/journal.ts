@@ -25,7 +25,7 @@ function entry(operation: { readonly name: string }, reconcile: ReconcilePolicy)
   return { name: operation.name as OperationName, reconcile };
 }
 
-const { consent, claims, preauth, emergency, eligibility } = operationGroups;
+const { consent, claims, preauth, emergency, eligibility, prescriptions } = operationGroups;
 
 export const journal = {
   sendOtp: entry(consent.sendOtp, 'cannot-look-up'),
@@ -60,6 +60,9 @@ export const journal = {
   uploadAttachment: entry(claims.uploadAttachment, 'look-up'),
   removeAttachment: entry(claims.removeAttachment, 'look-up'),
   resubmit: entry(claims.resubmit, 'look-up'),
+  // The client has no look-up of a prescription or a dispense: a lost answer is never sent again.
+  createPrescription: entry(prescriptions.create, 'cannot-look-up'),
+  dispense: entry(prescriptions.dispense, 'cannot-look-up'),
 } as const satisfies Record<string, JournalEntry>;
 
 const byName = new Map<string, JournalEntry>(Object.values(journal).map((e) => [e.name, e]));

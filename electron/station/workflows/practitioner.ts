@@ -9,7 +9,7 @@ type IdentificationType = (typeof practitionerIdentificationTypes)[number];
 type RegulationBody = (typeof regulationBodies)[number];
 
 /** The wire's spelling of a type as a screen may write it ("Registration Number" is registration_number). */
-function wireIdentificationType(value: string): IdentificationType | undefined {
+export function wireIdentificationType(value: string): IdentificationType | undefined {
   const plain = value.trim().toLowerCase().replace(/[\s_]+/g, ' ');
   return practitionerIdentificationTypes.find((type) => type.toLowerCase().replace(/_/g, ' ') === plain);
 }

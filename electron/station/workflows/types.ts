@@ -6,12 +6,14 @@ import type {
   attendingDoctor,
   authorizationLink,
   billingLine,
+  dispensedProduct,
   dischargeReason,
   emergencyProtocol,
   interventionBrief,
   modeOfArrival,
   broughtBy,
   preauthStatus,
+  prescriptionItem,
   smsContact,
   StationError,
   whitelistReasonType,
@@ -131,7 +133,31 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     fromWorkflowId: string | null;
     dischargeWorkflowId: string | null;
     claimReadBack?: ClaimReadBack;
+    /** Written on this visit (absent on visits recorded before prescriptions were kept). */
+    prescriptions?: PrescriptionRecord[];
   };
+}
+
+/** A prescription as the station keeps it on its visit; `sending` until SHA's answer is in. */
+export interface PrescriptionRecord {
+  readonly ref: string;
+  readonly writtenAt: string;
+  readonly prescriber: AttendingDoctor;
+  readonly items: z.infer<typeof prescriptionItem>[];
+  state: 'sending' | 'written';
+  exchangeCode: string | null;
+  status: string | null;
+  reviewStatus: string | null;
+  dispenses: DispenseEntryRecord[];
+}
+
+export interface DispenseEntryRecord {
+  readonly ref: string;
+  readonly at: string;
+  readonly products: z.infer<typeof dispensedProduct>[];
+  readonly completesFill: boolean;
+  state: 'sending' | 'dispensed';
+  status: string | null;
 }
 
 export interface DischargeIntent {

@@ -16,11 +16,11 @@ import { Screen } from '../../ui/Screen';
 import { cancelVerification } from '../consent/verification-state';
 import { VerificationBar } from '../consent/VerificationBar';
 import { VerificationPanel } from '../consent/VerificationPanel';
+import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { OpenVisitButton, VisitOpened } from '../shared/VisitOpened';
-import { isDiagnosisCode } from '../shared/formats';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreauthCorrections } from '../corrections/PreauthCorrections';
@@ -128,13 +128,13 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
   const [serviceEnd, setServiceEnd] = useState('');
   const [email, setEmail] = useState('');
   const [amount, setAmount] = useState('');
-  const [diagnosis, setDiagnosis] = useState('');
+  const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [notes, setNotes] = useState('');
   const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
   const [tried, setTried] = useState(false);
   const amountValue = Number(amount);
   const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
-  const diagnosisOk = isDiagnosisCode(diagnosis.trim());
+  const diagnosisOk = isDiagnosisGiven(diagnosis);
   const doctorOk = isDoctorComplete(doctor);
   const datesOk = isDay(serviceStart) && isDay(serviceEnd) && serviceEnd >= serviceStart;
   const emailOk = isEmail(email.trim());
@@ -151,7 +151,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
           serviceStart,
           serviceEnd,
           requestedAmountKes: amountValue,
-          diagnoses: [{ code: diagnosis.trim() }],
+          diagnoses: [diagnosisInput(diagnosis)],
           doctor: doctorInput(doctor),
           notificationEmail: email.trim(),
           ...(notes.trim() === '' ? {} : { clinicalNotes: notes.trim() }),
@@ -179,14 +179,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
           inputMode="decimal"
           error={tried && !amountOk ? t('elective.form.amountNeeded') : undefined}
         />
-        <TextField
-          label={t('visit.lines.diagnosis')}
-          value={diagnosis}
-          onChange={(event) => setDiagnosis(event.target.value)}
-          hint={t('visit.lines.diagnosisHint')}
-          autoComplete="off"
-          error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined}
-        />
+        <DiagnosisSearch value={diagnosis} onChange={setDiagnosis} error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined} />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && !doctorOk ? t('doctor.numberNeeded') : undefined} />
       <TextField

@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Intervention, PatientSummary } from '../../../electron/contract';
 import { go } from '../../state/navigation';
+import { useStation } from '../../state/station-store';
 import { run, useWorkflows } from '../../state/workflows';
 import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
@@ -29,6 +30,7 @@ export default function PatientScreen() {
   const { t } = useTranslation();
   const summary = usePatient((s) => s.summary);
   const chosen = useServices(selectedIntervention);
+  const pharmacy = useStation((s) => s.settings?.stationRole === 'pharmacy');
 
   useEffect(() => {
     if (summary === null) go({ name: 'lookup' });
@@ -40,6 +42,7 @@ export default function PatientScreen() {
       <div className={summary.covered ? 'patient-grid' : 'patient-grid single'}>
         <div className="stack">
           <PatientCard summary={summary} />
+          {pharmacy && <Button onClick={() => go({ name: 'pharmacy' })}>{t('pharmacy.toPrescriptions')}</Button>}
           <EligibilityPanel summary={summary} />
           {coveredByPomsf(summary.schemes) && <PomsfPanel patientRef={summary.patientRef} />}
         </div>

@@ -89,6 +89,7 @@ function SettingsForm() {
     source: settings?.reader.source ?? 'auto',
     readerId: settings?.reader.readerId ?? '',
     defaultServiceType: settings?.defaultServiceType ?? 'OUTPATIENT',
+    stationRole: settings?.stationRole ?? 'ward',
   }));
   const [readers, setReaders] = useState<readonly Reader[]>([]);
   const [error, setError] = useState<StationError | null>(null);
@@ -114,6 +115,7 @@ function SettingsForm() {
       idleLockMinutes: Number(draft.idleLockMinutes),
       reader: { source: draft.source, readerId: draft.readerId === '' ? null : draft.readerId },
       defaultServiceType: draft.defaultServiceType,
+      stationRole: draft.stationRole,
       ...(draft.exchangeBaseUrl.trim() === '' ? {} : { exchangeBaseUrl: draft.exchangeBaseUrl.trim() }),
       ...(draft.facilityCode.trim() === '' ? {} : { facilityCode: draft.facilityCode.trim() }),
       ...(draft.facilityName.trim() === '' ? {} : { facilityName: draft.facilityName.trim() }),
@@ -188,6 +190,14 @@ function SettingsForm() {
           value={draft.defaultServiceType}
           onChange={(e) => change('defaultServiceType', e.target.value === 'INPATIENT' ? 'INPATIENT' : 'OUTPATIENT')}
           choices={(['OUTPATIENT', 'INPATIENT'] as const).map((value) => ({ value, label: t(`serviceType.${value}`) }))}
+        />
+        <SelectField
+          label={t('pharmacy.role')}
+          value={draft.stationRole}
+          disabled={locked('stationRole')}
+          onChange={(e) => change('stationRole', e.target.value === 'pharmacy' ? 'pharmacy' : 'ward')}
+          error={fieldError('stationRole')}
+          choices={(['ward', 'pharmacy'] as const).map((value) => ({ value, label: t(`pharmacy.roles.${value}`) }))}
         />
       </div>
       <div className="row">

@@ -1,6 +1,7 @@
 // The attending doctor's three fields, which the exchange wants together or not at all.
 import { useTranslation } from 'react-i18next';
 import { SelectField, TextField } from '../../ui/Field';
+import { DoctorLookup } from '../lookups/DoctorLookup';
 
 export interface DoctorDraft {
   readonly identificationType: string;
@@ -48,6 +49,7 @@ export function DoctorFields({ value, onChange, error }: { readonly value: Docto
           choices={regulators.map((body) => ({ value: body, label: t(`doctor.regulators.${body}`) }))}
         />
       </div>
+      <DoctorLookup doctor={isDoctorComplete(value) ? doctorInput(value) : null} onPick={onChange} />
     </fieldset>
   );
 }

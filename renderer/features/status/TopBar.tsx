@@ -16,6 +16,7 @@ const places: readonly { readonly route: Route; readonly key: string }[] = [
   { route: { name: 'claims' }, key: 'claims.nav' },
   { route: { name: 'emergency-new' }, key: 'nav.emergency' },
   { route: { name: 'beds' }, key: 'programmes.nav.beds' },
+  { route: { name: 'pharmacy' }, key: 'pharmacy.nav' },
   { route: { name: 'activity' }, key: 'nav.activity' },
   { route: { name: 'settings' }, key: 'nav.settings' },
 ];
@@ -27,6 +28,8 @@ export function TopBar() {
   const setupNeeded = route.name === 'setup';
   const facility = useStation((s) => s.status?.facility?.name ?? s.settings?.facilityName ?? null);
   const staff = useStation((s) => s.status?.staff ?? null);
+  /** The pharmacy window's station (provisioned so) shows its dispensing screen. */
+  const pharmacy = useStation((s) => s.settings?.stationRole === 'pharmacy');
   const other = i18n.language === 'sw' ? 'en' : 'sw';
   const items = useQueue((s) => s.items);
   const seen = useQueue((s) => s.seen);
@@ -54,7 +57,7 @@ export function TopBar() {
       {!locked && !setupNeeded && (
         <nav aria-label={t('nav.label')}>
           <ul className="nav">
-            {places.map((place) => (
+            {places.filter((place) => place.route.name !== 'pharmacy' || pharmacy).map((place) => (
               <li key={place.key}>
                 <button type="button" className="nav-item" aria-current={current(place.route) ? 'page' : undefined} onClick={() => go(place.route)}>
                   {t(place.key)}

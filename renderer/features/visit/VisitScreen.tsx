@@ -15,9 +15,10 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
+import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
 import type { DoctorDraft } from '../shared/DoctorFields';
-import { isDiagnosisCode } from '../shared/formats';
+import { PrescriptionsSection } from '../prescriptions/PrescriptionsSection';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
@@ -72,6 +73,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       <LinesSection view={view} />
       <DoctorSection view={view} />
       <VisitCorrections view={view} />
+      <PrescriptionsSection view={view} />
 
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
       <HealthRecordPanel workflowId={workflowId} enabled={view.state === 'open' || view.state === 'closing' || view.state === 'closed'} />
@@ -199,7 +201,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const [description, setDescription] = useState('');
   const [price, setPrice] = useState('');
   const [quantity, setQuantity] = useState('1');
-  const [diagnosis, setDiagnosis] = useState('');
+  const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [doctor, setDoctor] = useState<DoctorDraft>(view.doctor ?? emptyDoctor);
   const [tried, setTried] = useState(false);
 
@@ -207,7 +209,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const quantityValue = Number(quantity);
   const priceOk = price.trim() !== '' && Number.isFinite(priceValue) && priceValue >= 0;
   const quantityOk = Number.isInteger(quantityValue) && quantityValue >= 1;
-  const diagnosisOk = isDiagnosisCode(diagnosis.trim());
+  const diagnosisOk = isDiagnosisGiven(diagnosis);
   const doctorGiven = doctor.identificationNumber.trim() !== '';
 
   return (
@@ -221,7 +223,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           workflowId: view.workflowId,
           unitPriceKes: priceValue,
           quantity: quantityValue,
-          diagnoses: [{ code: diagnosis.trim() }],
+          diagnoses: [diagnosisInput(diagnosis)],
           ...(description.trim() === '' ? {} : { description: description.trim() }),
           ...(doctorGiven ? { doctor: doctorInput(doctor) } : {}),
         }).then((answer) => {
@@ -250,14 +252,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           inputMode="numeric"
           error={tried && !quantityOk ? t('visit.lines.quantityNeeded') : undefined}
         />
-        <TextField
-          label={t('visit.lines.diagnosis')}
-          value={diagnosis}
-          onChange={(e) => setDiagnosis(e.target.value)}
-          hint={t('visit.lines.diagnosisHint')}
-          error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined}
-          autoComplete="off"
-        />
+        <DiagnosisSearch value={diagnosis} onChange={setDiagnosis} error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined} />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && doctorGiven && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
       <Button type="submit" tone="primary" busy={pending}>

@@ -187,6 +187,7 @@ const settings = {
   idleLockMinutes: 5,
   reader: { source: 'virtual' as const, readerId: null },
   defaultServiceType: 'OUTPATIENT' as const,
+  stationRole: 'ward' as const,
   missing: [],
   provisioned: ['exchangeBaseUrl' as const],
 };
@@ -304,6 +305,49 @@ const claimDetailExample = {
   resubmit: 'send-back' as const,
   next: ['claims.get' as const, 'claims.attach' as const, 'claims.resubmit' as const],
   lastError: null,
+};
+
+const professional = {
+  doctor: { identificationType: 'Registration Number', identificationNumber: 'A12345', regulationBody: 'KMPDC' },
+  name: 'Dr. Achieng Odhiambo',
+  cadre: 'Medical Officer',
+  specialty: 'General practice',
+  licence: 'active' as const,
+  licenceEnds: '2027-12-31',
+};
+
+const prescription = {
+  prescriptionRef: 'rx_prescription01',
+  workflowId: 'wf_visit000001',
+  patientRef: 'pt_wanjiku01',
+  maskedName: 'W*** M*** K***',
+  interventionCode: 'SHA-03-001',
+  writtenAt: at,
+  prescriber: professional.doctor,
+  items: [
+    {
+      conceptCode: 'AMOX-500',
+      conceptName: 'Amoxicillin 500 mg',
+      doseQuantity: 1,
+      doseUnit: 'capsule',
+      timesPerPeriod: 3,
+      period: 'day' as const,
+      duration: 5,
+      durationUnit: 'day' as const,
+      refills: 1,
+      patientInstruction: 'After meals',
+      additionalInstruction: null,
+    },
+  ],
+  state: 'written' as const,
+  exchangeCode: 'RX-12345-000001',
+  status: 'ACTIVE',
+  reviewStatus: 'PENDING',
+  fillsAllowed: 2,
+  fillsCompleted: 0,
+  fillInProgress: false,
+  dispenses: [],
+  dispensable: true,
 };
 
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
@@ -454,6 +498,23 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'claims.attach': { ...claimDetailExample, documents: [{ attachmentId: 'AT-1', documentType: 'INVOICE', title: 'invoice.pdf', interventionCode: 'SHA-02-001' }], documentTypes: { applicable: ['INVOICE'], missing: [] } },
   'claims.removeAttachment': claimDetailExample,
   'claims.resubmit': { ...claimDetailExample, status: 'SUBMITTED', attention: 'none', resubmit: null, next: ['claims.get'] },
+  'terminology.searchDiagnoses': {
+    items: [
+      { code: '1F40.Z', title: 'Malaria due to Plasmodium falciparum, unspecified', recent: true },
+      { code: '1A00', title: null, recent: false },
+    ],
+    searched: true,
+  },
+  'professionals.find': { professional: professional },
+  'professionals.searchByName': { items: [professional] },
+  'prescription.write': prescription,
+  'prescription.list': { items: [prescription] },
+  'prescription.dispense': {
+    ...prescription,
+    fillsCompleted: 0,
+    fillInProgress: true,
+    dispenses: [{ dispenseRef: 'dx_dispense01', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 10 }], completesFill: false, state: 'dispensed', status: 'DISPENSED' }],
+  },
 };
 
 export const eventExamples: StationEvent[] = [

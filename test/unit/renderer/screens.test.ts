@@ -65,6 +65,11 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['three wrong codes', flows.threeWrongCodes],
   ['stale fingerprint request blocking SMS', flows.stalePending],
   ['open visit', flows.visitWithLine],
+  ['diagnosis found by search', flows.diagnosisBySearch],
+  ['doctor found in the registry', flows.doctorFound],
+  ['prescription written on a visit', flows.prescriptionWritten],
+  ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
+  ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['referral, the destination found', flows.referralChosen],
@@ -251,6 +256,157 @@ describe('the covered-element check', () => {
       const problems = await coveredProblems(page);
       expect(problems.some((p) => /^input "" covered at .* by .*This is the patient/.test(p))).toBe(true);
       expect(problems.some((p) => /^button "Verify by fingerprint" outside the viewport/.test(p))).toBe(true);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('look-ups instead of typing', () => {
+  it('finds a diagnosis by a few letters, fills its code, keeps its title and puts it on the line', async () => {
+    const page = await open();
+    try {
+      await flows.diagnosisBySearch(page);
+      const field = page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' });
+      expect(await field.inputValue()).toBe('1F40.Z');
+      await page.getByText('Malaria due to Plasmodium falciparum, unspecified').waitFor();
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1F40.Z', exact: true }).waitFor();
+      // Used on this visit now: offered first, marked, as soon as the field is entered again.
+      await field.fill('');
+      await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z/ }).getByText('used recently').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('says when no diagnosis matches, and takes a code typed whole', async () => {
+    const page = await open();
+    try {
+      await flows.openVisit(page);
+      const field = page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' });
+      await field.fill('zzzz');
+      await page.getByText('No diagnosis matches these letters').waitFor();
+      await field.fill('1A40.Z');
+      await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('300');
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1A40.Z', exact: true }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('shows the doctor the registry knows, says so of one it does not, and finds a doctor found before by name', async () => {
+    const page = await open();
+    try {
+      await flows.doctorFound(page);
+      await page.getByText('Medical Officer · General practice').waitFor();
+      await page.getByText('Licence: active').waitFor();
+      const number = page.getByRole('textbox', { name: 'Identification number' }).last();
+      await number.fill('Z99999');
+      await page.getByText('This doctor is not in the professionals registry').waitFor();
+      await page.getByRole('textbox', { name: 'Find a doctor by name' }).last().fill('achieng');
+      await page.getByRole('group', { name: 'Doctors found by name' }).getByRole('button', { name: /Dr\. Achieng Odhiambo/ }).click();
+      expect(await number.inputValue()).toBe('A12345');
+      await page.getByText('Dr. Achieng Odhiambo', { exact: true }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('prescriptions on a visit', () => {
+  it('writes a prescription in the nurse’s words and shows SHA’s number, its review and the fills', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionWritten(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText('1 capsule 3 times a day, for 5 days · 1 refill').waitFor();
+      await card.getByText('PENDING').waitFor();
+      await card.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('names each field still wrong and sends nothing, choosing no unit for the nurse', async () => {
+    const page = await open();
+    try {
+      await flows.openVisit(page);
+      await page.getByRole('button', { name: 'Write a prescription' }).click();
+      const form = page.getByRole('form', { name: 'New prescription' });
+      expect(await form.getByRole('combobox', { name: 'Each' }).inputValue()).toBe('');
+      await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
+      await form.getByText("Enter the medicine's generic code.").waitFor();
+      await form.getByText('Choose day, week or month.').waitFor();
+      await form.getByText("Enter the doctor's identification number.").waitFor();
+      expect(await page.getByRole('article').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('the pharmacy window', () => {
+  const pharmacy: FakePageOptions = { fake: { stationRole: 'pharmacy' } };
+
+  it('dispenses a prescription written on a visit: part of the fill, then the rest, then the refill, then no more', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.pharmacyPartlyDispensed(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText('0 of 2 fills').waitFor();
+      await card.getByRole('heading', { name: 'Dispense the rest of the fill' }).waitFor();
+      await flows.dispense(page, '9', 'rest');
+      await card.getByText('1 of 2 fills').waitFor();
+      await card.getByRole('heading', { name: 'Dispense a refill' }).waitFor();
+      await flows.dispense(page, '15', 'rest');
+      await card.getByText('2 of 2 fills').waitFor();
+      await card.getByText('Every fill of this prescription, refills included, has been dispensed.').waitFor();
+      expect(await card.getByRole('form').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('names what is missing and records nothing; leaves part or rest for the pharmacist to say', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.prescriptionWritten(page);
+      await flows.pharmacyWindow(page);
+      const form = page.getByRole('form', { name: /^Dispense against RX-/ });
+      expect(await form.getByRole('radio', { checked: true }).count()).toBe(0);
+      await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+      await form.getByText("Choose the dispenser's document.").waitFor();
+      await form.getByText('Say whether the fill is complete.').waitFor();
+      await form.getByText("Give each product's code, its price in shillings and the quantity given.").waitFor();
+      await page.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('is not offered on a ward station', async () => {
+    const page = await open();
+    try {
+      await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+      expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(0);
+      await flows.lookUp(page, '30000001');
+      expect(await page.getByRole('button', { name: "This patient's prescriptions" }).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('asks for the look-up when no patient is in hand, then shows the patient’s prescriptions', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.pharmacyWindow(page);
+      await page.getByText('Look the patient up first').waitFor();
+      await page.getByRole('button', { name: 'Go to the patient look-up' }).click();
+      await flows.lookUp(page, '30000001');
+      await page.getByRole('button', { name: "This patient's prescriptions" }).click();
+      await page.getByText('No prescription for this patient has been written at this station.').waitFor();
     } finally {
       await done(page);
     }

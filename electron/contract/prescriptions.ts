@@ -1,0 +1,109 @@
+// Prescriptions written on an open visit, and their dispensing at the pharmacy window: the
+// prescriber found in the professionals registry, each item a generic concept with its dose, how
+// often, how long, refills and instructions; the payer's review read back; dispenses of the actual
+// products (partial, then the rest; refills) by an identified dispenser.
+import { z } from 'zod';
+import { attendingDoctor, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
+
+export const prescriptionRef = z.string().regex(/^rx_[A-Za-z0-9_-]{6,64}$/, 'must be a station rx_ handle');
+export const dispenseRef = z.string().regex(/^dx_[A-Za-z0-9_-]{6,64}$/, 'must be a station dx_ handle');
+
+const code = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]{0,63}$/, 'must be a code such as a generic concept code');
+
+/** How often, in the nurse's words: so many times each day, week or month (the wire's integer frequency and period). */
+export const periodUnit = z.enum(['day', 'week', 'month']);
+export const durationUnit = z.enum(['day', 'week', 'month']);
+
+export const prescriptionItemInput = z.strictObject({
+  /** The generic concept prescribed (what the exchange calls generic_concept_code). */
+  conceptCode: code,
+  conceptName: shortText.optional(),
+  doseQuantity: z.number().positive().max(100_000),
+  doseUnit: z.string().trim().min(1).max(40),
+  /** Times per period: an integer on the wire. */
+  timesPerPeriod: z.number().int().min(1).max(48),
+  period: periodUnit,
+  duration: z.number().int().min(1).max(365),
+  durationUnit,
+  /** Refills after the first fill. */
+  refills: z.number().int().min(0).max(12),
+  patientInstruction: longText.optional(),
+  additionalInstruction: longText.optional(),
+});
+
+export const prescriptionItem = prescriptionItemInput.extend({ conceptName: shortText.nullable(), patientInstruction: longText.nullable(), additionalInstruction: longText.nullable() });
+
+/** An identity document of the dispenser: the exchange refuses a registration number here. */
+export const dispenser = z.strictObject({
+  identificationType: z.enum(['National ID', 'Alien ID', 'Refugee ID']),
+  identificationNumber: z.string().regex(/^[A-Za-z0-9/-]{3,30}$/, 'must be 3 to 30 letters, digits, / or -'),
+});
+
+export const dispensedProduct = z.strictObject({
+  productCode: code,
+  priceKes: kes,
+  quantity: z.number().positive().max(100_000),
+});
+
+export const dispenseRecord = z.strictObject({
+  dispenseRef,
+  at: timestamp,
+  products: z.array(dispensedProduct).min(1).max(20),
+  /** Whether this dispense completes a fill (the rest given) or leaves some to come. */
+  completesFill: z.boolean(),
+  /** dispensed: SHA has it; unconfirmed: its answer was lost, check with SHA before dispensing again. */
+  state: z.enum(['dispensed', 'unconfirmed']),
+  status: shortText.nullable(),
+});
+
+export const prescriptionView = z.strictObject({
+  prescriptionRef,
+  workflowId,
+  patientRef,
+  maskedName: z.string().max(200),
+  interventionCode: code,
+  writtenAt: timestamp,
+  prescriber: attendingDoctor,
+  items: z.array(prescriptionItem).min(1).max(20),
+  /** written: SHA has it; unconfirmed: its answer was lost, check with SHA before writing it again. */
+  state: z.enum(['written', 'unconfirmed']),
+  /** SHA's own number for it, and its status and the prescriber's review as SHA last answered. */
+  exchangeCode: shortText.nullable(),
+  status: shortText.nullable(),
+  reviewStatus: shortText.nullable(),
+  /** Fills allowed: the first and the refills. */
+  fillsAllowed: z.number().int().min(1),
+  fillsCompleted: z.number().int().min(0),
+  /** A fill begun (some given) and not completed. */
+  fillInProgress: z.boolean(),
+  dispenses: z.array(dispenseRecord),
+  /** What the pharmacy may do now. */
+  dispensable: z.boolean(),
+});
+
+export const prescriptionCommands = {
+  /** Writes a prescription on an open visit (its consent and intervention). */
+  'prescription.write': {
+    input: z.strictObject({ workflowId, prescriber: attendingDoctor, items: z.array(prescriptionItemInput).min(1).max(20) }),
+    output: prescriptionView,
+  },
+  /** The prescriptions of a visit, or of a patient (every visit of theirs at this station), newest first. */
+  'prescription.list': {
+    input: z.union([z.strictObject({ workflowId }), z.strictObject({ patientRef })]),
+    output: z.strictObject({ items: z.array(prescriptionView) }),
+  },
+  /** Dispenses products against a prescription: part of a fill, or the rest of it. */
+  'prescription.dispense': {
+    input: z.strictObject({
+      prescriptionRef,
+      dispenser,
+      products: z.array(dispensedProduct).min(1).max(20),
+      completesFill: z.boolean(),
+    }),
+    output: prescriptionView,
+  },
+};
+
+export type PrescriptionView = z.infer<typeof prescriptionView>;
+export type PrescriptionItemInput = z.infer<typeof prescriptionItemInput>;
+export type DispenseRecord = z.infer<typeof dispenseRecord>;

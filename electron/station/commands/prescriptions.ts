@@ -1,0 +1,204 @@
+// prescription.*: prescriptions written on an open visit (its consent token and intervention), and
+// dispensed against at the pharmacy window. Each is kept on its visit, sealed with it, so a write
+// and the answer it gets are journaled together. Neither call can be looked up by the client (no
+// operation finds a prescription or a dispense), so a lost answer is never re-sent: the record
+// stays, marked unconfirmed, for the nurse to check with SHA.
+import { randomBytes } from 'node:crypto';
+import type { PrescriptionItemInput, PrescriptionView, ValidInput } from '../../contract';
+import { fail } from '../errors';
+import type { Ctx } from '../workflows/context';
+import { journal } from '../workflows/journal';
+import { listedDoctor } from '../workflows/practitioner';
+import type { PrescriptionRecord, VisitWorkflow } from '../workflows/types';
+import { defineCommands, type StationServices } from './services';
+
+const newRef = (prefix: 'rx' | 'dx') => `${prefix}_${randomBytes(12).toString('base64url')}`;
+
+const prescriptionsOf = (visit: VisitWorkflow): PrescriptionRecord[] => visit.data.prescriptions ?? [];
+
+/** The station's calendar day (local time): the first day of the treatment. */
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** An item on the wire (docs/exchange-wire.md, prescriptions.create): frequency an integer per period_unit. */
+function wireItem(item: PrescriptionItemInput, startDate: string) {
+  return {
+    generic_concept_code: item.conceptCode,
+    dose_quantity: item.doseQuantity,
+    dose_unit: item.doseUnit,
+    frequency: item.timesPerPeriod,
+    period_unit: item.period,
+    duration: item.duration,
+    duration_unit: item.durationUnit,
+    start_date: startDate,
+    needs_refill: item.refills > 0,
+    refill_count: item.refills,
+    ...(item.patientInstruction === undefined ? {} : { patient_instruction: item.patientInstruction }),
+    ...(item.additionalInstruction === undefined ? {} : { additional_instruction: item.additionalInstruction }),
+  };
+}
+
+const cut = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim().slice(0, 200));
+
+export function prescriptionView(visit: VisitWorkflow, rx: PrescriptionRecord): PrescriptionView {
+  const fillsAllowed = 1 + Math.max(0, ...rx.items.map((item) => item.refills));
+  const done = rx.dispenses.filter((d) => d.state === 'dispensed');
+  const fillsCompleted = done.filter((d) => d.completesFill).length;
+  const lastCompleting = rx.dispenses.findLastIndex((d) => d.completesFill);
+  const fillInProgress = rx.dispenses.slice(lastCompleting + 1).some((d) => !d.completesFill);
+  return {
+    prescriptionRef: rx.ref,
+    workflowId: visit.id,
+    patientRef: visit.data.patient.ref,
+    maskedName: visit.data.patient.maskedName,
+    interventionCode: visit.data.intervention.code,
+    writtenAt: rx.writtenAt,
+    prescriber: rx.prescriber,
+    items: rx.items,
+    state: rx.state === 'written' ? 'written' : 'unconfirmed',
+    exchangeCode: rx.exchangeCode,
+    status: rx.status,
+    reviewStatus: rx.reviewStatus,
+    fillsAllowed,
+    fillsCompleted,
+    fillInProgress,
+    dispenses: rx.dispenses.map((d) => ({ dispenseRef: d.ref, at: d.at, products: d.products, completesFill: d.completesFill, state: d.state === 'dispensed' ? 'dispensed' : 'unconfirmed', status: d.status })),
+    dispensable: rx.state === 'written' && fillsCompleted < fillsAllowed && visit.data.consentToken !== null,
+  };
+}
+
+const newestFirst = (a: PrescriptionView, b: PrescriptionView) => b.writtenAt.localeCompare(a.writtenAt);
+
+async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescription.write'>): Promise<PrescriptionRecord> {
+  const consentToken = visit.data.consentToken;
+  if (visit.state !== 'open' || consentToken === null) fail('WRONG_STATE', 'A prescription is written on an open visit.', { state: visit.state });
+  const doctor = listedDoctor(input.prescriber);
+  const startDate = localDay(c.clock.now());
+  const request = {
+    consent_token: consentToken,
+    intervention_code: visit.data.intervention.code,
+    items: input.items.map((item) => wireItem(item, startDate)),
+    identification_number: doctor.identification_number,
+    identification_type: doctor.identification_type,
+    regulation_body: doctor.regulation_body,
+  };
+  const record: PrescriptionRecord = {
+    ref: newRef('rx'),
+    writtenAt: c.nowIso(),
+    prescriber: input.prescriber,
+    items: input.items.map((item) => ({ ...item, conceptName: item.conceptName ?? null, patientInstruction: item.patientInstruction ?? null, additionalInstruction: item.additionalInstruction ?? null })),
+    state: 'sending',
+    exchangeCode: null,
+    status: null,
+    reviewStatus: null,
+    dispenses: [],
+  };
+  // Kept before it is sent: a lost answer leaves it on the visit, unconfirmed, never silently gone.
+  c.engine.commit(() => {
+    visit.data.prescriptions = [...prescriptionsOf(visit), record];
+    c.engine.save(visit);
+  });
+  await c.engine.call(
+    visit,
+    journal.createPrescription,
+    request,
+    () => c.session.client().prescriptions.create(request),
+    (answer) => {
+      record.state = 'written';
+      record.exchangeCode = cut(answer.code);
+      record.status = cut(answer.status);
+      record.reviewStatus = cut(answer.doctorReviewStatus);
+      c.engine.save(visit);
+    },
+    () => {
+      visit.data.prescriptions = prescriptionsOf(visit).filter((rx) => rx !== record);
+      c.engine.save(visit);
+    },
+  );
+  return record;
+}
+
+async function dispense(c: Ctx, visit: VisitWorkflow, rx: PrescriptionRecord, input: ValidInput<'prescription.dispense'>): Promise<void> {
+  const view = prescriptionView(visit, rx);
+  if (view.state !== 'written') fail('WRONG_STATE', 'SHA has not confirmed this prescription: check with SHA before dispensing.', { state: view.state });
+  if (visit.data.consentToken === null) fail('WRONG_STATE', 'The visit of this prescription has no claim at SHA.', { state: visit.state });
+  if (!view.dispensable) fail('WRONG_STATE', 'Every fill of this prescription, refills included, has been dispensed.', { state: 'dispensed' });
+  const request = {
+    actual_products: input.products.map((p) => ({ actual_product_code: p.productCode, medication_price: p.priceKes, total_quantity: p.quantity })),
+    consent_token: visit.data.consentToken,
+    doctors: [{ identification_number: input.dispenser.identificationNumber, identification_type: input.dispenser.identificationType }],
+    intervention_code: visit.data.intervention.code,
+  };
+  const entry: PrescriptionRecord['dispenses'][number] = { ref: newRef('dx'), at: c.nowIso(), products: input.products, completesFill: input.completesFill, state: 'sending', status: null };
+  c.engine.commit(() => {
+    rx.dispenses.push(entry);
+    c.engine.save(visit);
+  });
+  await c.engine.call(
+    visit,
+    journal.dispense,
+    request,
+    () => c.session.client().prescriptions.dispense(request),
+    (answer) => {
+      entry.state = 'dispensed';
+      entry.status = cut(answer.at(0)?.status);
+      c.engine.save(visit);
+    },
+    () => {
+      rx.dispenses = rx.dispenses.filter((d) => d !== entry);
+      c.engine.save(visit);
+    },
+  );
+}
+
+/** The visit holding a prescription, or NOT_FOUND. */
+function visitOf(c: Ctx, ref: string): { visit: VisitWorkflow; rx: PrescriptionRecord } {
+  for (const wf of c.engine.all()) {
+    if (wf.kind !== 'visit') continue;
+    const rx = prescriptionsOf(wf).find((p) => p.ref === ref);
+    if (rx !== undefined) return { visit: wf, rx };
+  }
+  fail('NOT_FOUND', 'No such prescription at this station.', { field: 'prescriptionRef' });
+}
+
+/** A command answered after settling an earlier request instead of running: the nurse looks again. */
+function settledFirst(): never {
+  fail('WRONG_STATE', 'The station has just settled an earlier request on this visit: look at its prescriptions, then try again.');
+}
+
+export const prescriptionCommands = (s: StationServices) => {
+  const command = s.workflowCommand;
+  const dispenseOnVisit = command(
+    ['visit'],
+    async (visit, c, input: ValidInput<'prescription.dispense'> & { workflowId: string }) => {
+      const rx = prescriptionsOf(visit).find((p) => p.ref === input.prescriptionRef);
+      if (rx === undefined) fail('NOT_FOUND', 'No such prescription on this visit.', { field: 'prescriptionRef' });
+      await dispense(c, visit, rx, input);
+      return rx;
+    },
+    (visit, _c, rx) => (rx === undefined ? settledFirst() : prescriptionView(visit, rx)),
+  );
+  return defineCommands({
+    'prescription.write': command(
+      ['visit'],
+      (visit, c, input: ValidInput<'prescription.write'>) => write(c, visit, input),
+      (visit, _c, record) => (record === undefined ? settledFirst() : prescriptionView(visit, record)),
+    ),
+    'prescription.list': async (input) => {
+      const c = s.ctx();
+      if ('workflowId' in input) {
+        const wf = c.engine.get(input.workflowId);
+        if (wf?.kind !== 'visit') fail('NOT_FOUND', 'No such visit on this station.', { field: 'workflowId' });
+        return { items: prescriptionsOf(wf).map((rx) => prescriptionView(wf, rx)).sort(newestFirst) };
+      }
+      const visits = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.data.patient.ref === input.patientRef);
+      return { items: visits.flatMap((visit) => prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx))).sort(newestFirst) };
+    },
+    'prescription.dispense': async (input) => {
+      const { visit } = visitOf(s.ctx(), input.prescriptionRef);
+      return dispenseOnVisit({ ...input, workflowId: visit.id });
+    },
+  });
+};

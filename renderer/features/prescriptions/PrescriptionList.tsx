@@ -1,0 +1,73 @@
+// A prescription as the nurse and the pharmacy read it: each medicine in words (one capsule three
+// times a day for five days), SHA's number, its status and the prescriber's review as SHA answered,
+// and how far it has been dispensed. Shared by the visit and the pharmacy window.
+import { useTranslation } from 'react-i18next';
+import type { CommandOutput } from '../../bridge/types';
+import { useFormat } from '../../i18n/format';
+import { Notice } from '../../ui/Notice';
+
+export type Prescription = CommandOutput<'prescription.write'>;
+
+export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; readonly children?: React.ReactNode }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <article className="prescription" aria-label={t('prescriptions.cardName', { code: rx.exchangeCode ?? t('prescriptions.noCode') })}>
+      <p className="notice-title">
+        {rx.exchangeCode ?? t('prescriptions.noCode')} · {format.dateTime(rx.writtenAt)}
+      </p>
+      {rx.state === 'unconfirmed' && <Notice tone="warn">{t('prescriptions.unconfirmed')}</Notice>}
+      <ul className="prescription-items">
+        {rx.items.map((item, index) => (
+          <li key={`${item.conceptCode}-${index}`}>
+            <strong>{item.conceptName ?? item.conceptCode}</strong> <span className="muted">({item.conceptCode})</span>
+            <br />
+            {t('prescriptions.dosage', {
+              dose: format.number(item.doseQuantity),
+              unit: item.doseUnit,
+              count: item.timesPerPeriod,
+              period: t(`prescriptions.per.${item.period}`),
+              duration: format.number(item.duration),
+              durationUnit: t(`prescriptions.units.${item.durationUnit}`),
+            })}
+            {item.refills > 0 && ` · ${t('prescriptions.refills', { count: item.refills })}`}
+            {item.patientInstruction !== null && (
+              <>
+                <br />
+                {item.patientInstruction}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <dl className="facts">
+        <div>
+          <dt>{t('prescriptions.status')}</dt>
+          <dd>{rx.status ?? t('common.notYet')}</dd>
+        </div>
+        <div>
+          <dt>{t('prescriptions.review')}</dt>
+          <dd>{rx.reviewStatus ?? t('common.notYet')}</dd>
+        </div>
+        <div>
+          <dt>{t('prescriptions.fills')}</dt>
+          <dd>
+            {t('prescriptions.fillsDone', { done: rx.fillsCompleted, allowed: rx.fillsAllowed })}
+            {rx.fillInProgress && ` · ${t('prescriptions.fillInProgress')}`}
+          </dd>
+        </div>
+      </dl>
+      {rx.dispenses.length > 0 && (
+        <ul className="prescription-dispenses">
+          {rx.dispenses.map((d) => (
+            <li key={d.dispenseRef}>
+              {format.dateTime(d.at)}: {d.products.map((p) => `${p.productCode} × ${format.number(p.quantity)} @ ${format.kes(p.priceKes)}`).join(', ')} ·{' '}
+              {d.state === 'unconfirmed' ? t('prescriptions.dispenseUnconfirmed') : d.completesFill ? t('prescriptions.fillCompleted') : t('prescriptions.partOfFill')}
+            </li>
+          ))}
+        </ul>
+      )}
+      {children}
+    </article>
+  );
+}
