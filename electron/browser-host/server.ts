@@ -59,12 +59,14 @@ export const CLOSE_BAD_FRAME = 4400;
 const MAX_FRAME_BYTES = 1024 * 1024;
 
 /**
- * Calls one connection may have under way at once. The renderer needs a handful (a look-up, its
- * details, the lists of services, a workflow command); a page that pipelines more is answered BUSY
- * at once for the rest, so it cannot hold the station's memory or its queue (1000 pipelined
+ * Calls one connection may have under way at once. The renderer's look-up asks for every group of
+ * services at once (30 for a sandbox patient; the core works three at a time), beside the details,
+ * the balance, the queue and a workflow command, and while SHA is slow they all wait together: a
+ * bound of 16 answered the nurse's consent BUSY. A page that pipelines more than this is answered
+ * BUSY at once for the rest, so it cannot hold the station's memory or its queue (1000 pipelined
  * look-ups once took 19.5 s and doubled the memory).
  */
-export const CALLS_IN_FLIGHT_PER_CONNECTION = 16;
+export const CALLS_IN_FLIGHT_PER_CONNECTION = 64;
 
 export class RendererNotBuiltError extends Error {
   override readonly name = 'RendererNotBuiltError';

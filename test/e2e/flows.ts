@@ -6,11 +6,11 @@ import type { FakeStationControl } from '../fixtures/renderer/fake-station';
 
 type ControlCall = { [K in keyof FakeStationControl]: FakeStationControl[K] extends (...args: infer A) => unknown ? { name: K; args: A } : never }[keyof FakeStationControl];
 
-/** Calls the fake station's control inside the page. */
-export async function control(page: Page, call: ControlCall): Promise<void> {
-  await page.evaluate(({ name, args }) => {
+/** Calls the fake station's control inside the page; answers what the control answered. */
+export async function control(page: Page, call: ControlCall): Promise<unknown> {
+  return page.evaluate(({ name, args }) => {
     const fake = (globalThis as unknown as { __idhiniFake: { control: Record<string, (...a: unknown[]) => unknown> } }).__idhiniFake;
-    fake.control[name]?.(...args);
+    return fake.control[name]?.(...args);
   }, call as { name: string; args: unknown[] });
 }
 

@@ -40,16 +40,14 @@ describe('calls in flight', () => {
 
   it('1000 look-ups pipelined over one connection: at most the bound are worked on, the rest answered BUSY at once', async () => {
     const client = await connectBridge(host.url, secret);
-    const started = performance.now();
     const outcomes = await Promise.all(Array.from({ length: 1000 }, () => client.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' })));
-    const ms = performance.now() - started;
     client.close();
     const busy = outcomes.filter((o) => !o.ok && o.error?.code === 'BUSY');
     const done = outcomes.filter((o) => o.ok);
     expect(busy.length + done.length).toBe(1000);
     expect(done.length).toBeGreaterThanOrEqual(CALLS_IN_FLIGHT_PER_CONNECTION);
+    // Queued instead of refused, every one would have been done in the end: most were refused at once.
     expect(busy.length).toBeGreaterThan(500);
-    expect(ms).toBeLessThan(5000);
   });
 
   it('the station as a whole takes on at most its bound; the others are answered BUSY, nothing done', async () => {

@@ -44,7 +44,9 @@ export interface CaseResult {
   readonly kinds: readonly { readonly kind: string; readonly count: number }[];
 }
 
-const TIMING = { authorizationPollMs: 40, preauthPollMs: 80, smsResendCooldownMs: 80, reconcileRetryMs: 120, exchangeTimeoutMs: 400 };
+// The deadline is what a 'timeout' case waits for, so it is short; but a loopback call on a busy
+// two-core machine has taken over 400 ms (the sign-in timed out), so it leaves room for load.
+const TIMING = { authorizationPollMs: 40, preauthPollMs: 80, smsResendCooldownMs: 80, reconcileRetryMs: 120, exchangeTimeoutMs: 1200 };
 export const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', 'A-sms': '30000002', C: '30000002' };
 const REFERENCE = 'AMB-MATRIX-1';
 const EMERGENCY_DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };

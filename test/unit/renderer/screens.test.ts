@@ -2,10 +2,11 @@
 // driven by role and accessible name. Every screen, in English and in Swahili: axe-core finds
 // nothing at 1024x600 and at 1280x800; at 1024x600 each is photographed, every control is at least
 // 44 px, nothing scrolls sideways, and no interactive element is covered (by a bar, by anything) or
-// left outside the viewport once scrolled to. Then the flows: one next step with Cancel in one
-// place, the right patient in full, nothing chosen for the nurse, the keyboard alone to consent,
-// the ward's queue and its answers, the record in plain words, the lock dropping patient data, and
-// the way out of each failure the field notes list.
+// left outside the viewport once scrolled to; the same covered check at 1366x768. Then the flows:
+// one next step with Cancel in one place, the right patient in full, nothing chosen for the nurse,
+// the keyboard alone to consent, the ward's queue and its answers, the record in plain words (and
+// only its newest answer shown), the lock dropping patient data, and the way out of each failure
+// the field notes list.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +45,7 @@ async function done(page: Page): Promise<void> {
 }
 
 const small = { width: 1024, height: 600 };
+const wide = { width: 1366, height: 768 };
 const large = { width: 1280, height: 800 };
 
 /** Each screen reached by a flow of test/e2e/flows.ts. */
@@ -188,7 +190,7 @@ async function switchTo(page: Page, language: 'sw' | 'en'): Promise<void> {
 
 describe('every screen', () => {
   it(
-    'in English and in Swahili: axe-core at 1024x600 and 1280x800; at 1024x600 photographed, 44 px controls, no sideways scrolling, no interactive element covered or outside the viewport',
+    'in English and in Swahili: axe-core at 1024x600 and 1280x800; at 1024x600 photographed, 44 px controls, no sideways scrolling, no interactive element covered or outside the viewport; nothing covered at 1366x768 either',
     { timeout: 300_000 },
     async () => {
       const found: string[] = [];
@@ -207,9 +209,14 @@ describe('every screen', () => {
             for (const p of await coveredProblems(page)) found.push(`${name} (${language}, 1024x600): ${p}`);
             await mainScroll(page, scrolled);
           }
-          await page.setViewportSize(large);
           for (const language of ['sw', 'en'] as const) {
             if (language === 'en') await switchTo(page, 'en');
+            // The other terminal the wards have: nothing covered there either.
+            await page.setViewportSize(wide);
+            const scrolled = await mainScroll(page);
+            for (const p of await coveredProblems(page)) found.push(`${name} (${language}, 1366x768): ${p}`);
+            await mainScroll(page, scrolled);
+            await page.setViewportSize(large);
             for (const v of await axeViolations(page)) found.push(`${name} (${language}, 1280x800): ${v.id} ${v.targets.join(', ')}`);
           }
         } finally {
@@ -806,6 +813,29 @@ describe('the record in plain words', () => {
       await switchTo(page, 'sw');
       await page.getByRole('row').filter({ hasText: 'SHA imefanya: kuongeza kipengele cha bili' }).first().waitFor();
       await page.getByRole('cell', { name: /^12 Jun, saa 09:4\d$/ }).first().waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('the record, answered out of order', () => {
+  it('shows the answer to the newest filter: a slow answer to an earlier one does not overwrite it', async () => {
+    const page = await open();
+    try {
+      await flows.activity(page);
+      await control(page, { name: 'holdAnswers', args: ['audit.read'] });
+      const outcome = page.getByRole('combobox', { name: 'Outcome' });
+      await outcome.selectOption('failed');
+      await outcome.selectOption('succeeded');
+      await expect.poll(() => control(page, { name: 'heldAnswers', args: [] })).toBe(2);
+      await control(page, { name: 'releaseNewestFirst', args: [] });
+      // The earlier filter (failures only: none in this flow) answers last; the screen keeps the newer one's records.
+      await page.getByRole('row').filter({ hasText: 'SHA did it: add a billing line' }).first().waitFor();
+      // Both answers were let go together; a frame later the older one would have landed if it could.
+      await page.waitForTimeout(100);
+      expect(await page.getByText('Nothing matches these filters.').count()).toBe(0);
+      expect(await page.getByRole('row').filter({ hasText: 'SHA did it: add a billing line' }).count()).toBeGreaterThan(0);
     } finally {
       await done(page);
     }
