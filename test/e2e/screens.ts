@@ -49,6 +49,20 @@ const shots: readonly Shot[] = [
   { name: '26-consent-sms-1024x600', viewport: small, reach: flows.smsSent },
   { name: '27-visit-1024x600', viewport: small, reach: flows.visitWithLine },
   { name: '28-consent-fingerprint-1024x600', viewport: small, reach: flows.fingerprintWaiting },
+  {
+    name: '29-diagnosis-search',
+    reach: async (page) => {
+      await flows.openVisit(page);
+      await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('malar');
+      const choices = page.getByRole('group', { name: 'Diagnoses found' });
+      await choices.getByRole('button').first().waitFor();
+      await choices.scrollIntoViewIfNeeded();
+    },
+  },
+  { name: '30-doctor-found-in-registry', reach: flows.doctorFound },
+  { name: '31-prescription-written', reach: flows.prescriptionWritten },
+  { name: '32-pharmacy-fill-begun', fake: { stationRole: 'pharmacy' }, reach: flows.pharmacyPartlyDispensed },
+  { name: '33-pharmacy-1024x600', fake: { stationRole: 'pharmacy' }, viewport: small, reach: flows.pharmacyPartlyDispensed },
   { name: '40-referral-destination', reach: flows.referralChosen },
   { name: '41-referral-submitted', reach: flows.referralDone },
   { name: '42-bed-occupancy', reach: flows.beds },

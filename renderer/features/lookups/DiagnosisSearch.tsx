@@ -30,6 +30,8 @@ type Choices = CommandOutput<'terminology.searchDiagnoses'>['items'];
 
 /** Waits this long after the last key before asking: a ward's link is slow, typing is not. */
 const TYPING_PAUSE_MS = 300;
+/** Long enough for a press elsewhere to finish before the list folds away. */
+const CLOSE_AFTER_BLUR_MS = 250;
 
 export function DiagnosisSearch({
   value,
@@ -46,7 +48,10 @@ export function DiagnosisSearch({
   const [searching, setSearching] = useState(false);
   const [failed, setFailed] = useState(false);
   const asked = useRef(0);
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const text = value.text;
+
+  useEffect(() => () => clearTimeout(closing.current), []);
 
   useEffect(() => {
     if (!open) return undefined;
@@ -71,8 +76,13 @@ export function DiagnosisSearch({
     <div
       className="diagnosis-search"
       onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget)) setOpen(false);
+        // Closed a moment after the focus leaves, not at once: closing moves what lies below, and a
+        // press that took the focus away (on "Add the line", say) must land where it was aimed.
+        if (event.currentTarget.contains(event.relatedTarget)) return;
+        clearTimeout(closing.current);
+        closing.current = setTimeout(() => setOpen(false), CLOSE_AFTER_BLUR_MS);
       }}
+      onFocus={() => clearTimeout(closing.current)}
       onKeyDown={(event) => {
         if (event.key === 'Escape') setOpen(false);
       }}

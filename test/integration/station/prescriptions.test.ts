@@ -162,6 +162,35 @@ describe('a prescription whose answer is lost', () => {
   });
 });
 
+describe('a dispense whose answer is lost', () => {
+  it('SHA unavailable (503: not done) leaves nothing recorded, to be tried again', async () => {
+    const rx = await s.ok('prescription.write', write({ items: [{ ...amoxicillin, refills: 0 }] }));
+    await world.control.post('/faults', { routes: ['POST /api/v1/prescriptions/dispense'], status: 503, count: 1 });
+    try {
+      expect((await s.refused('prescription.dispense', { prescriptionRef: rx.prescriptionRef, dispenser, products: product(15), completesFill: true })).code).toBe('EXCHANGE_UNREACHABLE');
+    } finally {
+      await fetch(`${world.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    }
+    const listed = (await s.ok('prescription.list', { workflowId: visitId })).items.find((p) => p.prescriptionRef === rx.prescriptionRef);
+    expect(listed).toMatchObject({ fillsCompleted: 0, dispensable: true, dispenses: [] });
+  });
+
+  it('no answer in time (504) is kept as unconfirmed, not counted as given, and never sent again by the station', async () => {
+    const rx = await s.ok('prescription.write', write({ items: [{ ...amoxicillin, refills: 0 }] }));
+    await world.control.post('/faults', { routes: ['POST /api/v1/prescriptions/dispense'], status: 504, count: 1 });
+    const before = sent.dispense.length;
+    try {
+      expect((await s.refused('prescription.dispense', { prescriptionRef: rx.prescriptionRef, dispenser, products: product(15), completesFill: true })).code).toBe('OUTCOME_UNKNOWN');
+    } finally {
+      await fetch(`${world.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    }
+    await s.ok('visit.preview', { workflowId: visitId });
+    const listed = (await s.ok('prescription.list', { workflowId: visitId })).items.find((p) => p.prescriptionRef === rx.prescriptionRef);
+    expect(listed).toMatchObject({ fillsCompleted: 0, dispensable: true, dispenses: [expect.objectContaining({ state: 'unconfirmed', completesFill: true })] });
+    expect(sent.dispense.length).toBe(before + 1);
+  });
+});
+
 describe('the station role', () => {
   it('is a ward by default, and only an administrator (or the provisioning file) makes the station the pharmacy window', async () => {
     expect((await s.ok('settings.get', {})).stationRole).toBe('ward');
