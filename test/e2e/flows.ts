@@ -146,11 +146,11 @@ async function pharmacyWindow(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Pharmacy: dispensing' }).waitFor();
 }
 
-/** A dispense against the written prescription: the dispenser's document, one product, part of the fill or the rest. */
+/** A dispense against the written prescription: the dispenser's ID, one product, part of the fill or the rest. */
 async function dispense(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
   const form = page.getByRole('form', { name: /^Dispense against RX-/ });
-  await form.getByRole('combobox', { name: "Dispenser's identity document" }).selectOption('National ID');
-  await form.getByRole('textbox', { name: "Dispenser's document number" }).fill('26802244');
+  await form.getByRole('combobox', { name: "Dispenser's kind of ID" }).selectOption('National ID');
+  await form.getByRole('textbox', { name: "Dispenser's ID number" }).fill('26802244');
   await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
   await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
   await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);

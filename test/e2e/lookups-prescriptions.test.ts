@@ -93,8 +93,8 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     const card = page.getByRole('article', { name: /^Prescription RX-/ });
     const dispense = async (quantity: string, how: RegExp) => {
       const form = card.getByRole('form', { name: /^Dispense against RX-/ });
-      await form.getByRole('combobox', { name: "Dispenser's identity document" }).selectOption('National ID');
-      await form.getByRole('textbox', { name: "Dispenser's document number" }).fill('26802244');
+      await form.getByRole('combobox', { name: "Dispenser's kind of ID" }).selectOption('National ID');
+      await form.getByRole('textbox', { name: "Dispenser's ID number" }).fill('26802244');
       await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
       await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
       await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);

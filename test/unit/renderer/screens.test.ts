@@ -377,7 +377,7 @@ describe('the pharmacy window', () => {
       const form = page.getByRole('form', { name: /^Dispense against RX-/ });
       expect(await form.getByRole('radio', { checked: true }).count()).toBe(0);
       await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
-      await form.getByText("Choose the dispenser's document.").waitFor();
+      await form.getByText('Choose the kind of ID the dispenser has.').waitFor();
       await form.getByText('Say whether the fill is complete.').waitFor();
       await form.getByText("Give each product's code, its price in shillings and the quantity given.").waitFor();
       await page.getByText('0 of 2 fills').waitFor();
