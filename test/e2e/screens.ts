@@ -49,6 +49,10 @@ const shots: readonly Shot[] = [
   { name: '26-consent-sms-1024x600', viewport: small, reach: flows.smsSent },
   { name: '27-visit-1024x600', viewport: small, reach: flows.visitWithLine },
   { name: '28-consent-fingerprint-1024x600', viewport: small, reach: flows.fingerprintWaiting },
+  { name: '50-claims', reach: flows.claimsList },
+  { name: '51-claim-returned-for-documents', reach: flows.claimReturned },
+  { name: '52-claim-document-preview', reach: flows.claimDocumentPreview },
+  { name: '53-claim-returned-1024x600', viewport: small, reach: flows.claimReturned },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');
