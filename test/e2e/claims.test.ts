@@ -51,6 +51,9 @@ async function submitAClaim(): Promise<void> {
   await page.getByRole('button', { name: 'Confirm' }).click();
   const reason = page.getByRole('combobox', { name: 'Reason' });
   await reason.waitFor({ timeout: 30_000 });
+  // Before the claim goes, the documents SHA lists for the service and not on it are named.
+  await page.getByText('Not on the claim yet: Invoice.', { exact: false }).waitFor();
+  await expectAccessible(page, 'visit end with the documents named');
   await reason.selectOption('RECOVERED');
   await page.getByRole('button', { name: 'Submit claim' }).click();
   await page.getByText('Claim submitted').waitFor({ timeout: 30_000 });

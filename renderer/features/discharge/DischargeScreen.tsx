@@ -23,6 +23,7 @@ import { isInvoiceNumber } from '../shared/formats';
 import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
+import { ClaimDocumentsNotice } from '../shared/ClaimDocumentsNotice';
 
 type DischargeView = ViewOf<'discharge'>;
 type Reason = DischargeView['reasons'][number];
@@ -63,6 +64,7 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
         </Notice>
       )}
 
+      {closing && <ClaimDocumentsNotice workflowId={view.visitWorkflowId} />}
       {closing && <CloseForm view={view} cancel={cancel} />}
 
       {view.state === 'sending' && <p className="progress">{t('discharge.sending')}</p>}
