@@ -133,6 +133,9 @@ describe('claims after submit', () => {
     s = scheduled;
     try {
       const { visitId, token } = await submittedClaim();
+      // Submitted: the station reads the claim back by itself, asked by nobody.
+      await eventually(() => s.events, (events) => events.some((e) => e.type === 'workflow.updated' && e.view.workflowId === visitId && e.view.kind === 'visit' && e.view.state === 'closed'), 'the visit closed');
+      await eventually(() => s.ok('claims.list', {}), (list) => list.items.some((i) => i.workflowId === visitId && i.checkedAt !== null), 'the first read-back after submit');
       const listed = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
       expect(Date.parse(listed.nextCheckAt!) - Date.parse(listed.checkedAt!)).toBe(150);
       await payer(token, 'DISPATCHED');
