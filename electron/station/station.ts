@@ -29,7 +29,7 @@ import {
 import { TRAINING_NURSE } from './access';
 import { AuditLog } from './audit';
 import { claimsCommands } from './commands/claims';
-import { watchClaims } from './workflows/claims';
+import { followClaim, watchClaims } from './workflows/claims';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
 import { electiveCommands } from './commands/elective';
@@ -344,6 +344,7 @@ export function createStation(deps: StationDeps): Station {
         viewOf,
         (view) => {
           if (!(view.kind === 'emergency' && (view.state === 'creating' || view.state === 'not-created'))) emit({ type: 'workflow.updated', view });
+          followClaim(c, view.workflowId);
         },
         (wf) => resumeWorkflow(c, wf),
       );

@@ -14,6 +14,12 @@ export async function control(page: Page, call: ControlCall): Promise<unknown> {
   }, call as { name: string; args: unknown[] });
 }
 
+/** A small PNG (a grey page with a darker band, as a scanned invoice looks at a glance), for the document preview. */
+const INVOICE_SCAN = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAUCAAAAAChCeKrAAAAHklEQVR4nGM4gQYYvqIBIgSi0AARAhhmUMMdg8QMAJWVCgBH7f0KAAAAAElFTkSuQmCC',
+  'base64',
+);
+
 async function lookUp(page: Page, idNumber: string): Promise<void> {
   const field = page.getByRole('textbox', { name: 'ID number' });
   await field.fill(idNumber);
@@ -236,6 +242,16 @@ async function claimReturned(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
 }
 
+/** A picture of the invoice chosen for the returned claim: the preview before it is sent. */
+async function claimDocumentPreview(page: Page): Promise<void> {
+  await claimReturned(page);
+  await page.getByRole('combobox', { name: 'Document type' }).selectOption('INVOICE');
+  await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'invoice-scan.png', mimeType: 'image/png', buffer: INVOICE_SCAN });
+  const preview = page.getByRole('group', { name: 'Preview before sending' });
+  await preview.getByRole('img').waitFor();
+  await page.getByRole('button', { name: 'Attach document' }).scrollIntoViewIfNeeded();
+}
+
 async function chooseIntervention(page: Page, search: string, code: RegExp): Promise<void> {
   await page.getByRole('searchbox', { name: 'Search services' }).fill(search);
   await page.getByRole('option', { name: code }).first().click();
@@ -407,6 +423,7 @@ export const flows = {
   workList,
   claimsList,
   claimReturned,
+  claimDocumentPreview,
   activity,
   settings,
   locked,

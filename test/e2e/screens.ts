@@ -74,6 +74,10 @@ const shots: readonly Shot[] = [
   { name: 'c4-elective-doctor-request-failed', reach: flows.electiveDoctorFailed },
   { name: 'c5-elective-clarification', reach: flows.electiveClarification },
   { name: 'c6-emergency-second-protocol', reach: flows.emergencySecondProtocol },
+  { name: '50-claims', reach: flows.claimsList },
+  { name: '51-claim-returned-for-documents', reach: flows.claimReturned },
+  { name: '52-claim-document-preview', reach: flows.claimDocumentPreview },
+  { name: '53-claim-returned-1024x600', viewport: small, reach: flows.claimReturned },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');

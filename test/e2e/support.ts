@@ -66,7 +66,9 @@ export interface SandboxControl {
    */
   openFingerprintRequestElsewhere(nationalId: string, interventionCode: string): Promise<{ guid: string; status: string }>;
   /** State changes of the sandbox's claims, preauths and authorizations, in order. */
-  transitions(): Promise<{ entity_type: string; subject_guid: string; from_state: string | null; to_state: string }[]>;
+  transitions(): Promise<{ entity_type: string; subject_guid: string; consent_token: string; from_state: string | null; to_state: string }[]>;
+  /** SHA's side of a claim (by its consent token): the control API's workflow-state. */
+  payerMovesClaim(consentToken: string, to: string, documents?: readonly string[]): Promise<void>;
 }
 
 export function crIdOf(nationalId: string): string {
@@ -125,7 +127,9 @@ function sandboxControl(url: string): SandboxControl {
       if (!authorize.ok) throw new Error(`sandbox authorize: ${authorize.status} ${await authorize.text()}`);
       return (await authorize.json()) as { guid: string; status: string };
     },
-    transitions: async () => (await send('GET', '/transitions')) as { entity_type: string; subject_guid: string; from_state: string | null; to_state: string }[],
+    transitions: async () => (await send('GET', '/transitions')) as Awaited<ReturnType<SandboxControl['transitions']>>,
+    payerMovesClaim: async (consentToken, to, documents) =>
+      void (await send('POST', `/claims/${encodeURIComponent(consentToken)}/workflow-state`, { to, ...(documents === undefined ? {} : { documents }) })),
   };
 }
 

@@ -85,11 +85,18 @@ function statusOf(wf: ClaimHolder): ClaimStatus | null {
   return claimStatusOf(wf.data.claimStatus);
 }
 
-function nextCheckAt(ctx: Ctx, wf: ClaimHolder): string | null {
+/**
+ * When the claim is next read back by itself: an interval after it last was, or after its last
+ * change (a claim just submitted). Fixed by the claim, so asking again never puts it off.
+ */
+function dueAt(ctx: Ctx, wf: ClaimHolder): number | null {
   const every = readBackEvery(ctx, statusOf(wf));
-  const checked = wf.data.claimReadBack?.checkedAt;
-  if (every === null || checked === undefined) return null;
-  return new Date(Date.parse(checked) + every).toISOString();
+  return every === null ? null : Date.parse(wf.data.claimReadBack?.checkedAt ?? wf.updatedAt) + every;
+}
+
+function nextCheckAt(ctx: Ctx, wf: ClaimHolder): string | null {
+  const due = dueAt(ctx, wf);
+  return due === null ? null : new Date(due).toISOString();
 }
 
 /** The preview's papers and document types, kept on the workflow with the time it was read. */
@@ -152,14 +159,12 @@ function settleLost(ctx: Ctx, wf: ClaimHolder, call: CallRecord, before: { statu
 
 /** Reads the claim back after `delayMs`, then again as its state asks, until it is final. */
 export function watchClaim(ctx: Ctx, wf: ClaimHolder, delayMs?: number): void {
-  const every = readBackEvery(ctx, statusOf(wf));
-  if (every === null && delayMs === undefined) {
+  const due = dueAt(ctx, wf);
+  if (due === null && delayMs === undefined) {
     ctx.engine.cancelRepeat('claim', wf.id);
     return;
   }
-  const due = nextCheckAt(ctx, wf);
-  // Never read back yet (a claim from before this station kept read-backs): one interval from now.
-  const wait = delayMs ?? (due === null ? (every ?? 0) : Math.max(0, Date.parse(due) - ctx.clock.now()));
+  const wait = delayMs ?? Math.max(0, (due ?? 0) - ctx.clock.now());
   ctx.engine.repeat('claim', wf.id, wait, async (current) => {
     if (!isClaimHolder(current)) return null;
     await readBack(ctx, current);
@@ -167,9 +172,20 @@ export function watchClaim(ctx: Ctx, wf: ClaimHolder, delayMs?: number): void {
   });
 }
 
+/** A workflow changed (a visit ended, SHA's state read back): its claim is read back as its state now asks. */
+export function followClaim(ctx: Ctx, workflowId: string): void {
+  const wf = ctx.engine.get(workflowId);
+  if (wf !== undefined && isClaimHolder(wf)) watchClaim(ctx, wf);
+}
+
 /** At start: every claim watched again, each read back when its state's interval since the last read-back is over. */
 export function watchClaims(ctx: Ctx): void {
-  for (const wf of ctx.engine.all()) if (isClaimHolder(wf)) watchClaim(ctx, wf);
+  for (const wf of ctx.engine.all()) {
+    if (!isClaimHolder(wf)) continue;
+    // One never read back (kept by a station from before read-backs) waits an interval from now, not a burst at start.
+    const every = readBackEvery(ctx, statusOf(wf));
+    watchClaim(ctx, wf, wf.data.claimReadBack === undefined && every !== null ? every : undefined);
+  }
 }
 
 /** Every claim on the station; with `checkWithSha`, those SHA may still change read back first (a few at a time). */

@@ -16,7 +16,7 @@ import { Badge, ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { DocumentPicker, type ChosenDocument } from './DocumentPicker';
 import { claimAnswered, refreshClaims, useClaims } from './store';
-import { typesWords } from './words';
+import { typesWords } from '../shared/documents';
 
 const attentionTone = { documents: 'warn', correction: 'warn', 'on-hold': 'warn', failed: 'bad', none: 'neutral' } as const;
 

@@ -10,7 +10,7 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 import { MAX_BYTES, readDocument, sizeWords, type ChosenFile, type FileProblem } from './files';
-import { documentTypes } from './words';
+import { documentTypes } from '../shared/documents';
 
 type DocumentType = z.infer<typeof claimDocumentType>;
 

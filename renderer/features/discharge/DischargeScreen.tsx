@@ -24,6 +24,7 @@ import { PatientSteps, viewPosition } from '../shared/PatientSteps';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { FacilityPicker, type Facility } from '../programmes/FacilityPicker';
+import { ClaimDocumentsNotice } from '../shared/ClaimDocumentsNotice';
 
 type DischargeView = ViewOf<'discharge'>;
 type Reason = DischargeView['reasons'][number];
@@ -64,6 +65,7 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
         </Notice>
       )}
 
+      {closing && <ClaimDocumentsNotice workflowId={view.visitWorkflowId} />}
       {closing && <CloseForm view={view} cancel={cancel} />}
 
       {view.state === 'sending' && <p className="progress">{t('discharge.sending')}</p>}

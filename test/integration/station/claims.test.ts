@@ -133,6 +133,9 @@ describe('claims after submit', () => {
     s = scheduled;
     try {
       const { visitId, token } = await submittedClaim();
+      // Submitted: the station reads the claim back by itself, asked by nobody.
+      await eventually(() => s.events, (events) => events.some((e) => e.type === 'workflow.updated' && e.view.workflowId === visitId && e.view.kind === 'visit' && e.view.state === 'closed'), 'the visit closed');
+      await eventually(() => s.ok('claims.list', {}), (list) => list.items.some((i) => i.workflowId === visitId && i.checkedAt !== null), 'the first read-back after submit');
       const listed = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
       expect(Date.parse(listed.nextCheckAt!) - Date.parse(listed.checkedAt!)).toBe(150);
       await payer(token, 'DISPATCHED');
@@ -152,4 +155,24 @@ describe('claims after submit', () => {
       s = previous;
     }
   });
+
+  it('lists an emergency claim too, unidentified, and reads it back once submitted', async () => {
+    const [protocol] = (await s.ok('emergency.protocols', { interventionCode: 'SHA-01-001' })).items;
+    const created = await s.ok('emergency.create', {
+      interventionCode: 'SHA-01-001',
+      protocolCode: protocol!.protocolCode,
+      doctor: { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' },
+      modeOfArrival: 'WALK-IN',
+      broughtBy: 'SAMARITAN',
+      referenceNumber: 'REG-CLAIMS-01',
+      notes: 'Collapsed at the gate',
+    });
+    await s.ok('emergency.submit', { workflowId: created.workflowId, reason: 'OTHER', unknownPatientReason: 'SHA_UNREGISTERED' });
+    const listed = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === created.workflowId);
+    expect(listed).toMatchObject({ kind: 'emergency', patient: null, status: 'SUBMITTED', attention: 'none', intervention: { code: 'SHA-01-001' } });
+    expect(listed?.checkedAt).not.toBeNull();
+    const claim = await s.ok('claims.get', { workflowId: created.workflowId });
+    expect(claim).toMatchObject({ kind: 'emergency', resubmit: null, next: ['claims.get'] });
+  });
 });
+

@@ -90,4 +90,20 @@ describe('claims', () => {
       await page.context().close();
     }
   });
+
+  it('names the documents SHA lists and the claim lacks before it is submitted, with the way to attach them', { timeout: 60_000 }, async () => {
+    const page = await open();
+    try {
+      await flows.dischargeReady(page);
+      await page.getByText('Not on the claim yet: Invoice. Attach the ones you have before the claim goes to SHA.').waitFor();
+      await page.getByRole('button', { name: 'Documents of this claim' }).click();
+      await page.getByRole('heading', { name: 'Draft' }).waitFor();
+      // A claim not yet submitted takes documents; there is nothing to send back.
+      await page.getByRole('combobox', { name: 'Document type' }).waitFor();
+      expect(await page.getByRole('region', { name: 'Next step' }).count()).toBe(0);
+    } finally {
+      await page.context().close();
+    }
+  });
 });
+

@@ -1,4 +1,4 @@
-// Words the claims screens share: the document types in the contract's order, and a list of them.
+// Document types as the screens name them: the contract's list, in its order, and several in one sentence.
 import type { TFunction } from 'i18next';
 import { claimDocumentType } from '../../../electron/contract/visit';
 
