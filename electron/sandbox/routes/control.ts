@@ -47,6 +47,8 @@ const payerApproval = z.object({ approved_amount: z.number().positive().optional
 const payerRejection = z.object({ reason: z.string().trim().max(500).default('rejected by the payer') });
 const clockAdvance = z.object({ advance_ms: z.number().int('whole milliseconds').min(0, 'the clock only moves forward').max(400 * 24 * 3600 * 1000) });
 const workflowStateRequest = z.object({ to: z.enum(CLAIM_STATES) });
+/** The payer's side of an authorization: only AUTHORIZED → AUTHORIZED_MULTISESSION is the payer's to make. */
+const authorizationStatusRequest = z.object({ to: z.literal('AUTHORIZED_MULTISESSION') });
 const PREAUTH_STATES = Object.keys(PREAUTH_MACHINE) as [PreauthStatus, ...PreauthStatus[]];
 /** The payer's or the doctor's side of a preauth; `note` is what the payer writes to the facility (a clarification asked for). */
 const preauthStatusRequest = z.object({ to: z.enum(PREAUTH_STATES), note: z.string().trim().min(1).max(2000).optional() });
@@ -93,6 +95,14 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const p = findPreauth(ctx, request.params.id);
     payerRejects(ctx, p, body.reason);
     return preauthView(p);
+  });
+
+  app.post<{ Params: { guid: string } }>('/authorizations/:guid/status', async (request) => {
+    const body = parse(authorizationStatusRequest, request.body);
+    const a = ctx.state.authorizations.get(request.params.guid);
+    if (a === undefined) throw fail.notFound(`No authorization ${request.params.guid}`);
+    ctx.state.fireAuthorization(a, 'multisession', 'INVALID_TRANSITION', `control: ${body.to}`);
+    return authorizationView(a);
   });
 
   app.post<{ Params: { id: string } }>('/preauths/:id/status', async (request) => {

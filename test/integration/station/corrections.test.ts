@@ -97,6 +97,30 @@ describe('a correction whose answer is lost', () => {
   });
 });
 
+describe('AUTHORIZED_MULTISESSION', () => {
+  it('a consent the payer made multi-session opens the visit as an authorized one', async () => {
+    const cr = await world.control.crIdOf('30000001');
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    // The station's look-ups held back while the patient's finger matches and the payer marks the consent.
+    await world.control.post('/faults', { routes: ['GET /api/v1/claims/authorizations'], latency_ms: 600 });
+    await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+    const a = [...world.sandbox.context.state.authorizations.values()].filter((x) => x.patient_id === cr && x.status === 'PENDING').at(-1)!;
+    const [finger] = await world.control.get<{ template: string }[]>(`/patients/${cr}/fingerprints`);
+    await world.control.post(`/authorizations/${a.guid}/fingerprint`, { template: finger!.template });
+    const marked = await world.control.post<{ status: string }>(`/authorizations/${a.guid}/status`, { to: 'AUTHORIZED_MULTISESSION' });
+    expect(marked.status).toBe('AUTHORIZED_MULTISESSION');
+    await fetch(`${world.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    const opened = await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'the visit opened', 10_000);
+    if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('no visit');
+    expect(claimOf(cr).opened_with.auth_guid).toBe(a.guid);
+    // Only AUTHORIZED becomes multi-session.
+    const refused = await fetch(`${world.sandbox.url}/sandbox/authorizations/${a.guid}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'AUTHORIZED_MULTISESSION' }) });
+    expect(refused.status).toBe(409);
+    await s.ok('visit.close', { workflowId: opened.visitWorkflowId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
+  });
+});
+
 describe('emergency after creation', () => {
   it('a second protocol added and the doctor changed inside the 24 hours, the new doctor asked for approval', async () => {
     const protocols = (await s.ok('emergency.protocols', { interventionCode: 'SHA-01-001' })).items;
