@@ -47,6 +47,11 @@ describe('visit corrections', () => {
     expect(claimOf(cr).doctor?.registration_number).toBe('A34567');
     const after = await s.ok('workflow.get', { workflowId: visitId });
     expect(after).toMatchObject({ doctor: OTHER_DOCTOR, lastError: { code: 'DOCTOR_NOT_FOUND' } });
+    // SHA lost the doctor the station knows of (removed elsewhere): the change still goes through.
+    claimOf(cr).doctor = null;
+    const again = await s.ok('visit.attachDoctor', { workflowId: visitId, doctor: DOCTOR });
+    expect(again).toMatchObject({ doctor: DOCTOR, lastError: null });
+    expect(claimOf(cr).doctor?.registration_number).toBe('A12345');
     await s.ok('visit.close', { workflowId: visitId, reason: 'NO_SERVICE_GIVEN', explanation: 'test visit ended' });
   });
 
@@ -64,6 +69,28 @@ describe('visit corrections', () => {
     expect(edited.lines.find((l) => l.lineId === line.lineId)).toMatchObject({ quantity: 3, amountKes: 1500 });
     expect(claimOf(cr).lines.find((l) => l.line_guid === line.lineId)?.quantity).toBe(3);
     expect((await s.refused('visit.editLine', { workflowId: visitId, lineId: line.lineId })).code).toBe('VALIDATION');
+    await s.ok('visit.close', { workflowId: visitId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
+  });
+
+  it('a ward transfer: the intervention switched keeping the lines for the days billed; without the days it is refused before anything is sent', async () => {
+    const cr = await world.control.crIdOf('30000002');
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002', serviceType: 'INPATIENT' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+    const opened = await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('no visit');
+    const visitId = opened.visitWorkflowId;
+    const visit = await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.kind === 'visit' && v.lines.length > 0, 'the per-diem day line');
+    if (visit.kind !== 'visit') throw new Error('not a visit');
+    const from = visit.intervention.code;
+    const to = from === 'SHA-04-002' ? 'SHA-04-003' : 'SHA-04-002';
+    expect((await s.refused('visit.switchIntervention', { workflowId: visitId, interventionCode: to, keepLines: true })).code).toBe('VALIDATION');
+    const switched = await s.ok('visit.switchIntervention', { workflowId: visitId, interventionCode: to, keepLines: true, billFrom: '2030-01-15', billTo: '2030-01-16' });
+    expect(switched).toMatchObject({ intervention: { code: to }, lastError: null });
+    expect(switched.lines.length).toBe(visit.lines.length);
+    expect(switched.lines.every((l) => l.interventionCode === to)).toBe(true);
+    expect(claimOf(cr).interventions).toEqual([to]);
+    expect((await s.refused('visit.switchIntervention', { workflowId: visitId, interventionCode: 'SHA-99-999', keepLines: false })).code).toBe('INTERVENTION_NOT_ALLOWED');
     await s.ok('visit.close', { workflowId: visitId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
   });
 
