@@ -44,6 +44,12 @@ export const correctionCommands = {
   'emergency.addAnotherProtocol': { input: z.strictObject({ workflowId, protocolCode: z.string().min(1).max(60) }), output: emergencyView },
   /** Another attending doctor: the claim's doctor removed at SHA, the new one attached and asked for their approval. */
   'emergency.changeDoctor': { input: z.strictObject({ workflowId, doctor: attendingDoctor }), output: emergencyView },
+  /**
+   * Another requesting doctor while the named one has not approved: the exchange has no call that
+   * adds a doctor to a preauth, so it is cancelled and sent again naming the new doctor, on the
+   * same consent.
+   */
+  'elective.changeDoctor': { input: z.strictObject({ workflowId, doctor: attendingDoctor }), output: electiveView },
   /** Removes a diagnosis from the preauthorization while the doctor has not approved it yet. */
   'elective.removeDiagnosis': { input: z.strictObject({ workflowId, code: diagnosis.shape.code }), output: electiveView },
 };

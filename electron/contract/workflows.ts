@@ -295,6 +295,7 @@ export const electiveView = z.strictObject({
       'elective.refreshPreauth',
       'elective.cancelPreauth',
       'elective.removeDiagnosis',
+      'elective.changeDoctor',
       'visit.open',
     ]),
   ),

@@ -3,6 +3,7 @@
 // through workflowCommand (found, locked, an unknown outcome settled first).
 import type { ValidInput } from '../../contract';
 import { closeVisit, editLine, removeDiagnosis, removePreauthDiagnosis, switchIntervention } from '../workflows/corrections';
+import { changePreauthDoctor } from '../workflows/elective';
 import { addAnotherProtocol, changeDoctor } from '../workflows/emergency';
 import { defineCommands, type StationServices } from './services';
 
@@ -19,6 +20,7 @@ export const correctionCommands = (s: StationServices) => {
     ),
     'emergency.addAnotherProtocol': command(['emergency'], (e, c, input: ValidInput<'emergency.addAnotherProtocol'>) => addAnotherProtocol(c, e, input.protocolCode)),
     'emergency.changeDoctor': command(['emergency'], (e, c, input: ValidInput<'emergency.changeDoctor'>) => changeDoctor(c, e, input.doctor)),
+    'elective.changeDoctor': command(['elective'], (e, c, input: ValidInput<'elective.changeDoctor'>) => changePreauthDoctor(c, e, input.doctor)),
     'elective.removeDiagnosis': command(['elective'], (e, c, input: ValidInput<'elective.removeDiagnosis'>) => removePreauthDiagnosis(c, e, input.code)),
   });
 };

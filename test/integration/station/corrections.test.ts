@@ -209,7 +209,9 @@ describe('preauth corrections', () => {
   }
 
   it('DOCTOR_REQUEST_FAILED waits for a resend instead of ending; the resend reaches the doctor; a diagnosis removed before approval', async () => {
-    const { workflowId, reference } = await electiveAwaitingDoctor();
+    const awaiting = await electiveAwaitingDoctor();
+    const workflowId = awaiting.workflowId;
+    let reference = awaiting.reference;
     const removed = await s.ok('elective.removeDiagnosis', { workflowId, code: 'ME84' });
     expect(removed).toMatchObject({ preauth: { diagnoses: [{ code: 'DD51' }] } });
     expect(world.sandbox.context.state.preauths.get(Number(reference))?.diagnoses.map((d) => d.code)).toEqual(['DD51']);
@@ -222,6 +224,16 @@ describe('preauth corrections', () => {
     expect(failed.next).toContain('elective.resendDoctorRequest');
     const resent = await s.ok('elective.resendDoctorRequest', { workflowId });
     expect(resent).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DOCTOR_REQUEST_SENT', doctorStep: 'waiting' }, lastError: null });
+    // A wrong requesting doctor: cancelled and sent again naming the right one, on the same consent.
+    const changed = await s.ok('elective.changeDoctor', { workflowId, doctor: DOCTOR });
+    expect(changed).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL', diagnoses: [{ code: 'DD51' }] }, lastError: null });
+    const newReference = changed.kind === 'elective' ? changed.preauth!.reference! : '';
+    expect(newReference).not.toBe(reference);
+    expect(world.sandbox.context.state.preauths.get(Number(reference))?.status).toBe('CANCELLED');
+    expect(world.sandbox.context.state.preauths.get(Number(newReference))?.doctor?.registration_number).toBe('A12345');
+    expect((await s.refused('elective.changeDoctor', { workflowId, doctor: UNKNOWN_DOCTOR })).code).toBe('DOCTOR_NOT_FOUND');
+    expect(await s.ok('workflow.get', { workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { reference: newReference } });
+    reference = newReference;
     // Once the doctor approved, the diagnoses are final.
     await world.control.post(`/preauths/${reference}/doctor-approval`);
     await eventually(() => s.ok('workflow.get', { workflowId }), (v) => v.state === 'awaiting-payer', 'the doctor’s approval');

@@ -377,6 +377,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'emergency.addAnotherProtocol': { ...emergencyView, furtherProtocols: [{ protocolCode: 'EP-005', name: 'Airway protocol', interventionCode: 'SHA-01-004', tariffKes: 8000 }] },
   'emergency.changeDoctor': emergencyView,
   'elective.removeDiagnosis': electiveView,
+  'elective.changeDoctor': electiveView,
   'emergency.requestDoctorApproval': emergencyView,
   'emergency.identify': { ...emergencyView, state: 'identifying', patient },
   'emergency.submit': { ...emergencyView, state: 'submitted', next: [], claimStatus: 'SUBMITTED', submittedAt: later },
