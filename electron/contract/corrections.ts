@@ -15,6 +15,11 @@ const lineId = z.string().min(1).max(100);
 export const correctionCommands = {
   /** Closes the visit's claim: SHA will never pay it. Final. The nurse's explanation goes with the reason. */
   'visit.close': { input: z.strictObject({ workflowId, reason: closeReason, explanation: longText }), output: visitView },
+  /** Adds a diagnosis to the claim for one intervention (the visit's by default), without a new line. */
+  'visit.addDiagnosis': {
+    input: z.strictObject({ workflowId, code: diagnosis.shape.code, interventionCode: interventionCode.optional() }),
+    output: visitView,
+  },
   /** Removes a diagnosis the claim holds for one intervention (the visit's by default). */
   'visit.removeDiagnosis': {
     input: z.strictObject({ workflowId, code: diagnosis.shape.code, interventionCode: interventionCode.optional() }),

@@ -216,6 +216,7 @@ export const visitView = z.strictObject({
       'visit.addLine',
       'visit.removeLine',
       'visit.editLine',
+      'visit.addDiagnosis',
       'visit.removeDiagnosis',
       'visit.attachDoctor',
       'visit.switchIntervention',

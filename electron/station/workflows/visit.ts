@@ -642,6 +642,7 @@ export function visitView(wf: VisitWorkflow): VisitView {
       ? [
           'visit.addLine',
           ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine', 'visit.editLine'] as const) : []),
+          'visit.addDiagnosis',
           ...(wf.data.lines.some((l) => l.diagnoses.length > 0) ? (['visit.removeDiagnosis'] as const) : []),
           'visit.attachDoctor',
           'visit.switchIntervention',

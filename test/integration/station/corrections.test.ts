@@ -65,6 +65,11 @@ describe('visit corrections', () => {
     expect(removed.lines.find((l) => l.lineId === line.lineId)?.diagnoses.map((d) => d.code)).toEqual(['CA40']);
     expect(claimOf(cr).diagnoses.map((d) => d.code)).not.toContain('MD12');
     expect((await s.refused('visit.removeDiagnosis', { workflowId: visitId, code: 'MD12' })).code).toBe('NOT_FOUND');
+    // Added back without a new line: the claim holds it for the visit's intervention, and its lines show it.
+    const added = await s.ok('visit.addDiagnosis', { workflowId: visitId, code: 'MD12' });
+    expect(added.lines.find((l) => l.lineId === line.lineId)?.diagnoses.map((d) => d.code)).toEqual(['CA40', 'MD12']);
+    expect(claimOf(cr).diagnoses.map((d) => d.code)).toContain('MD12');
+    expect(added.lines.length).toBe(view.lines.length);
     const edited = await s.ok('visit.editLine', { workflowId: visitId, lineId: line.lineId, quantity: 3 });
     expect(edited.lines.find((l) => l.lineId === line.lineId)).toMatchObject({ quantity: 3, amountKes: 1500 });
     expect(claimOf(cr).lines.find((l) => l.line_guid === line.lineId)?.quantity).toBe(3);

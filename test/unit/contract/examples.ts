@@ -343,6 +343,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'visit.removeLine': { ...visitView, lines: [], totalKes: 0 },
   'visit.attachDoctor': visitView,
   'visit.close': { ...visitView, state: 'closed', claimStatus: 'CLOSED', next: [] },
+  'visit.addDiagnosis': visitView,
   'visit.removeDiagnosis': visitView,
   'visit.editLine': visitView,
   'visit.switchIntervention': visitView,
