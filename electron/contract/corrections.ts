@@ -15,6 +15,11 @@ const lineId = z.string().min(1).max(100);
 export const correctionCommands = {
   /** Closes the visit's claim: SHA will never pay it. Final. The nurse's explanation goes with the reason. */
   'visit.close': { input: z.strictObject({ workflowId, reason: closeReason, explanation: longText }), output: visitView },
+  /** Adds a diagnosis to the claim for one intervention (the visit's by default), without a new line. */
+  'visit.addDiagnosis': {
+    input: z.strictObject({ workflowId, code: diagnosis.shape.code, interventionCode: interventionCode.optional() }),
+    output: visitView,
+  },
   /** Removes a diagnosis the claim holds for one intervention (the visit's by default). */
   'visit.removeDiagnosis': {
     input: z.strictObject({ workflowId, code: diagnosis.shape.code, interventionCode: interventionCode.optional() }),
@@ -44,6 +49,12 @@ export const correctionCommands = {
   'emergency.addAnotherProtocol': { input: z.strictObject({ workflowId, protocolCode: z.string().min(1).max(60) }), output: emergencyView },
   /** Another attending doctor: the claim's doctor removed at SHA, the new one attached and asked for their approval. */
   'emergency.changeDoctor': { input: z.strictObject({ workflowId, doctor: attendingDoctor }), output: emergencyView },
+  /**
+   * Another requesting doctor while the named one has not approved: the exchange has no call that
+   * adds a doctor to a preauth, so it is cancelled and sent again naming the new doctor, on the
+   * same consent.
+   */
+  'elective.changeDoctor': { input: z.strictObject({ workflowId, doctor: attendingDoctor }), output: electiveView },
   /** Removes a diagnosis from the preauthorization while the doctor has not approved it yet. */
   'elective.removeDiagnosis': { input: z.strictObject({ workflowId, code: diagnosis.shape.code }), output: electiveView },
 };

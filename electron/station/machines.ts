@@ -70,6 +70,8 @@ export const electiveMachine = {
     finalise: 'finalised',
     preauthRejected: 'preauth-rejected',
     preauthCancelled: 'cancelled',
+    // Another requesting doctor: the preauth cancelled at SHA and sent again on the same consent.
+    requestAgain: 'verified',
   },
   'awaiting-payer': { finalise: 'finalised', preauthRejected: 'preauth-rejected', preauthCancelled: 'cancelled' },
   finalised: { verifyVisitDay: 'visit-day-verifying', openVisit: 'opening-visit', preauthCancelled: 'cancelled', preauthRejected: 'preauth-rejected' },

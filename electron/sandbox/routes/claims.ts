@@ -454,7 +454,7 @@ export function claimRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       if (a.status === 'AUTHORIZED_PENDING_VISIT') {
         throw fail.rule('PREAUTH_REQUIRED', 'The preauthorization of this consent is not FINALISED yet: the visit cannot open', [{ status: a.status }]);
       }
-      if (a.status !== 'AUTHORIZED') {
+      if (a.status !== 'AUTHORIZED' && a.status !== 'AUTHORIZED_MULTISESSION') {
         throw fail.rule('AUTHORIZATION_NOT_AUTHORIZED', `Authorization ${a.guid} is ${a.status}, not AUTHORIZED`, [{ status: a.status }]);
       }
     }

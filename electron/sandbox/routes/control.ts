@@ -53,6 +53,8 @@ const workflowStateRequest = z.object({
   // With DRAFT_RESUBMIT_DOCUMENTS: the document types the payer asks for (default: the claim's interventions' applicable types not on it yet).
   documents: z.array(z.enum(claimDocumentTypes)).min(1).max(31).optional(),
 });
+/** The payer's side of an authorization: only AUTHORIZED → AUTHORIZED_MULTISESSION is the payer's to make. */
+const authorizationStatusRequest = z.object({ to: z.literal('AUTHORIZED_MULTISESSION') });
 const PREAUTH_STATES = Object.keys(PREAUTH_MACHINE) as [PreauthStatus, ...PreauthStatus[]];
 /** The payer's or the doctor's side of a preauth; `note` is what the payer writes to the facility (a clarification asked for). */
 const preauthStatusRequest = z.object({ to: z.enum(PREAUTH_STATES), note: z.string().trim().min(1).max(2000).optional() });
@@ -99,6 +101,14 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const p = findPreauth(ctx, request.params.id);
     payerRejects(ctx, p, body.reason);
     return preauthView(p);
+  });
+
+  app.post<{ Params: { guid: string } }>('/authorizations/:guid/status', async (request) => {
+    const body = parse(authorizationStatusRequest, request.body);
+    const a = ctx.state.authorizations.get(request.params.guid);
+    if (a === undefined) throw fail.notFound(`No authorization ${request.params.guid}`);
+    ctx.state.fireAuthorization(a, 'multisession', 'INVALID_TRANSITION', `control: ${body.to}`);
+    return authorizationView(a);
   });
 
   app.post<{ Params: { id: string } }>('/preauths/:id/status', async (request) => {

@@ -11,8 +11,9 @@ export type AuthorizationStatus =
   | 'AUTHORIZED_PENDING_VISIT'
   | 'REJECTED'
   | 'EXPIRED'
-  | 'EMERGENCY_AUTHORIZED';
-export type AuthorizationEvent = 'match_visit' | 'match_pre_visit' | 'third_mismatch' | 'reject' | 'expire' | 'preauth_finalised';
+  | 'EMERGENCY_AUTHORIZED'
+  | 'AUTHORIZED_MULTISESSION';
+export type AuthorizationEvent = 'match_visit' | 'match_pre_visit' | 'third_mismatch' | 'reject' | 'expire' | 'preauth_finalised' | 'multisession';
 
 export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEvent> = {
   PENDING: {
@@ -23,7 +24,10 @@ export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEv
     expire: 'EXPIRED',
   },
   AUTHORIZED_PENDING_VISIT: { preauth_finalised: 'AUTHORIZED' },
-  AUTHORIZED: {},
+  // FN "Biometric authorization": a consent that covers several sessions (dialysis, oncology); the
+  // payer's side, driven by the control API. It opens a visit as AUTHORIZED does.
+  AUTHORIZED: { multisession: 'AUTHORIZED_MULTISESSION' },
+  AUTHORIZED_MULTISESSION: {},
   REJECTED: {},
   EXPIRED: {},
   EMERGENCY_AUTHORIZED: {},

@@ -25,6 +25,15 @@ export async function closeVisit(ctx: Ctx, wf: VisitWorkflow, reason: z.infer<ty
   if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the closing: the station is checking the claim before anything is sent again.');
 }
 
+/** Adds a diagnosis to the claim for an intervention (the visit's by default): POST /claims/diagnoses, no line needed. */
+export async function addDiagnosis(ctx: Ctx, wf: VisitWorkflow, code: string, interventionCode: string | undefined): Promise<void> {
+  const consentToken = requireOpen(wf);
+  const request = { consent_token: consentToken, icd_code: code, intervention_code: interventionCode ?? wf.data.intervention.code };
+  const known = await billingCall(ctx, wf, journal.addDiagnosis, request, () => ctx.session.client().claims.addDiagnosis(request), () => undefined);
+  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the diagnosis: the station is checking the claim before anything is sent again.');
+  await refreshFromPreview(ctx, wf).catch(() => undefined);
+}
+
 /** Removes one diagnosis the claim holds for an intervention (the visit's by default). */
 export async function removeDiagnosis(ctx: Ctx, wf: VisitWorkflow, code: string, interventionCode: string | undefined): Promise<void> {
   const consentToken = requireOpen(wf);

@@ -313,6 +313,46 @@ export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: stri
   }
 }
 
+/**
+ * Another requesting doctor, before the named one approves. The exchange documents no call that
+ * adds a doctor to a preauth (DELETE /preauths/doctors only removes one), so the new doctor is
+ * looked up in the professionals registry, then the preauth cancelled (POST /preauths/cancel) and
+ * sent again naming the new doctor, on the same consent.
+ */
+export async function changePreauthDoctor(ctx: Ctx, wf: ElectiveWorkflow, doctor: AttendingDoctor): Promise<void> {
+  const r = wf.data.preauthRequest;
+  if (wf.state !== 'awaiting-doctor' || wf.data.authToken === null || r === null) {
+    fail('WRONG_STATE', 'The requesting doctor changes only before they approve the preauthorization.', { state: wf.state });
+  }
+  const named = listedDoctor(doctor);
+  // Found in the registry first (DOCTOR_NOT_FOUND otherwise): a typing mistake never cancels a preauth.
+  await ctx.session.client().lookups.searchProfessionals({ identification_number: named.identification_number, identification_type: named.identification_type, regulator: named.regulation_body });
+  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
+  try {
+    await ctx.engine.call(
+      wf,
+      journal.cancelPreauth,
+      request,
+      () => ctx.session.client().preauth.cancel(request),
+      () => {
+        ctx.engine.cancelRepeat('preauth', wf.id);
+        wf.data.preauthRequest = { ...r, doctor };
+        wf.data.preauth = null;
+        wf.lastError = null;
+        ctx.engine.transition(wf, 'requestAgain', 'another requesting doctor');
+      },
+      (error) => ctx.engine.setError(wf, error),
+    );
+  } catch (error) {
+    if (error instanceof OutcomeUnknown) {
+      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
+      fail('OUTCOME_UNKNOWN', 'SHA did not confirm the cancellation: the station is checking the preauthorization before anything is sent again.', { workflowId: wf.id });
+    }
+    throw error;
+  }
+  await createPreauth(ctx, wf);
+}
+
 /** visit.open on an elective: only with phase one's guid (fingerprint), otherwise the SMS code comes first. */
 export async function openElectiveVisit(ctx: Ctx, wf: ElectiveWorkflow, doctor: AttendingDoctor | null) {
   if (wf.state !== 'finalised') {
@@ -357,6 +397,7 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   if ((wf.state === 'verifying' && wf.data.preauthRequest === null) || wf.state === 'verified') next.push('elective.submitPreauth');
   if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
   if (wf.state === 'awaiting-doctor' && (wf.data.preauthRequest?.diagnoses.length ?? 0) > 1) next.push('elective.removeDiagnosis');
+  if (wf.state === 'awaiting-doctor') next.push('elective.changeDoctor');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer' || wf.state === 'finalised') next.push('elective.cancelPreauth');
   if (wf.state === 'finalised' && wf.data.phaseOneMethod === 'fingerprint') next.push('visit.open');

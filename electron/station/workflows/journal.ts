@@ -41,6 +41,7 @@ export const journal = {
   addDoctor: entry(claims.addDoctor, 'look-up'),
   removeLine: entry(claims.removeLine, 'look-up'),
   removeDoctor: entry(claims.removeDoctor, 'look-up'),
+  addDiagnosis: entry(claims.addDiagnosis, 'look-up'),
   removeDiagnosis: entry(claims.removeDiagnosis, 'look-up'),
   editLine: entry(claims.editLine, 'look-up'),
   switchIntervention: entry(claims.switchIntervention, 'look-up'),

@@ -519,7 +519,18 @@ export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: Attendin
   const consentToken = requireOpen(wf);
   const previous = wf.data.doctor;
   if (previous !== null && sameDoctor(previous, doctor)) return;
-  if (previous !== null) await removeClaimDoctor(ctx, wf, consentToken);
+  if (previous !== null) {
+    try {
+      await removeClaimDoctor(ctx, wf, consentToken);
+    } catch (error) {
+      // SHA holds no doctor (404): nothing to remove before the new one is added.
+      if (!(error instanceof StationFailure) || error.error.code !== 'NOT_FOUND') throw error;
+      ctx.engine.commit(() => {
+        wf.data.doctor = null;
+        ctx.engine.setError(wf, null);
+      });
+    }
+  }
   try {
     await addClaimDoctor(ctx, wf, consentToken, doctor);
   } catch (error) {
@@ -631,6 +642,7 @@ export function visitView(wf: VisitWorkflow): VisitView {
       ? [
           'visit.addLine',
           ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine', 'visit.editLine'] as const) : []),
+          'visit.addDiagnosis',
           ...(wf.data.lines.some((l) => l.diagnoses.length > 0) ? (['visit.removeDiagnosis'] as const) : []),
           'visit.attachDoctor',
           'visit.switchIntervention',

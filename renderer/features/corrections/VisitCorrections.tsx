@@ -11,6 +11,7 @@ import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Checkbox, RadioGroup, SelectField, TextArea, TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
+import { isDiagnosisCode } from '../shared/formats';
 
 type VisitView = ViewOf<'visit'>;
 type CloseReason = CommandInput<'visit.close'>['reason'];
@@ -31,12 +32,12 @@ export function VisitClosedNotice({ view }: { readonly view: VisitView }) {
 }
 
 export function VisitCorrections({ view }: { readonly view: VisitView }) {
-  const offered = (['visit.editLine', 'visit.removeDiagnosis', 'visit.switchIntervention', 'visit.close'] as const).some((name) => view.next.includes(name));
+  const offered = (['visit.editLine', 'visit.addDiagnosis', 'visit.removeDiagnosis', 'visit.switchIntervention', 'visit.close'] as const).some((name) => view.next.includes(name));
   if (!offered) return null;
   return (
     <>
       {view.next.includes('visit.editLine') && <EditLineForm view={view} />}
-      {view.next.includes('visit.removeDiagnosis') && <DiagnosisRemoval view={view} />}
+      {(view.next.includes('visit.addDiagnosis') || view.next.includes('visit.removeDiagnosis')) && <Diagnoses view={view} />}
       {view.next.includes('visit.switchIntervention') && <SwitchForm view={view} />}
       {view.next.includes('visit.close') && <CloseForm view={view} />}
     </>
@@ -113,9 +114,12 @@ function EditLineForm({ view }: { readonly view: VisitView }) {
   );
 }
 
-function DiagnosisRemoval({ view }: { readonly view: VisitView }) {
+function Diagnoses({ view }: { readonly view: VisitView }) {
   const { t } = useTranslation();
-  const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'visit.removeDiagnosis';
+  const pending = useWorkflows((s) => s.pending[view.workflowId]);
+  const [code, setCode] = useState('');
+  const [tried, setTried] = useState(false);
+  const codeOk = isDiagnosisCode(code.trim());
   // The exchange keeps diagnoses per intervention: each once, with the intervention it belongs to.
   const held = new Map<string, { code: string; interventionCode: string }>();
   for (const line of view.lines) for (const d of line.diagnoses) held.set(`${line.interventionCode} ${d.code}`, { code: d.code, interventionCode: line.interventionCode });
@@ -123,21 +127,53 @@ function DiagnosisRemoval({ view }: { readonly view: VisitView }) {
     <section className="panel" aria-labelledby="diagnoses-title">
       <h2 id="diagnoses-title">{t('corrections.diagnoses.title')}</h2>
       <p className="muted">{t('corrections.diagnoses.explain')}</p>
-      <ul className="chips">
-        {[...held.values()].map((d) => (
-          <li key={`${d.interventionCode} ${d.code}`}>
-            <span>{d.code}</span>{' '}
-            <Button
-              tone="quiet"
-              busy={pending}
-              aria-label={t('corrections.diagnoses.removeNamed', { code: d.code })}
-              onClick={() => void run(view.workflowId, 'visit.removeDiagnosis', { workflowId: view.workflowId, code: d.code, interventionCode: d.interventionCode })}
-            >
-              {t('visit.lines.remove')}
-            </Button>
-          </li>
-        ))}
-      </ul>
+      {held.size > 0 && (
+        <ul className="chips">
+          {[...held.values()].map((d) => (
+            <li key={`${d.interventionCode} ${d.code}`}>
+              <span>{d.code}</span>{' '}
+              {view.next.includes('visit.removeDiagnosis') && (
+                <Button
+                  tone="quiet"
+                  busy={pending === 'visit.removeDiagnosis'}
+                  aria-label={t('corrections.diagnoses.removeNamed', { code: d.code })}
+                  onClick={() => void run(view.workflowId, 'visit.removeDiagnosis', { workflowId: view.workflowId, code: d.code, interventionCode: d.interventionCode })}
+                >
+                  {t('visit.lines.remove')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {view.next.includes('visit.addDiagnosis') && (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setTried(true);
+            if (!codeOk) return;
+            void run(view.workflowId, 'visit.addDiagnosis', { workflowId: view.workflowId, code: code.trim() }).then((answer) => {
+              if (!answer.ok) return;
+              setCode('');
+              setTried(false);
+            });
+          }}
+        >
+          <div className="row">
+            <TextField
+              label={t('corrections.diagnoses.code')}
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+              hint={t('visit.lines.diagnosisHint')}
+              autoComplete="off"
+              error={tried && !codeOk ? t('visit.lines.diagnosisNeeded') : undefined}
+            />
+          </div>
+          <Button type="submit" busy={pending === 'visit.addDiagnosis'}>
+            {t('corrections.diagnoses.add')}
+          </Button>
+        </form>
+      )}
     </section>
   );
 }

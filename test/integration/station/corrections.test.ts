@@ -47,6 +47,11 @@ describe('visit corrections', () => {
     expect(claimOf(cr).doctor?.registration_number).toBe('A34567');
     const after = await s.ok('workflow.get', { workflowId: visitId });
     expect(after).toMatchObject({ doctor: OTHER_DOCTOR, lastError: { code: 'DOCTOR_NOT_FOUND' } });
+    // SHA lost the doctor the station knows of (removed elsewhere): the change still goes through.
+    claimOf(cr).doctor = null;
+    const again = await s.ok('visit.attachDoctor', { workflowId: visitId, doctor: DOCTOR });
+    expect(again).toMatchObject({ doctor: DOCTOR, lastError: null });
+    expect(claimOf(cr).doctor?.registration_number).toBe('A12345');
     await s.ok('visit.close', { workflowId: visitId, reason: 'NO_SERVICE_GIVEN', explanation: 'test visit ended' });
   });
 
@@ -60,10 +65,37 @@ describe('visit corrections', () => {
     expect(removed.lines.find((l) => l.lineId === line.lineId)?.diagnoses.map((d) => d.code)).toEqual(['CA40']);
     expect(claimOf(cr).diagnoses.map((d) => d.code)).not.toContain('MD12');
     expect((await s.refused('visit.removeDiagnosis', { workflowId: visitId, code: 'MD12' })).code).toBe('NOT_FOUND');
+    // Added back without a new line: the claim holds it for the visit's intervention, and its lines show it.
+    const added = await s.ok('visit.addDiagnosis', { workflowId: visitId, code: 'MD12' });
+    expect(added.lines.find((l) => l.lineId === line.lineId)?.diagnoses.map((d) => d.code)).toEqual(['CA40', 'MD12']);
+    expect(claimOf(cr).diagnoses.map((d) => d.code)).toContain('MD12');
+    expect(added.lines.length).toBe(view.lines.length);
     const edited = await s.ok('visit.editLine', { workflowId: visitId, lineId: line.lineId, quantity: 3 });
     expect(edited.lines.find((l) => l.lineId === line.lineId)).toMatchObject({ quantity: 3, amountKes: 1500 });
     expect(claimOf(cr).lines.find((l) => l.line_guid === line.lineId)?.quantity).toBe(3);
     expect((await s.refused('visit.editLine', { workflowId: visitId, lineId: line.lineId })).code).toBe('VALIDATION');
+    await s.ok('visit.close', { workflowId: visitId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
+  });
+
+  it('a ward transfer: the intervention switched keeping the lines for the days billed; without the days it is refused before anything is sent', async () => {
+    const cr = await world.control.crIdOf('30000002');
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002', serviceType: 'INPATIENT' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+    const opened = await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('no visit');
+    const visitId = opened.visitWorkflowId;
+    const visit = await eventually(() => s.ok('workflow.get', { workflowId: visitId }), (v) => v.kind === 'visit' && v.lines.length > 0, 'the per-diem day line');
+    if (visit.kind !== 'visit') throw new Error('not a visit');
+    const from = visit.intervention.code;
+    const to = from === 'SHA-04-002' ? 'SHA-04-003' : 'SHA-04-002';
+    expect((await s.refused('visit.switchIntervention', { workflowId: visitId, interventionCode: to, keepLines: true })).code).toBe('VALIDATION');
+    const switched = await s.ok('visit.switchIntervention', { workflowId: visitId, interventionCode: to, keepLines: true, billFrom: '2030-01-15', billTo: '2030-01-16' });
+    expect(switched).toMatchObject({ intervention: { code: to }, lastError: null });
+    expect(switched.lines.length).toBe(visit.lines.length);
+    expect(switched.lines.every((l) => l.interventionCode === to)).toBe(true);
+    expect(claimOf(cr).interventions).toEqual([to]);
+    expect((await s.refused('visit.switchIntervention', { workflowId: visitId, interventionCode: 'SHA-99-999', keepLines: false })).code).toBe('INTERVENTION_NOT_ALLOWED');
     await s.ok('visit.close', { workflowId: visitId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
   });
 
@@ -94,6 +126,30 @@ describe('a correction whose answer is lost', () => {
     expect(claimOf(cr).workflow_state).toBe('DRAFT');
     const closed = await s.ok('visit.close', { workflowId: visitId, reason: 'WRONG_PATIENT', explanation: 'Wrong patient' });
     expect(closed).toMatchObject({ state: 'closed', claimStatus: 'CLOSED' });
+  });
+});
+
+describe('AUTHORIZED_MULTISESSION', () => {
+  it('a consent the payer made multi-session opens the visit as an authorized one', async () => {
+    const cr = await world.control.crIdOf('30000001');
+    const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000001' });
+    const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+    // The station's look-ups held back while the patient's finger matches and the payer marks the consent.
+    await world.control.post('/faults', { routes: ['GET /api/v1/claims/authorizations'], latency_ms: 600 });
+    await s.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+    const a = [...world.sandbox.context.state.authorizations.values()].filter((x) => x.patient_id === cr && x.status === 'PENDING').at(-1)!;
+    const [finger] = await world.control.get<{ template: string }[]>(`/patients/${cr}/fingerprints`);
+    await world.control.post(`/authorizations/${a.guid}/fingerprint`, { template: finger!.template });
+    const marked = await world.control.post<{ status: string }>(`/authorizations/${a.guid}/status`, { to: 'AUTHORIZED_MULTISESSION' });
+    expect(marked.status).toBe('AUTHORIZED_MULTISESSION');
+    await fetch(`${world.sandbox.url}/sandbox/faults`, { method: 'DELETE' });
+    const opened = await eventually(() => s.ok('workflow.get', { workflowId: consent.workflowId }), (v) => v.state === 'visit-opened', 'the visit opened', 10_000);
+    if (opened.kind !== 'consent' || opened.visitWorkflowId === null) throw new Error('no visit');
+    expect(claimOf(cr).opened_with.auth_guid).toBe(a.guid);
+    // Only AUTHORIZED becomes multi-session.
+    const refused = await fetch(`${world.sandbox.url}/sandbox/authorizations/${a.guid}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'AUTHORIZED_MULTISESSION' }) });
+    expect(refused.status).toBe(409);
+    await s.ok('visit.close', { workflowId: opened.visitWorkflowId, reason: 'OTHER_REASONS', explanation: 'test visit ended' });
   });
 });
 
@@ -158,7 +214,9 @@ describe('preauth corrections', () => {
   }
 
   it('DOCTOR_REQUEST_FAILED waits for a resend instead of ending; the resend reaches the doctor; a diagnosis removed before approval', async () => {
-    const { workflowId, reference } = await electiveAwaitingDoctor();
+    const awaiting = await electiveAwaitingDoctor();
+    const workflowId = awaiting.workflowId;
+    let reference = awaiting.reference;
     const removed = await s.ok('elective.removeDiagnosis', { workflowId, code: 'ME84' });
     expect(removed).toMatchObject({ preauth: { diagnoses: [{ code: 'DD51' }] } });
     expect(world.sandbox.context.state.preauths.get(Number(reference))?.diagnoses.map((d) => d.code)).toEqual(['DD51']);
@@ -171,6 +229,16 @@ describe('preauth corrections', () => {
     expect(failed.next).toContain('elective.resendDoctorRequest');
     const resent = await s.ok('elective.resendDoctorRequest', { workflowId });
     expect(resent).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DOCTOR_REQUEST_SENT', doctorStep: 'waiting' }, lastError: null });
+    // A wrong requesting doctor: cancelled and sent again naming the right one, on the same consent.
+    const changed = await s.ok('elective.changeDoctor', { workflowId, doctor: DOCTOR });
+    expect(changed).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL', diagnoses: [{ code: 'DD51' }] }, lastError: null });
+    const newReference = changed.kind === 'elective' ? changed.preauth!.reference! : '';
+    expect(newReference).not.toBe(reference);
+    expect(world.sandbox.context.state.preauths.get(Number(reference))?.status).toBe('CANCELLED');
+    expect(world.sandbox.context.state.preauths.get(Number(newReference))?.doctor?.registration_number).toBe('A12345');
+    expect((await s.refused('elective.changeDoctor', { workflowId, doctor: UNKNOWN_DOCTOR })).code).toBe('DOCTOR_NOT_FOUND');
+    expect(await s.ok('workflow.get', { workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { reference: newReference } });
+    reference = newReference;
     // Once the doctor approved, the diagnoses are final.
     await world.control.post(`/preauths/${reference}/doctor-approval`);
     await eventually(() => s.ok('workflow.get', { workflowId }), (v) => v.state === 'awaiting-payer', 'the doctor’s approval');

@@ -880,6 +880,22 @@ describe('corrections', () => {
     }
   });
 
+  it('names another requesting doctor before approval: sent again under a new SHA reference', async () => {
+    const page = await open();
+    try {
+      await flows.electiveWaiting(page);
+      const before = await page.locator('dt:text-is("SHA reference") + dd').textContent();
+      const section = page.getByRole('region', { name: 'Requesting doctor' });
+      await section.getByRole('button', { name: 'Change the doctor' }).click();
+      await section.getByRole('textbox', { name: 'Identification number' }).fill('A34567');
+      await section.getByRole('button', { name: 'Send it again with this doctor' }).click();
+      await expect.poll(() => page.locator('dt:text-is("SHA reference") + dd').textContent()).not.toBe(before);
+      await section.getByRole('button', { name: 'Change the doctor' }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
   it('shows the preauth’s diagnoses and offers no removal of its only one', async () => {
     const page = await open();
     try {
