@@ -10,8 +10,8 @@ import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Checkbox, RadioGroup, SelectField, TextArea, TextField } from '../../ui/Field';
+import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { Notice } from '../../ui/Notice';
-import { isDiagnosisCode } from '../shared/formats';
 
 type VisitView = ViewOf<'visit'>;
 type CloseReason = CommandInput<'visit.close'>['reason'];
@@ -117,9 +117,9 @@ function EditLineForm({ view }: { readonly view: VisitView }) {
 function Diagnoses({ view }: { readonly view: VisitView }) {
   const { t } = useTranslation();
   const pending = useWorkflows((s) => s.pending[view.workflowId]);
-  const [code, setCode] = useState('');
+  const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [tried, setTried] = useState(false);
-  const codeOk = isDiagnosisCode(code.trim());
+  const codeOk = isDiagnosisGiven(diagnosis);
   // The exchange keeps diagnoses per intervention: each once, with the intervention it belongs to.
   const held = new Map<string, { code: string; interventionCode: string }>();
   for (const line of view.lines) for (const d of line.diagnoses) held.set(`${line.interventionCode} ${d.code}`, { code: d.code, interventionCode: line.interventionCode });
@@ -152,20 +152,18 @@ function Diagnoses({ view }: { readonly view: VisitView }) {
             event.preventDefault();
             setTried(true);
             if (!codeOk) return;
-            void run(view.workflowId, 'visit.addDiagnosis', { workflowId: view.workflowId, code: code.trim() }).then((answer) => {
+            void run(view.workflowId, 'visit.addDiagnosis', { workflowId: view.workflowId, code: diagnosisInput(diagnosis).code }).then((answer) => {
               if (!answer.ok) return;
-              setCode('');
+              setDiagnosis(emptyDiagnosis);
               setTried(false);
             });
           }}
         >
           <div className="row">
-            <TextField
+            <DiagnosisSearch
               label={t('corrections.diagnoses.code')}
-              value={code}
-              onChange={(event) => setCode(event.target.value)}
-              hint={t('visit.lines.diagnosisHint')}
-              autoComplete="off"
+              value={diagnosis}
+              onChange={setDiagnosis}
               error={tried && !codeOk ? t('visit.lines.diagnosisNeeded') : undefined}
             />
           </div>

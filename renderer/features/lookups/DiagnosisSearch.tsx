@@ -37,10 +37,13 @@ export function DiagnosisSearch({
   value,
   onChange,
   error,
+  label,
 }: {
   readonly value: DiagnosisDraft;
   readonly onChange: (next: DiagnosisDraft) => void;
   readonly error?: string;
+  /** Where a screen has two diagnosis fields (a line's, the claim's), each is named for its own. */
+  readonly label?: string;
 }) {
   const { t } = useTranslation();
   const [choices, setChoices] = useState<Choices>([]);
@@ -88,7 +91,7 @@ export function DiagnosisSearch({
       }}
     >
       <TextField
-        label={t('visit.lines.diagnosis')}
+        label={label ?? t('visit.lines.diagnosis')}
         value={text}
         onChange={(event) => {
           onChange({ text: event.target.value, title: null });

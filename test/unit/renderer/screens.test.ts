@@ -280,6 +280,22 @@ describe('look-ups instead of typing', () => {
     }
   });
 
+  it('finds the diagnosis to add to the claim by a few letters too', async () => {
+    const page = await open();
+    try {
+      await flows.visitWithLine(page);
+      const panel = page.getByRole('region', { name: 'Diagnoses on the claim' });
+      const field = panel.getByRole('textbox', { name: 'ICD-11 code of the diagnosis to add' });
+      await field.fill('malar');
+      await panel.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z Malaria/ }).click();
+      expect(await field.inputValue()).toBe('1F40.Z');
+      await panel.getByRole('button', { name: 'Add the diagnosis' }).click();
+      await panel.getByRole('button', { name: 'Remove the diagnosis 1F40.Z' }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
   it('says when no diagnosis matches, and takes a code typed whole', async () => {
     const page = await open();
     try {
