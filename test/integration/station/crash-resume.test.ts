@@ -48,11 +48,17 @@ class StationProcess {
   }
 
   invoke<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandOutcome<N>> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.reject(new Crashed('the station process is gone'));
+    // Killed but not yet reaped: the channel is closed before the exit is seen.
+    if (this.child.exitCode !== null || this.child.signalCode !== null || !this.child.connected) return Promise.reject(new Crashed('the station process is gone'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (o: unknown) => void, reject });
-      this.child.send({ id, name, input });
+      // A send the dying process can no longer take is a crash under the call, not an uncaught error.
+      this.child.send({ id, name, input }, (error) => {
+        if (error === null || !this.waiting.has(id)) return;
+        this.waiting.delete(id);
+        reject(new Crashed(`the station process is gone (${error.message})`));
+      });
     });
   }
 
