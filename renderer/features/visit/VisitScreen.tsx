@@ -27,6 +27,8 @@ import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrect
 import { PreviewPanel } from './PreviewPanel';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
 import { MAX_BASE64, sizeWords } from '../claims/files';
+import { documentTypes } from '../shared/documents';
+import { knownIntervention, useServices } from '../services/store';
 
 type VisitView = ViewOf<'visit'>;
 
@@ -212,6 +214,10 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const [paperProblem, setPaperProblem] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
   const format = useFormat();
+  // The document types SHA lists for the visit's service, offered first: known while the patient's
+  // services are in hand (not on a visit resumed later, where the picker offers every type alike).
+  const required = useServices((s) => knownIntervention(s, view.patient.patientRef, view.intervention.code)?.requiredDocuments ?? null);
+  const listed = required === null ? null : documentTypes.filter((d) => required.includes(d));
 
   const priceValue = Number(price);
   const quantityValue = Number(quantity);
@@ -280,7 +286,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
         <DiagnosisSearch value={diagnosis} onChange={setDiagnosis} error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined} />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && doctorGiven && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
-      <DocumentPicker listed={null} busy={false} onAttach={holdPaper} />
+      <DocumentPicker listed={listed} busy={false} onAttach={holdPaper} />
       {paperProblem !== null && <Notice tone="warn">{paperProblem}</Notice>}
       {papers.length > 0 && (
         <ul className="line-papers" aria-label={t('visit.lines.papers')}>

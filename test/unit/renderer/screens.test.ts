@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
 import { cancelButton, control, flows } from '../../e2e/flows';
+import { suggestedIntervention } from '../../fixtures/renderer/world';
 
 let browser: Browser;
 let server: StaticServer;
@@ -343,10 +344,14 @@ describe('documents on a billing line', () => {
     await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('300');
   }
 
-  it('previews a document, holds it for the line, and sends it with the line', async () => {
-    const page = await open();
+  it('previews a document, holds it for the line, and sends it with the line, the types SHA lists offered first', async () => {
+    const page = await open({ fake: { requiredDocuments: { [suggestedIntervention.code]: ['LAB_RESULTS', 'INVOICE'] } } });
     try {
       await lineReady(page);
+      const type = page.getByRole('combobox', { name: 'Document type' });
+      expect(await type.inputValue()).toBe('');
+      expect(await type.locator('optgroup').first().getAttribute('label')).toBe('Listed by SHA for this service');
+      expect(await type.locator('optgroup').first().locator('option').allTextContents()).toEqual(['Invoice', 'Lab results']);
       await page.getByRole('combobox', { name: 'Document type' }).selectOption({ label: 'Lab results' });
       await page.getByRole('textbox', { name: 'Document title' }).fill('Malaria smear');
       await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'smear.pdf', mimeType: 'application/pdf', buffer: PDF });
