@@ -163,8 +163,13 @@ export function retryUtilization(code: string): void {
 }
 
 export function selectedIntervention(state: ServicesState): Intervention | null {
-  if (state.selected === null) return null;
-  return state.index.items.find((item) => item.code === state.selected) ?? null;
+  return state.selected === null ? null : knownIntervention(state, state.patientRef, state.selected);
+}
+
+/** An intervention of this patient's as SHA listed it, if it has arrived (null for another patient's, or one not in yet). */
+export function knownIntervention(state: ServicesState, patientRef: string | null, code: string): Intervention | null {
+  if (patientRef === null || state.patientRef !== patientRef) return null;
+  return state.index.items.find((item) => item.code === code) ?? null;
 }
 
 holdsPatientData(() => set({ ...empty }));

@@ -25,6 +25,10 @@ import { WorkflowError } from '../shared/WorkflowError';
 import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
 import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
+import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
+import { MAX_BASE64, sizeWords } from '../claims/files';
+import { documentTypes } from '../shared/documents';
+import { knownIntervention, useServices } from '../services/store';
 
 type VisitView = ViewOf<'visit'>;
 
@@ -195,6 +199,9 @@ function LinesSection({ view }: { readonly view: VisitView }) {
   );
 }
 
+/** The contract's most papers on one billing line. */
+const MAX_LINE_PAPERS = 5;
+
 function AddLineForm({ view }: { readonly view: VisitView }) {
   const { t } = useTranslation();
   const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'visit.addLine';
@@ -203,7 +210,14 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const [quantity, setQuantity] = useState('1');
   const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [doctor, setDoctor] = useState<DoctorDraft>(view.doctor ?? emptyDoctor);
+  const [papers, setPapers] = useState<readonly ChosenDocument[]>([]);
+  const [paperProblem, setPaperProblem] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
+  const format = useFormat();
+  // The document types SHA lists for the visit's service, offered first: known while the patient's
+  // services are in hand (not on a visit resumed later, where the picker offers every type alike).
+  const required = useServices((s) => knownIntervention(s, view.patient.patientRef, view.intervention.code)?.requiredDocuments ?? null);
+  const listed = required === null ? null : documentTypes.filter((d) => required.includes(d));
 
   const priceValue = Number(price);
   const quantityValue = Number(quantity);
@@ -211,6 +225,20 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const quantityOk = Number.isInteger(quantityValue) && quantityValue >= 1;
   const diagnosisOk = isDiagnosisGiven(diagnosis);
   const doctorGiven = doctor.identificationNumber.trim() !== '';
+
+  // The papers go with the line in one command, so they are held here until the line is added,
+  // within the contract's count and its limit for the files of one line together.
+  const holdPaper = (paper: ChosenDocument): Promise<boolean> => {
+    const together = papers.reduce((n, p) => n + p.dataBase64.length, 0) + paper.dataBase64.length;
+    if (papers.length >= MAX_LINE_PAPERS) setPaperProblem(t('visit.lines.papersTooMany', { count: MAX_LINE_PAPERS }));
+    else if (together > MAX_BASE64) setPaperProblem(t('visit.lines.papersTooBig', { limit: sizeWords(Math.floor((MAX_BASE64 * 3) / 4), format.locale) }));
+    else {
+      setPaperProblem(null);
+      setPapers([...papers, paper]);
+      return Promise.resolve(true);
+    }
+    return Promise.resolve(false);
+  };
 
   return (
     <form
@@ -226,12 +254,15 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           diagnoses: [diagnosisInput(diagnosis)],
           ...(description.trim() === '' ? {} : { description: description.trim() }),
           ...(doctorGiven ? { doctor: doctorInput(doctor) } : {}),
+          ...(papers.length === 0 ? {} : { attachments: [...papers] }),
         }).then((answer) => {
           if (!answer.ok) return;
           setTried(false);
           setDescription('');
           setPrice('');
           setQuantity('1');
+          setPapers([]);
+          setPaperProblem(null);
         });
       }}
     >
@@ -255,6 +286,20 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
         <DiagnosisSearch value={diagnosis} onChange={setDiagnosis} error={tried && !diagnosisOk ? t('visit.lines.diagnosisNeeded') : undefined} />
       </div>
       <DoctorFields value={doctor} onChange={setDoctor} error={tried && doctorGiven && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
+      <DocumentPicker listed={listed} busy={false} onAttach={holdPaper} />
+      {paperProblem !== null && <Notice tone="warn">{paperProblem}</Notice>}
+      {papers.length > 0 && (
+        <ul className="line-papers" aria-label={t('visit.lines.papers')}>
+          {papers.map((paper, index) => (
+            <li key={`${paper.fileName}-${index}`}>
+              {t('visit.lines.paper', { title: paper.title, file: paper.fileName })}{' '}
+              <Button tone="quiet" onClick={() => setPapers(papers.filter((_, i) => i !== index))}>
+                {t('visit.lines.paperRemove', { title: paper.title })}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
       <Button type="submit" tone="primary" busy={pending}>
         {t('visit.lines.addButton')}
       </Button>

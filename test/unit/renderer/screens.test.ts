@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
 import { cancelButton, control, flows } from '../../e2e/flows';
+import { suggestedIntervention } from '../../fixtures/renderer/world';
 
 let browser: Browser;
 let server: StaticServer;
@@ -325,6 +326,73 @@ describe('look-ups instead of typing', () => {
       await page.getByRole('group', { name: 'Doctors found by name' }).getByRole('button', { name: /Dr\. Achieng Odhiambo/ }).click();
       expect(await number.inputValue()).toBe('A12345');
       await page.getByText('Dr. Achieng Odhiambo', { exact: true }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+});
+
+describe('documents on a billing line', () => {
+  const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n2 0 obj << /Type /Pages >> endobj\ntrailer <<>>\n%%EOF\n');
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const linePapers = (page: Page) =>
+    page.evaluate(() => (globalThis as unknown as { __idhiniFake: { control: { linePapers: unknown[] } } }).__idhiniFake.control.linePapers);
+
+  async function lineReady(page: Page): Promise<void> {
+    await flows.openVisit(page);
+    await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
+    await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('300');
+  }
+
+  it('previews a document, holds it for the line, and sends it with the line, the types SHA lists offered first', async () => {
+    const page = await open({ fake: { requiredDocuments: { [suggestedIntervention.code]: ['LAB_RESULTS', 'INVOICE'] } } });
+    try {
+      await lineReady(page);
+      const type = page.getByRole('combobox', { name: 'Document type' });
+      expect(await type.inputValue()).toBe('');
+      expect(await type.locator('optgroup').first().getAttribute('label')).toBe('Listed by SHA for this service');
+      expect(await type.locator('optgroup').first().locator('option').allTextContents()).toEqual(['Invoice', 'Lab results']);
+      await page.getByRole('combobox', { name: 'Document type' }).selectOption({ label: 'Lab results' });
+      await page.getByRole('textbox', { name: 'Document title' }).fill('Malaria smear');
+      await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'smear.pdf', mimeType: 'application/pdf', buffer: PDF });
+      await page.getByRole('group', { name: 'Preview before sending' }).getByText('PDF, 1 page, 1 KB').waitFor();
+      await page.getByRole('button', { name: 'Attach document' }).click();
+      const held = page.getByRole('list', { name: 'Documents to go with this line' });
+      await held.getByText('Malaria smear (smear.pdf) is attached when the line is added.').waitFor();
+      // Held, not sent: nothing reaches the station until the line is added.
+      expect(await linePapers(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1A40.Z', exact: true }).waitFor();
+      expect(await linePapers(page)).toEqual([
+        expect.objectContaining({ documentType: 'LAB_RESULTS', title: 'Malaria smear', fileName: 'smear.pdf', contentType: 'application/pdf', bytes: PDF.length }),
+      ]);
+      expect(await held.count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('refuses a document past the limit for the files of one line, keeps the others, and lets one be removed', async () => {
+    const page = await open();
+    try {
+      await lineReady(page);
+      const scan = Buffer.concat([PNG, Buffer.alloc(300_000)]);
+      for (const name of ['ward-1.png', 'ward-2.png']) {
+        await page.getByRole('combobox', { name: 'Document type' }).selectOption({ label: 'Lab results' });
+        await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name, mimeType: 'image/png', buffer: scan });
+        await page.getByRole('group', { name: 'Preview before sending' }).waitFor();
+        await page.getByRole('button', { name: 'Attach document' }).click();
+      }
+      await page.getByText(/^The documents of one line travel together, at most .*: attach this one to the claim on the Claims screen instead\.$/).waitFor();
+      const held = page.getByRole('list', { name: 'Documents to go with this line' });
+      expect(await held.getByRole('listitem').count()).toBe(1);
+      // The refused one stays chosen in the picker, so nothing the nurse chose is lost.
+      await page.getByRole('group', { name: 'Preview before sending' }).getByText('ward-2.png').waitFor();
+      await held.getByRole('button', { name: 'Remove the document Lab results' }).click();
+      expect(await held.count()).toBe(0);
+      await page.getByRole('button', { name: 'Add the line' }).click();
+      await page.getByRole('cell', { name: '1A40.Z', exact: true }).waitFor();
+      expect(await linePapers(page)).toEqual([]);
     } finally {
       await done(page);
     }
