@@ -61,12 +61,13 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 /**
  * Calls one connection may have under way at once. The renderer's look-up asks for every group of
  * services at once (30 for a sandbox patient; the core works three at a time), beside the details,
- * the balance, the queue and a workflow command, and while SHA is slow they all wait together: a
- * bound of 16 answered the nurse's consent BUSY. A page that pipelines more than this is answered
- * BUSY at once for the rest, so it cannot hold the station's memory or its queue (1000 pipelined
+ * the balance, the queue and a workflow command, and while SHA is slow they all wait together —
+ * for the patients looked up before this one too: bounds of 16 and then 64 answered the nurse's
+ * consent BUSY (flow B's held-services test; the bench's ward profile after a few look-ups). A page
+ * that pipelines more than this is answered BUSY at once for the rest, so it cannot hold the station's memory or its queue (1000 pipelined
  * look-ups once took 19.5 s and doubled the memory).
  */
-export const CALLS_IN_FLIGHT_PER_CONNECTION = 64;
+export const CALLS_IN_FLIGHT_PER_CONNECTION = 256;
 
 export class RendererNotBuiltError extends Error {
   override readonly name = 'RendererNotBuiltError';

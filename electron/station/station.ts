@@ -96,7 +96,7 @@ export interface Station {
  * Commands the whole station has under way at once at most; past it, BUSY (nothing is done). Above
  * one window's bound (CALLS_IN_FLIGHT_PER_CONNECTION), so one busy window leaves room for the others.
  */
-export const STATION_COMMANDS_IN_FLIGHT = 128;
+export const STATION_COMMANDS_IN_FLIGHT = 320;
 
 export function createStation(deps: StationDeps): Station {
   const clock = deps.clock ?? systemClock;
