@@ -36,6 +36,8 @@ export interface BrowserHostOptions {
   secret?: string;
   log: HostLog;
   helloTimeoutMs?: number;
+  /** Default CALLS_IN_FLIGHT_PER_CONNECTION (tests prove the bound on a smaller one). */
+  callsInFlightPerConnection?: number;
 }
 
 export interface BrowserHost {
@@ -168,7 +170,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         const send = (outcome: Outcome<unknown>) => {
           if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type: 'result', id, outcome }));
         };
-        if (inFlight >= CALLS_IN_FLIGHT_PER_CONNECTION) {
+        if (inFlight >= (options.callsInFlightPerConnection ?? CALLS_IN_FLIGHT_PER_CONNECTION)) {
           send({ ok: false, error: makeError('BUSY', 'Too many requests from this window at once: nothing was done; try again in a moment.') });
           return;
         }
