@@ -10,8 +10,7 @@ import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { SelectField } from '../../ui/Field';
-import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
-import type { DoctorDraft } from '../shared/DoctorFields';
+import { ChangeDoctorForm } from './ChangeDoctorForm';
 
 type EmergencyView = ViewOf<'emergency'>;
 type EmergencyProtocol = CommandOutput<'emergency.protocols'>['items'][number];
@@ -90,42 +89,13 @@ function AnotherProtocol({ view }: { readonly view: EmergencyView }) {
 
 function ChangeDoctor({ view }: { readonly view: EmergencyView }) {
   const { t } = useTranslation();
-  const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'emergency.changeDoctor';
-  const [open, setOpen] = useState(false);
-  const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
-  const [tried, setTried] = useState(false);
   return (
     <section className="panel" aria-labelledby="emergency-doctor-title">
       <h2 id="emergency-doctor-title">{t('visit.doctor.title')}</h2>
       <p>
         {t(`doctor.idTypes.${view.doctor.identificationType}`, { defaultValue: view.doctor.identificationType })} {view.doctor.identificationNumber} · {view.doctor.regulationBody}
       </p>
-      {!open ? (
-        <Button onClick={() => setOpen(true)}>{t('visit.doctor.change')}</Button>
-      ) : (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (!isDoctorComplete(doctor)) return;
-            void run(view.workflowId, 'emergency.changeDoctor', { workflowId: view.workflowId, doctor: doctorInput(doctor) }).then((answer) => {
-              if (!answer.ok) return;
-              setOpen(false);
-              setTried(false);
-              setDoctor(emptyDoctor);
-            });
-          }}
-        >
-          <p className="muted">{t('corrections.emergency.doctorExplain')}</p>
-          <DoctorFields value={doctor} onChange={setDoctor} error={tried && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
-          <div className="actions">
-            <Button type="submit" busy={pending}>
-              {t('corrections.emergency.changeDoctor')}
-            </Button>
-            <Button onClick={() => setOpen(false)}>{t('corrections.keep')}</Button>
-          </div>
-        </form>
-      )}
+      <ChangeDoctorForm workflowId={view.workflowId} command="emergency.changeDoctor" explain={t('corrections.emergency.doctorExplain')} submitLabel={t('corrections.emergency.changeDoctor')} />
     </section>
   );
 }

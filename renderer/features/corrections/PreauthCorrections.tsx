@@ -2,14 +2,12 @@
 // reached the doctor (DOCTOR_REQUEST_FAILED) is not the end — it says so and what to do, and the
 // request is sent again from the preauth panel; a clarification shows the payer's note and what to
 // do; a diagnosis is removed, or another requesting doctor named, while the doctor has not approved yet.
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { Notice } from '../../ui/Notice';
-import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete } from '../shared/DoctorFields';
-import type { DoctorDraft } from '../shared/DoctorFields';
+import { ChangeDoctorForm } from './ChangeDoctorForm';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -68,39 +66,10 @@ export function PreauthCorrections({ view }: { readonly view: ElectiveView }) {
 /** Another requesting doctor: SHA adds none to a preauth, so the station cancels it and sends it again naming them. */
 function ChangeRequestingDoctor({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
-  const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'elective.changeDoctor';
-  const [open, setOpen] = useState(false);
-  const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
-  const [tried, setTried] = useState(false);
   return (
     <section className="panel" aria-labelledby="preauth-doctor-title">
       <h2 id="preauth-doctor-title">{t('corrections.preauth.doctorTitle')}</h2>
-      {!open ? (
-        <Button onClick={() => setOpen(true)}>{t('visit.doctor.change')}</Button>
-      ) : (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            setTried(true);
-            if (!isDoctorComplete(doctor)) return;
-            void run(view.workflowId, 'elective.changeDoctor', { workflowId: view.workflowId, doctor: doctorInput(doctor) }).then((answer) => {
-              if (!answer.ok) return;
-              setOpen(false);
-              setTried(false);
-              setDoctor(emptyDoctor);
-            });
-          }}
-        >
-          <p className="muted">{t('corrections.preauth.doctorExplain')}</p>
-          <DoctorFields value={doctor} onChange={setDoctor} error={tried && !isDoctorComplete(doctor) ? t('doctor.numberNeeded') : undefined} />
-          <div className="actions">
-            <Button type="submit" busy={pending}>
-              {t('corrections.preauth.changeDoctor')}
-            </Button>
-            <Button onClick={() => setOpen(false)}>{t('corrections.keep')}</Button>
-          </div>
-        </form>
-      )}
+      <ChangeDoctorForm workflowId={view.workflowId} command="elective.changeDoctor" explain={t('corrections.preauth.doctorExplain')} submitLabel={t('corrections.preauth.changeDoctor')} />
     </section>
   );
 }
