@@ -109,3 +109,4 @@ export { signature as callbackSignature } from './callbacks';
 export { enrolledTemplate, TEMPLATE_BYTES } from './world/fingerprints';
 export { FINGERS, PATIENTS, type Finger } from './world/patients';
 export { API_CLIENTS, FACILITIES } from './world/facilities';
+export { TERMINOLOGY } from './world/concepts';

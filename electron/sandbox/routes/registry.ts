@@ -9,7 +9,7 @@ import { fail } from '../errors';
 import { requireInterventions, requirePatient } from '../state/consent';
 import { header, tenantOf } from '../tenancy';
 import { parse, practitionerIdType, regulator, text } from '../validation';
-import { ICD11_CONCEPTS } from '../world/concepts';
+import { ICD11_CONCEPTS, MEDICINE_CONCEPTS, TERMINOLOGY } from '../world/concepts';
 import { FACILITIES, facilityByCode, type Facility } from '../world/facilities';
 import { professionalName } from '../world/professionals';
 import { requestUrl, requireProfessional } from './shared';
@@ -220,16 +220,20 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     };
   });
 
+  // Each list under its owner and source; an owner or source given narrows to the lists that carry
+  // it (ours: no source shows the live answer), neither given searches both, as a terminology would.
   app.get('/clinical/concepts', async (request) => {
     const query = parse(conceptsQuery, request.query, 'query');
-    if (query.source !== undefined && !/^icd-?11/i.test(query.source)) return { count: 0, results: [] };
-    if (query.owner !== undefined && query.owner.toUpperCase() !== 'WHO') return { count: 0, results: [] };
+    const same = (given: string | undefined, known: string) => given === undefined || given.toUpperCase() === known.toUpperCase();
+    const lists = [
+      { ...TERMINOLOGY.diagnoses, concepts: ICD11_CONCEPTS },
+      { ...TERMINOLOGY.medicines, concepts: MEDICINE_CONCEPTS },
+    ].filter((list) => same(query.owner, list.owner) && same(query.source, list.source));
     const needle = (query.search ?? '').toLowerCase();
-    const matches = ICD11_CONCEPTS.filter((c) => needle === '' || c.code.toLowerCase().includes(needle) || c.display.toLowerCase().includes(needle));
-    return {
-      count: matches.length,
-      results: matches.slice(query.offset, query.offset + query.limit).map((c) => ({ ...c, source: 'ICD-11-MMS', owner: 'WHO' })),
-    };
+    const matches = lists.flatMap(({ owner, source, concepts }) =>
+      concepts.filter((c) => needle === '' || c.code.toLowerCase().includes(needle) || c.display.toLowerCase().includes(needle)).map((c) => ({ ...c, source, owner })),
+    );
+    return { count: matches.length, results: matches.slice(query.offset, query.offset + query.limit) };
   });
 
   app.post('/benefits/pmf-tariffs/resolve', async (request) => {

@@ -250,6 +250,17 @@ describe('registry look-ups', () => {
   it('answers terminology, bed occupancy counts and tariffs', async () => {
     const concepts = await h.hospital.get('/api/v1/clinical/concepts', { search: 'malaria', limit: '5' });
     expect(concepts.body.results[0]).toMatchObject({ code: '1F40.Z' });
+    // Each list under its owner and source: neither given searches both, one given narrows to its list.
+    const everything = await h.hospital.get('/api/v1/clinical/concepts', { search: 'GE10', limit: '100' });
+    expect(everything.body.count).toBeGreaterThan(0);
+    const medicines = await h.hospital.get('/api/v1/clinical/concepts', { owner: 'MOH-PPB', source: 'HPT', search: 'amoxicillin' });
+    expect(medicines.body.results.map((c: { code: string }) => c.code)).toEqual(['GE10110', 'GE10111']);
+    expect(medicines.body.results[0]).toMatchObject({ owner: 'MOH-PPB', source: 'HPT' });
+    const noDiagnosisAmongMedicines = await h.hospital.get('/api/v1/clinical/concepts', { owner: 'MOH-PPB', source: 'HPT', search: 'malaria' });
+    expect(noDiagnosisAmongMedicines.body).toEqual({ count: 0, results: [] });
+    const icd = await h.hospital.get('/api/v1/clinical/concepts', { owner: 'who', source: 'icd-11', search: 'a' });
+    expect(icd.body.results.every((c: { owner: string }) => c.owner === 'WHO')).toBe(true);
+    expect((await h.hospital.get('/api/v1/clinical/concepts', { owner: 'WHO', source: 'HPT', search: 'a' })).body.count).toBe(0);
     const beds = await h.hospital.get(`/api/v1/facilities/${HOSPITAL.code}/beds/occupancy`);
     expect(beds.body).toMatchObject({ name: 'Idhini Demo Hospital', bp_level: 'LEVEL 4' });
     expect(beds.body.bed_occupancy_rate).toMatchObject({ number_of_icu_bed: 6, icu_visits: 4 });
