@@ -16,7 +16,7 @@ import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
 import { trainingReaders, type ReaderSetup } from '../electron/main/reader-setup';
 import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
-import { startSandbox, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
+import { startSandbox, TERMINOLOGY, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
 import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
 import { createStation, FileSecretStore, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
@@ -148,7 +148,8 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
       // Training mode runs on sandbox time, so the sandbox's clock control moves the station too.
       clock: { now: () => sandbox.context.clock.now() },
       initialSettings: { exchangeBaseUrl: sandboxUrl, trainingMode: true, allowedLinkOrigins: [sandboxUrl] },
-      provisioning: { source: 'launcher', settings: {}, staff: options.staff ?? [] },
+      // The sandbox's terminology at every start: its medicines and its ICD-11, by the owner and source it files them under.
+      provisioning: { source: 'launcher', settings: { terminology: TERMINOLOGY }, staff: options.staff ?? [] },
     });
     await station.start();
     cleanups.push(() => station.stop());

@@ -11,6 +11,24 @@ export const readerPreference = z.strictObject({
   readerId: z.string().min(1).max(200).nullable(),
 });
 
+/**
+ * Where the exchange's terminology search looks for one kind of concept: the `owner` and `source`
+ * the facility was given (the search takes both; no source shows their values for SHA, so the
+ * administrator sets them). Letters, digits and . _ - only: they go on the query string.
+ */
+export const conceptSource = z.strictObject({
+  owner: z.string().trim().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be the owner the facility was given, such as MOH-PPB'),
+  source: z.string().trim().regex(/^[A-Za-z0-9._-]{1,100}$/, 'must be the source the facility was given, such as HPT'),
+});
+
+/** Each kind of concept the station searches: null when this facility has not been given its owner and source. */
+export const terminologySources = z.strictObject({
+  /** Generic medicines for prescriptions: without them the nurse types the generic code. */
+  medicines: conceptSource.nullable(),
+  /** ICD-11 diagnoses: without them the search is sent with neither, as before. */
+  diagnoses: conceptSource.nullable(),
+});
+
 const editable = {
   exchangeBaseUrl: httpUrl,
   /** Training mode talks to the built-in sandbox with its demo facilities and the virtual reader. */
@@ -28,6 +46,8 @@ const editable = {
   defaultServiceType: serviceType,
   /** What this station is for: a ward's consents and visits, or the pharmacy window's dispensing. */
   stationRole: z.enum(['ward', 'pharmacy']),
+  /** The terminology search's owner and source for medicines and for diagnoses. */
+  terminology: terminologySources,
 };
 
 const settingName = z.enum(['clientId', ...(Object.keys(editable) as [keyof typeof editable])]);
@@ -47,6 +67,7 @@ export const stationSettings = z.strictObject({
   reader: editable.reader,
   defaultServiceType: editable.defaultServiceType,
   stationRole: editable.stationRole,
+  terminology: editable.terminology,
   /** Settings still to fill in before the station can work (first run). */
   missing: z.array(settingName),
   /** Settings the provisioning file fixes: read-only to the station window, the administrator included. */
@@ -68,7 +89,7 @@ export const facilitySession = z.strictObject({
  * mode, and how soon the station locks. Changing the exchange URL drops the stored client secret: the
  * administrator gives it again (facility.signIn) for the new address.
  */
-export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes', 'stationRole'] as const;
+export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes', 'stationRole', 'terminology'] as const;
 
 export const settingsCommands = {
   'settings.get': { input: noInput, output: stationSettings },
@@ -91,3 +112,5 @@ export const settingsCommands = {
 };
 
 export type StationSettings = z.infer<typeof stationSettings>;
+export type ConceptSource = z.infer<typeof conceptSource>;
+export type TerminologySources = z.infer<typeof terminologySources>;

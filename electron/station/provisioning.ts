@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { stationSettings } from '../contract';
+import { stationSettings, type TerminologySources } from '../contract';
 import { isPinHash, type ProvisionedStaff } from './staff';
 
 /** The settings an administrator decides, by the names settings.get answers. */
@@ -25,6 +25,8 @@ export interface ProvisionedSettings {
   readonly idleLockMinutes?: number;
   /** The pharmacy window's stations are provisioned as such; a ward's need not say. */
   readonly stationRole?: 'ward' | 'pharmacy';
+  /** The terminology search's owner and source the facility was given, for medicines and diagnoses. */
+  readonly terminology?: TerminologySources;
   /** A launcher's reader choice (station:web --reader); the ward may change it later. */
   readonly reader?: { readonly source: 'auto' | 'hardware-service' | 'station-reader' | 'virtual'; readonly readerId: string | null };
 }
@@ -53,6 +55,7 @@ export const provisioningFile = z.strictObject({
   allowedLinkOrigins: shape.allowedLinkOrigins.optional(),
   idleLockMinutes: shape.idleLockMinutes.optional(),
   stationRole: shape.stationRole.optional(),
+  terminology: shape.terminology.optional(),
   staff: z
     .array(
       z.strictObject({

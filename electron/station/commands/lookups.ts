@@ -1,9 +1,11 @@
-// terminology.*, professionals.*: what the nurse picks instead of typing. Diagnoses come from the
-// exchange's terminology search, this station's recent codes first; a doctor is looked up in the
+// terminology.*, professionals.*: what the nurse picks instead of typing. Diagnoses and generic
+// medicines come from the exchange's terminology search (in the owner and source the administrator
+// set for each), this station's recent codes first; a doctor is looked up in the
 // professionals registry (by number: the registry has no name search) and remembered, so a later
 // search by name finds the doctors this station has found before.
-import type { DiagnosisChoice, LicenceState, ProfessionalCard } from '../../contract';
-import { diagnosisChoice, professionalCard } from '../../contract';
+import type { ZodType } from 'zod';
+import type { ConceptSource, LicenceState, ProfessionalCard } from '../../contract';
+import { diagnosisChoice, medicineChoice, professionalCard } from '../../contract';
 import { isExchangeError, readConcepts, registryRegulators, type Professional } from '../../payer';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
@@ -24,21 +26,36 @@ interface Used {
   readonly title: string | null;
 }
 
-/** The diagnoses on this station's visits and preauths, newest workflow first, each code once. */
-function recentDiagnoses(c: Ctx): Used[] {
+/** Each code once, newest first; a title found later fills one the newer use lacked. */
+function usedOnce(used: Iterable<Used>): Used[] {
   const seen = new Map<string, Used>();
-  const workflows = [...c.engine.all()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
-  for (const wf of workflows) {
-    const diagnoses =
-      wf.kind === 'visit' ? wf.data.lines.flatMap((line) => line.diagnoses) : wf.kind === 'elective' ? (wf.data.preauthRequest?.diagnoses ?? []) : [];
-    for (const d of diagnoses) {
-      const code = d.code.toUpperCase();
-      const known = seen.get(code);
-      if (known === undefined) seen.set(code, { code, title: d.name ?? null });
-      else if (known.title === null && d.name !== undefined) seen.set(code, { code, title: d.name });
-    }
+  for (const u of used) {
+    const known = seen.get(u.code);
+    if (known === undefined) seen.set(u.code, u);
+    else if (known.title === null && u.title !== null) seen.set(u.code, { code: u.code, title: u.title });
   }
   return [...seen.values()];
+}
+
+const newestWorkflowsFirst = (c: Ctx) => [...c.engine.all()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+
+/** The diagnoses on this station's visits and preauths, newest workflow first. */
+function* diagnosesUsed(c: Ctx): Generator<Used> {
+  for (const wf of newestWorkflowsFirst(c)) {
+    const diagnoses =
+      wf.kind === 'visit' ? wf.data.lines.flatMap((line) => line.diagnoses) : wf.kind === 'elective' ? (wf.data.preauthRequest?.diagnoses ?? []) : [];
+    for (const d of diagnoses) yield { code: d.code.toUpperCase(), title: d.name ?? null };
+  }
+}
+
+/** The medicines prescribed on this station's visits, newest visit and newest prescription first. */
+function* medicinesUsed(c: Ctx): Generator<Used> {
+  for (const wf of newestWorkflowsFirst(c)) {
+    if (wf.kind !== 'visit') continue;
+    for (const rx of [...(wf.data.prescriptions ?? [])].reverse()) {
+      for (const item of rx.items) yield { code: item.conceptCode, title: item.conceptName };
+    }
+  }
 }
 
 const matches = (text: string) => (d: Used) => {
@@ -47,32 +64,55 @@ const matches = (text: string) => (d: Used) => {
 };
 
 /** A choice the contract accepts: the exchange's titles are cut to the contract's length, odd codes left out. */
-function choice(code: string, title: string | null, recent: boolean): DiagnosisChoice | null {
-  const parsed = diagnosisChoice.safeParse({ code, title: title === null || title.trim() === '' ? null : title.trim().slice(0, 200), recent });
-  return parsed.success ? parsed.data : null;
+function choiceOf<T>(schema: ZodType<T>) {
+  return (code: string, title: string | null, recent: boolean): T | null => {
+    const parsed = schema.safeParse({ code, title: title === null || title.trim() === '' ? null : title.trim().slice(0, 200), recent });
+    return parsed.success ? parsed.data : null;
+  };
 }
 
-async function searchDiagnoses(c: Ctx, typed: string) {
+interface ConceptKind<T> {
+  readonly used: Used[];
+  /** The owner and source the administrator set for this kind; null sends neither. */
+  readonly where: ConceptSource | null;
+  /** How the kind's codes compare: ICD-11 codes in capitals, a medicine's as the terminology writes it. */
+  readonly normalize: (code: string) => string;
+  readonly choice: (code: string, title: string | null, recent: boolean) => T | null;
+}
+
+/** The recent codes that match first, then the terminology's; fewer than two letters: the recent ones, nothing asked. */
+async function searchConcepts<T>(c: Ctx, typed: string, kind: ConceptKind<T>): Promise<{ items: T[]; searched: boolean }> {
   const text = typed.trim();
-  const recent = recentDiagnoses(c);
-  if (text.length < 2) {
-    const items = recent.slice(0, RECENT_SHOWN).flatMap((d) => choice(d.code, d.title, true) ?? []);
-    return { items, searched: false };
-  }
-  const recentMatching = recent.filter(matches(text));
-  const recentCodes = new Set(recent.map((d) => d.code));
-  const answer = await c.session.client().lookups.searchConcepts({ search: text, limit: SEARCH_LIMIT });
-  const found = readConcepts(answer).map((concept) => ({ code: concept.code.toUpperCase(), title: concept.display ?? null }));
+  if (text.length < 2) return { items: kind.used.slice(0, RECENT_SHOWN).flatMap((d) => kind.choice(d.code, d.title, true) ?? []), searched: false };
+  const recentCodes = new Set(kind.used.map((d) => d.code));
+  const answer = await c.session.client().lookups.searchConcepts({ search: text, limit: SEARCH_LIMIT, ...(kind.where ?? {}) });
+  const found = readConcepts(answer).map((concept) => ({ code: kind.normalize(concept.code), title: concept.display ?? null }));
   const titles = new Map(found.map((d) => [d.code, d.title]));
-  const items: DiagnosisChoice[] = [];
+  const items: T[] = [];
   const listed = new Set<string>();
-  for (const d of [...recentMatching, ...found]) {
+  for (const d of [...kind.used.filter(matches(text)), ...found]) {
     if (listed.has(d.code)) continue;
     listed.add(d.code);
-    const made = choice(d.code, d.title ?? titles.get(d.code) ?? null, recentCodes.has(d.code));
+    const made = kind.choice(d.code, d.title ?? titles.get(d.code) ?? null, recentCodes.has(d.code));
     if (made !== null) items.push(made);
   }
   return { items: items.slice(0, MAX_CHOICES), searched: true };
+}
+
+const diagnosisOf = choiceOf(diagnosisChoice);
+const medicineOf = choiceOf(medicineChoice);
+
+async function searchDiagnoses(c: Ctx, typed: string) {
+  const where = c.settings.values.terminology.diagnoses;
+  return searchConcepts(c, typed, { used: usedOnce(diagnosesUsed(c)), where, normalize: (code) => code.toUpperCase(), choice: diagnosisOf });
+}
+
+/** Only in the medicines the administrator named: a search with neither owner nor source could answer diagnoses. */
+async function searchMedicines(c: Ctx, typed: string) {
+  const where = c.settings.values.terminology.medicines;
+  if (where === null) return { configured: false, items: [], searched: false };
+  const found = await searchConcepts(c, typed, { used: usedOnce(medicinesUsed(c)), where, normalize: (code) => code, choice: medicineOf });
+  return { configured: true, ...found };
 }
 
 /** The licence as the registry states it: withdrawn or inactive first, then a last licence that has ended. */
@@ -141,6 +181,7 @@ function remember(c: Ctx, card: ProfessionalCard): void {
 export const lookupCommands = (s: StationServices) =>
   defineCommands({
     'terminology.searchDiagnoses': async (input) => searchDiagnoses(s.ctx(), input.text),
+    'terminology.searchMedicines': async (input) => searchMedicines(s.ctx(), input.text),
     'professionals.find': async (input) => {
       const c = s.ctx();
       const card = await findProfessional(c, input.doctor);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { CommandInput, CommandName, CommandOutput, StationError, StationEvent, VerificationStep, WorkflowView } from '../../../electron/contract';
 import { createExchangeClient } from '../../../electron/payer';
-import { startSandbox, type RunningSandbox } from '../../../electron/sandbox';
+import { startSandbox, TERMINOLOGY, type RunningSandbox } from '../../../electron/sandbox';
 import { createStation, memorySecretStore, nativeReaders, type ReadersFacade, type SecretStore, type Station, type StationDeps } from '../../../electron/station';
 
 export const FACILITIES = {
@@ -131,6 +131,7 @@ export async function openStation(o: StationOptions): Promise<StationHandle> {
       agentNationalId: '22334455',
       allowedLinkOrigins: [o.sandboxUrl],
       defaultServiceType: 'OUTPATIENT',
+      terminology: TERMINOLOGY,
     },
     ...o.extra,
   });

@@ -188,6 +188,7 @@ const settings = {
   reader: { source: 'virtual' as const, readerId: null },
   defaultServiceType: 'OUTPATIENT' as const,
   stationRole: 'ward' as const,
+  terminology: { medicines: { owner: 'MOH-PPB', source: 'HPT' }, diagnoses: null },
   missing: [],
   provisioned: ['exchangeBaseUrl' as const],
 };
@@ -504,6 +505,14 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     items: [
       { code: '1F40.Z', title: 'Malaria due to Plasmodium falciparum, unspecified', recent: true },
       { code: '1A00', title: null, recent: false },
+    ],
+    searched: true,
+  },
+  'terminology.searchMedicines': {
+    configured: true,
+    items: [
+      { code: 'GE10002', title: 'Metformin 500 mg oral tablet', recent: true },
+      { code: 'GE20110', title: null, recent: false },
     ],
     searched: true,
   },
