@@ -126,15 +126,33 @@ async function doctorFound(page: Page): Promise<void> {
   await page.getByText('Dr. Achieng Odhiambo').waitFor();
 }
 
-/** A prescription written on the open visit: the prescriber found in the registry, one medicine with its dose, how often, how long and one refill. */
-async function prescriptionWritten(page: Page): Promise<void> {
-  await openVisit(page);
+/** The prescription form opened on the open visit, the prescriber found in the registry. */
+async function startPrescription(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Write a prescription' }).click();
   const form = page.getByRole('form', { name: 'New prescription' });
   await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
   await form.getByText('Dr. Achieng Odhiambo').waitFor();
-  await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
-  await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
+}
+
+/** A visit opened and a prescription begun on it. */
+async function prescriptionForm(page: Page): Promise<void> {
+  await openVisit(page);
+  await startPrescription(page);
+}
+
+const amoxicillin = /^Choose GE10110 Amoxicillin 500 mg/;
+
+/** A medicine's first letters typed on the prescription form: SHA's medicines listed under the field. */
+async function medicineBySearch(page: Page): Promise<void> {
+  await prescriptionForm(page);
+  const form = page.getByRole('form', { name: 'New prescription' });
+  await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+  await form.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).waitFor();
+}
+
+/** The rest of the item (dose, how often, how long, one refill), then sent: SHA's number comes back. */
+async function prescriptionDetails(page: Page): Promise<void> {
+  const form = page.getByRole('form', { name: 'New prescription' });
   await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
   await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
   await form.getByRole('textbox', { name: 'How many times' }).fill('3');
@@ -143,7 +161,14 @@ async function prescriptionWritten(page: Page): Promise<void> {
   await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
   await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
   await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
-  await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
+  await page.getByRole('article', { name: /^Prescription RX-/ }).first().waitFor();
+}
+
+/** A prescription written on the open visit: the prescriber found in the registry, amoxicillin found by search, its dose, how often, how long and one refill. */
+async function prescriptionWritten(page: Page): Promise<void> {
+  await medicineBySearch(page);
+  await page.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).click();
+  await prescriptionDetails(page);
 }
 
 /** On a station provisioned for the pharmacy window: its Pharmacy screen. */
@@ -397,6 +422,10 @@ export const flows = {
   visitWithLine,
   diagnosisBySearch,
   doctorFound,
+  startPrescription,
+  prescriptionForm,
+  medicineBySearch,
+  prescriptionDetails,
   prescriptionWritten,
   pharmacyWindow,
   pharmacyPartlyDispensed,

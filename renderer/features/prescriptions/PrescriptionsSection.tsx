@@ -1,5 +1,6 @@
 // The visit's prescriptions, and writing one: the prescriber (found in the registry as they are
-// typed), each medicine by its generic concept with dose, how often, how long, refills and the
+// typed), each medicine by its generic concept (found by a few letters in SHA's medicines where the
+// administrator has set where they are kept; else its code typed) with dose, how often, how long, refills and the
 // patient's instructions. Nothing is chosen for the nurse: every number is hers to give.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,9 @@ import { call } from '../../state/bridge';
 import type { ViewOf } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
-import { ErrorNotice } from '../../ui/Notice';
+import { ErrorNotice, Notice } from '../../ui/Notice';
+import { useStation } from '../../state/station-store';
+import { ConceptSearch } from '../lookups/ConceptSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete, type DoctorDraft } from '../shared/DoctorFields';
 import { PrescriptionCard, type Prescription } from './PrescriptionList';
 
@@ -16,6 +19,8 @@ type Item = CommandInput<'prescription.write'>['items'][number];
 
 interface ItemDraft {
   readonly conceptCode: string;
+  /** The title of the medicine picked from the search; null when the code was typed. */
+  readonly conceptTitle: string | null;
   readonly conceptName: string;
   readonly doseQuantity: string;
   readonly doseUnit: string;
@@ -27,7 +32,7 @@ interface ItemDraft {
   readonly patientInstruction: string;
 }
 
-const emptyItem: ItemDraft = { conceptCode: '', conceptName: '', doseQuantity: '', doseUnit: '', timesPerPeriod: '', period: '', duration: '', durationUnit: '', refills: '', patientInstruction: '' };
+const emptyItem: ItemDraft = { conceptCode: '', conceptTitle: null, conceptName: '', doseQuantity: '', doseUnit: '', timesPerPeriod: '', period: '', duration: '', durationUnit: '', refills: '', patientInstruction: '' };
 const units = ['day', 'week', 'month'] as const;
 type Unit = (typeof units)[number];
 const isUnit = (value: string): value is Unit => (units as readonly string[]).includes(value);
@@ -110,6 +115,7 @@ function WriteForm({ view, onWritten, onClose }: { readonly view: ViewOf<'visit'
   const [tried, setTried] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<StationError | null>(null);
+  const medicinesSearched = useStation((s) => (s.settings?.terminology.medicines ?? null) !== null);
   const checked = drafts.map(itemOf);
   const titleId = useId();
 
@@ -135,15 +141,38 @@ function WriteForm({ view, onWritten, onClose }: { readonly view: ViewOf<'visit'
     >
       <h3 id={titleId}>{t('prescriptions.writeTitle')}</h3>
       <DoctorFields value={prescriber} onChange={setPrescriber} error={tried && !isDoctorComplete(prescriber) ? t('doctor.numberNeeded') : undefined} />
+      {!medicinesSearched && (
+        <Notice tone="info" title={t('medicines.notSetUp.title')}>
+          <p>{t('medicines.notSetUp.body')}</p>
+        </Notice>
+      )}
       {drafts.map((draft, index) => {
         const wrong = tried && 'wrong' in checked[index]! ? (checked[index] as { wrong: (keyof ItemDraft)[] }).wrong : [];
-        const set = (field: keyof ItemDraft, value: string) => setDrafts((all) => all.map((d, i) => (i === index ? { ...d, [field]: value } : d)));
+        const patch = (changes: Partial<ItemDraft>) => setDrafts((all) => all.map((d, i) => (i === index ? { ...d, ...changes } : d)));
+        const set = (field: Exclude<keyof ItemDraft, 'conceptTitle'>, value: string) => patch({ [field]: value });
         const err = (field: keyof ItemDraft) => (wrong.includes(field) ? t(`prescriptions.wrong.${field}`) : undefined);
         return (
           <fieldset key={index} className="prescription-item">
             <legend>{t('prescriptions.medicine', { n: index + 1 })}</legend>
             <div className="row">
-              <TextField label={t('prescriptions.conceptCode')} hint={t('prescriptions.conceptHint')} value={draft.conceptCode} onChange={(e) => set('conceptCode', e.target.value)} error={err('conceptCode')} autoComplete="off" />
+              {medicinesSearched ? (
+                <ConceptSearch
+                  kind="medicine"
+                  label={t('prescriptions.conceptCode')}
+                  value={{ text: draft.conceptCode, title: draft.conceptTitle }}
+                  onChange={(next) =>
+                    // A pick names the medicine; typing over a picked code drops the name that came with it.
+                    patch({
+                      conceptCode: next.text,
+                      conceptTitle: next.title,
+                      conceptName: next.title ?? (draft.conceptTitle !== null && draft.conceptName === draft.conceptTitle ? '' : draft.conceptName),
+                    })
+                  }
+                  error={err('conceptCode')}
+                />
+              ) : (
+                <TextField label={t('prescriptions.conceptCode')} hint={t('prescriptions.conceptHint')} value={draft.conceptCode} onChange={(e) => set('conceptCode', e.target.value)} error={err('conceptCode')} autoComplete="off" />
+              )}
               <TextField label={t('prescriptions.conceptName')} value={draft.conceptName} onChange={(e) => set('conceptName', e.target.value)} maxLength={200} />
             </div>
             <div className="row">

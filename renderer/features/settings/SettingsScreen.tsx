@@ -23,6 +23,11 @@ type Reader = CommandOutput<'readers.list'>['items'][number];
 type Session = CommandOutput<'facility.signIn'>;
 const sources = ['auto', 'hardware-service', 'station-reader', 'virtual'] as const;
 
+/** Where the terminology keeps one kind of concept: both left empty means the facility was given none. */
+function conceptSource(owner: string, source: string): { owner: string; source: string } | null {
+  return owner.trim() === '' && source.trim() === '' ? null : { owner: owner.trim(), source: source.trim() };
+}
+
 export default function SettingsScreen() {
   const { t } = useTranslation();
   const settings = useStation((s) => s.settings);
@@ -90,6 +95,10 @@ function SettingsForm() {
     readerId: settings?.reader.readerId ?? '',
     defaultServiceType: settings?.defaultServiceType ?? 'OUTPATIENT',
     stationRole: settings?.stationRole ?? 'ward',
+    medicinesOwner: settings?.terminology.medicines?.owner ?? '',
+    medicinesSource: settings?.terminology.medicines?.source ?? '',
+    diagnosesOwner: settings?.terminology.diagnoses?.owner ?? '',
+    diagnosesSource: settings?.terminology.diagnoses?.source ?? '',
   }));
   const [readers, setReaders] = useState<readonly Reader[]>([]);
   const [error, setError] = useState<StationError | null>(null);
@@ -105,6 +114,14 @@ function SettingsForm() {
     setDraft((d) => ({ ...d, [key]: value }));
   };
   const fieldError = (field: string) => (error?.code === 'VALIDATION' && error.details?.field === field ? error.message : undefined);
+  const terminologyField = (kind: 'medicines' | 'diagnoses', part: 'owner' | 'source') => ({
+    label: t(`medicines.settings.${kind}.${part}`),
+    value: draft[`${kind}${part === 'owner' ? 'Owner' : 'Source'}`],
+    readOnly: locked('terminology'),
+    onChange: (e: { target: { value: string } }) => change(`${kind}${part === 'owner' ? 'Owner' : 'Source'}`, e.target.value),
+    error: fieldError(`terminology.${kind}.${part}`) ?? fieldError(`terminology.${kind}`),
+    autoComplete: 'off',
+  });
 
   const save = async () => {
     setBusy(true);
@@ -116,6 +133,7 @@ function SettingsForm() {
       reader: { source: draft.source, readerId: draft.readerId === '' ? null : draft.readerId },
       defaultServiceType: draft.defaultServiceType,
       stationRole: draft.stationRole,
+      terminology: { medicines: conceptSource(draft.medicinesOwner, draft.medicinesSource), diagnoses: conceptSource(draft.diagnosesOwner, draft.diagnosesSource) },
       ...(draft.exchangeBaseUrl.trim() === '' ? {} : { exchangeBaseUrl: draft.exchangeBaseUrl.trim() }),
       ...(draft.facilityCode.trim() === '' ? {} : { facilityCode: draft.facilityCode.trim() }),
       ...(draft.facilityName.trim() === '' ? {} : { facilityName: draft.facilityName.trim() }),
@@ -214,6 +232,16 @@ function SettingsForm() {
           choices={[{ value: '', label: t('settings.anyReader') }, ...readers.map((r) => ({ value: r.readerId, label: `${r.label}${r.path === null ? '' : ` (${r.path})`}` }))]}
         />
       </div>
+      <fieldset className="terminology-settings">
+        <legend>{t('medicines.settings.title')}</legend>
+        <p className="muted small">{t('medicines.settings.intro')}</p>
+        {(['medicines', 'diagnoses'] as const).map((kind) => (
+          <div className="row" key={kind}>
+            <TextField {...terminologyField(kind, 'owner')} />
+            <TextField {...terminologyField(kind, 'source')} />
+          </div>
+        ))}
+      </fieldset>
       <TextArea
         label={t('settings.origins')}
         hint={t('settings.originsHint')}

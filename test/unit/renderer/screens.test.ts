@@ -68,6 +68,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['open visit', flows.visitWithLine],
   ['diagnosis found by search', flows.diagnosisBySearch],
   ['doctor found in the registry', flows.doctorFound],
+  ['medicine found by search', flows.medicineBySearch],
+  ['prescription, medicines not set up', flows.prescriptionForm, { fake: { medicinesSetUp: false } }],
   ['prescription written on a visit', flows.prescriptionWritten],
   ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
   ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
@@ -408,6 +410,51 @@ describe('prescriptions on a visit', () => {
       await card.getByText('1 capsule 3 times a day, for 5 days · 1 refill').waitFor();
       await card.getByText('PENDING').waitFor();
       await card.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('finds the medicine by a few letters: its code and name filled; on the next prescription it is offered first', async () => {
+    const page = await open();
+    try {
+      await flows.medicineBySearch(page);
+      const form = page.getByRole('form', { name: 'New prescription' });
+      const found = form.getByRole('group', { name: 'Medicines found' });
+      await found.getByText('2 medicines found').waitFor();
+      // Diagnoses are another list: a diagnosis's words find no medicine.
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('malaria');
+      await found.getByText('No medicine matches these letters. Check the spelling, or type the generic code.').waitFor();
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+      await found.getByRole('button', { name: /^Choose GE10110 Amoxicillin 500 mg oral capsule/ }).click();
+      expect(await form.getByRole('textbox', { name: 'Generic medicine code' }).inputValue()).toBe('GE10110');
+      expect(await form.getByRole('textbox', { name: 'Medicine name (optional)' }).inputValue()).toBe('Amoxicillin 500 mg oral capsule');
+      // Typing over a picked code drops the name that came with it.
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('GE1011');
+      expect(await form.getByRole('textbox', { name: 'Medicine name (optional)' }).inputValue()).toBe('');
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+      await found.getByRole('button', { name: /^Choose GE10110/ }).click();
+      await flows.prescriptionDetails(page);
+      await page.getByRole('article', { name: /^Prescription RX-/ }).getByText('Amoxicillin 500 mg oral capsule').waitFor();
+      await page.getByRole('button', { name: 'Write a prescription' }).click();
+      await page.getByRole('form', { name: 'New prescription' }).getByRole('textbox', { name: 'Generic medicine code' }).focus();
+      await page.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: /^Choose GE10110/ }).getByText('on a recent prescription').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('where medicines are not set up, says so, searches nothing and takes the generic code typed', async () => {
+    const page = await open({ fake: { medicinesSetUp: false } });
+    try {
+      await flows.prescriptionForm(page);
+      const form = page.getByRole('form', { name: 'New prescription' });
+      await form.getByText('Medicines cannot be searched at this station').waitFor();
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+      expect(await form.getByRole('group', { name: 'Medicines found' }).count()).toBe(0);
+      await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
+      await flows.prescriptionDetails(page);
+      await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
     } finally {
       await done(page);
     }
