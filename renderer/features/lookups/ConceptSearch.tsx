@@ -120,17 +120,23 @@ export function ConceptSearch({
             <ul className="lookup-list">
               {choices.map((choice) => (
                 <li key={choice.code}>
+                  {/* Named by what it shows, after a word said only to a screen reader: the visible words stay in the name (WCAG 2.5.3). */}
                   <Button
                     tone="quiet"
-                    aria-label={t(`${words}.pick`, { code: choice.code, title: choice.title ?? '' })}
                     onClick={() => {
                       onChange({ text: choice.code, title: choice.title });
                       setOpen(false);
                     }}
                   >
-                    <span className="lookup-code">{choice.code}</span>
+                    <span className="visually-hidden">{t(`${words}.pick`)} </span>
+                    <span className="lookup-code">{choice.code}</span>{' '}
                     <span className="lookup-title">{choice.title ?? t(`${words}.noTitle`)}</span>
-                    {choice.recent && <span className="lookup-tag">{t(`${words}.recent`)}</span>}
+                    {choice.recent && (
+                      <>
+                        {' '}
+                        <span className="lookup-tag">{t(`${words}.recent`)}</span>
+                      </>
+                    )}
                   </Button>
                 </li>
               ))}
