@@ -1,10 +1,12 @@
 // Issues 14 and 15 end to end, through `npm run station:web` (the real station core and its
 // sandbox), in Chromium, by role and accessible name: a diagnosis found by a few letters in the
 // terminology search and the doctor found in the professionals registry on a billing line; a
-// prescription written on the visit; then, the station made the pharmacy window's by its
-// administrator, the prescription dispensed in part and then the rest. axe-core on every screen.
+// prescription written on the visit, its medicine found by a few letters in SHA's medicines; then,
+// the station made the pharmacy window's by its administrator, the prescription dispensed in part
+// and then the rest. axe-core on every screen.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { flows } from './flows';
 import { expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
@@ -50,13 +52,20 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z/ }).getByText('used recently').waitFor();
   });
 
-  it('writes a prescription on the visit: SHA’s number and the prescriber’s review come back', { timeout: 60_000 }, async () => {
+  it('writes a prescription on the visit, the medicine found by search: SHA’s number and the prescriber’s review come back', { timeout: 60_000 }, async () => {
     await page.getByRole('button', { name: 'Write a prescription' }).click();
     const form = page.getByRole('form', { name: 'New prescription' });
     await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
     await form.getByText('Dr. Achieng Odhiambo').waitFor();
-    await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
-    await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
+    // The medicine found by a few letters in the sandbox's medicines (the launcher provisions their owner and source).
+    await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+    const medicines = form.getByRole('group', { name: 'Medicines found' });
+    await medicines.getByText('2 medicines found').waitFor();
+    expect(await medicines.getByRole('button').allInnerTexts()).not.toContainEqual(expect.stringMatching(/malaria/i));
+    await expectAccessible(page, 'medicines found');
+    await medicines.getByRole('button', { name: /^Choose GE10110 Amoxicillin 500 mg oral capsule/ }).click();
+    expect(await form.getByRole('textbox', { name: 'Generic medicine code' }).inputValue()).toBe('GE10110');
+    expect(await form.getByRole('textbox', { name: 'Medicine name (optional)' }).inputValue()).toBe('Amoxicillin 500 mg oral capsule');
     await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
     await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
     await form.getByRole('textbox', { name: 'How many times' }).fill('3');
@@ -67,6 +76,8 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     await expectAccessible(page, 'prescription form');
     await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
     const card = page.getByRole('article', { name: /^Prescription RX-/ });
+    await card.getByText('Amoxicillin 500 mg oral capsule').waitFor();
+    await card.getByText('(GE10110)').waitFor();
     await card.getByText('1 capsule 3 times a day, for 5 days').waitFor();
     await card.getByText('PENDING').waitFor();
     await card.getByText('0 of 1 fills').waitFor();
@@ -110,5 +121,35 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     await card.getByText('Every fill of this prescription, refills included, has been dispensed.').waitFor();
     expect(await card.getByRole('form').count()).toBe(0);
     await expectAccessible(page, 'pharmacy, dispensed');
+  });
+
+  it('the administrator takes the medicines’ owner and source away: the form says so and takes the generic code typed', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Settings' }).click();
+    // The launcher provisioned the sandbox's; the administrator may change them.
+    expect(await page.getByRole('textbox', { name: 'Medicines: owner' }).inputValue()).toBe('MOH-PPB');
+    expect(await page.getByRole('textbox', { name: 'Medicines: source' }).inputValue()).toBe('HPT');
+    await expectAccessible(page, 'settings with the terminology');
+    await page.getByRole('combobox', { name: 'What this station is for' }).selectOption('ward');
+    await page.getByRole('textbox', { name: 'Medicines: owner' }).fill('');
+    await page.getByRole('textbox', { name: 'Medicines: source' }).fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    // Saved: the Pharmacy tab goes with the pharmacy role (the form is drawn afresh from what the station keeps).
+    await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('textbox', { name: 'Medicines: owner' }).inputValue()).toBe('');
+
+    await page.getByRole('button', { name: 'Work in progress' }).click();
+    await page.getByRole('button', { name: /^Continue/ }).first().click();
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Write a prescription' }).click();
+    const form = page.getByRole('form', { name: 'New prescription' });
+    await form.getByText('Medicines cannot be searched at this station').waitFor();
+    await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
+    expect(await form.getByRole('group', { name: 'Medicines found' }).count()).toBe(0);
+    await expectAccessible(page, 'prescription form, medicines not set up');
+    await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+    await form.getByText('Dr. Achieng Odhiambo').waitFor();
+    await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
+    await flows.prescriptionDetails(page);
+    await page.getByRole('article', { name: /^Prescription RX-/ }).getByText('(AMOX-500)').waitFor();
   });
 });
