@@ -16,6 +16,8 @@ interface Shot {
   readonly viewport?: { width: number; height: number };
   /** Brings the screen to the state to photograph (in English). */
   readonly reach: (page: Page) => Promise<void>;
+  /** After the language button: brings back what pressing it closed (a list that folds when its field loses the focus). */
+  readonly again?: (page: Page) => Promise<void>;
 }
 
 const small = { width: 1024, height: 600 };
@@ -58,6 +60,7 @@ const shots: readonly Shot[] = [
       await choices.getByRole('button').first().waitFor();
       await choices.scrollIntoViewIfNeeded();
     },
+    again: (page) => listAgain(page, 'form.add-line .concept-search input', 'Utambuzi uliopatikana'),
   },
   { name: '30-doctor-found-in-registry', reach: flows.doctorFound },
   { name: '31-prescription-written', reach: flows.prescriptionWritten },
@@ -78,7 +81,31 @@ const shots: readonly Shot[] = [
   { name: '51-claim-returned-for-documents', reach: flows.claimReturned },
   { name: '52-claim-document-preview', reach: flows.claimDocumentPreview },
   { name: '53-claim-returned-1024x600', viewport: small, reach: flows.claimReturned },
+  { name: '80-medicine-search', reach: medicinesListed, again: (page) => listAgain(page, '.prescription-form .concept-search input', 'Dawa zilizopatikana') },
+  { name: '81-medicine-search-1024x600', viewport: small, reach: medicinesListed, again: (page) => listAgain(page, '.prescription-form .concept-search input', 'Dawa zilizopatikana') },
+  {
+    name: '82-prescription-medicines-not-set-up',
+    fake: { medicinesSetUp: false },
+    reach: async (page) => {
+      await flows.prescriptionForm(page);
+      await page.getByRole('textbox', { name: 'Generic medicine code' }).scrollIntoViewIfNeeded();
+    },
+  },
 ];
+
+/** The search field (`field`, a selector: its name has changed language) focused again, and its list, named in Kiswahili, shown. */
+async function listAgain(page: Page, field: string, swahiliList: string): Promise<void> {
+  await page.locator(field).first().focus();
+  const list = page.getByRole('group', { name: swahiliList });
+  await list.getByRole('button').first().waitFor();
+  await list.scrollIntoViewIfNeeded();
+}
+
+/** The medicines found for a few letters, the list brought into view. */
+async function medicinesListed(page: Page): Promise<void> {
+  await flows.medicineBySearch(page);
+  await page.getByRole('group', { name: 'Medicines found' }).scrollIntoViewIfNeeded();
+}
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');
 
@@ -99,6 +126,7 @@ export async function makeScreens(only?: RegExp): Promise<string[]> {
         await page.screenshot({ path: en });
         await page.getByRole('button', { name: 'Kiswahili', exact: true }).click();
         await page.getByRole('button', { name: 'English', exact: true }).waitFor();
+        await shot.again?.(page);
         await settle(page);
         const sw = join(root, 'docs/screens/sw', `${shot.name}.png`);
         await page.screenshot({ path: sw });
