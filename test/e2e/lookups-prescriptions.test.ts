@@ -130,8 +130,12 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     expect(await page.getByRole('textbox', { name: 'Medicines: source' }).inputValue()).toBe('HPT');
     await expectAccessible(page, 'settings with the terminology');
     await page.getByRole('combobox', { name: 'What this station is for' }).selectOption('ward');
-    await page.getByRole('textbox', { name: 'Medicines: owner' }).fill('');
+    // An owner without its source is refused, named under the field, and nothing is saved.
     await page.getByRole('textbox', { name: 'Medicines: source' }).fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText(/terminology\.medicines\.source: must be the source the facility was given/).waitFor();
+    expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(1);
+    await page.getByRole('textbox', { name: 'Medicines: owner' }).fill('');
     await page.getByRole('button', { name: 'Save settings' }).click();
     // Saved: the Pharmacy tab goes with the pharmacy role (the form is drawn afresh from what the station keeps).
     await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).waitFor({ state: 'detached' });
