@@ -331,7 +331,8 @@ export function createStation(deps: StationDeps): Station {
         patients,
         settings,
         readers,
-        papers: new PapersWaiting({ dir: deps.papersDir ?? path.join(path.dirname(deps.databasePath), 'papers-waiting'), sealer }),
+        // Named after the database: two stations' files in one folder never sweep each other's papers.
+        papers: new PapersWaiting({ dir: deps.papersDir ?? path.join(path.dirname(deps.databasePath), `${path.parse(deps.databasePath).name}-papers-waiting`), sealer }),
         clock,
         timing,
         log,
