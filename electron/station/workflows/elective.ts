@@ -172,7 +172,7 @@ async function papersOf(ctx: Ctx, wf: ElectiveWorkflow, r: PreauthRequest): Prom
   const papers = await ctx.papers.take(wf.id, r.documents ?? []);
   if (papers !== null) return papers;
   wf.data.preauthRequest = { ...r, documentsGone: true };
-  wf.lastError = makeError('DOCUMENTS_MISSING', 'The papers attached to this preauthorization are no longer on this station: attach them again, then send it.');
+  wf.lastError = makeError('PAPERS_GONE', 'The papers attached to this preauthorization are no longer on this station: attach them again, then send it.');
   ctx.engine.save(wf);
   ctx.log.warn({ workflowId: wf.id, papers: r.documents?.length ?? 0 }, 'the papers of a preauthorization waiting to be sent are gone');
   return null;

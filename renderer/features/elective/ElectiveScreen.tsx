@@ -24,6 +24,8 @@ import { OpenVisitButton, VisitOpened } from '../shared/VisitOpened';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreauthCorrections } from '../corrections/PreauthCorrections';
+import type { ChosenDocument } from '../claims/DocumentPicker';
+import { PreauthPapers } from './PreauthPapers';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -131,6 +133,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
   const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [notes, setNotes] = useState('');
   const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
+  const [papers, setPapers] = useState<ChosenDocument[]>([]);
   const [tried, setTried] = useState(false);
   const amountValue = Number(amount);
   const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
@@ -155,6 +158,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
           doctor: doctorInput(doctor),
           notificationEmail: email.trim(),
           ...(notes.trim() === '' ? {} : { clinicalNotes: notes.trim() }),
+          ...(papers.length === 0 ? {} : { documents: papers }),
         });
       }}
     >
@@ -192,6 +196,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
         error={tried && !emailOk ? t('elective.form.emailNeeded') : undefined}
       />
       <TextArea label={t('elective.form.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
+      <PreauthPapers view={view} papers={papers} onChange={setPapers} />
       {/* Before consent the request may be sent ahead (it goes once the patient has consented); after, it is the bar's next step. */}
       {!inBar && (
         <Button type="submit" busy={pending}>
@@ -240,6 +245,9 @@ function PreauthProgress({ view, cancelling, onCancelled }: { readonly view: Ele
           <dd>{preauth.checkedAt === null ? t('common.notYet') : format.dateTime(preauth.checkedAt)}</dd>
         </div>
       </dl>
+      {view.preauthDocuments.attached.length > 0 && (
+        <p>{t('preauthPapers.sent', { names: new Intl.ListFormat(format.locale, { type: 'conjunction' }).format(view.preauthDocuments.attached.map((d) => d.title)) })}</p>
+      )}
       {(view.state === 'awaiting-doctor' || view.state === 'awaiting-payer') && <p className="progress">{t('elective.progress.watching')}</p>}
       {view.next.includes('elective.resendDoctorRequest') && (
         <div className="actions">

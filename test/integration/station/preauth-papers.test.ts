@@ -92,13 +92,13 @@ describe('papers on a preauthorization', () => {
     const second = await openStation({ databasePath, sandboxUrl: world.sandbox.url, secrets, extra: { clock } });
     try {
       const after = await second.ok('workflow.get', { workflowId: elective.workflowId });
-      expect(after).toMatchObject({ state: 'verifying', preauthDocuments: { attached: [{ fileName: 'request.pdf' }], gone: true }, lastError: { code: 'DOCUMENTS_MISSING' } });
+      expect(after).toMatchObject({ state: 'verifying', preauthDocuments: { attached: [{ fileName: 'request.pdf' }], gone: true }, lastError: { code: 'PAPERS_GONE' } });
       expect(after.next).toContain('elective.submitPreauth');
       expect(second.logs.join('\n')).not.toContain('Surgeon’s request');
 
       await fingerprintConsent(second, elective.workflowId, '30000002');
       const verified = await eventually(() => second.ok('workflow.get', { workflowId: elective.workflowId }), (v) => v.state === 'verified' && v.lastError !== null, 'consent in, the preauth held back');
-      expect(verified).toMatchObject({ lastError: { code: 'DOCUMENTS_MISSING' }, preauthDocuments: { gone: true } });
+      expect(verified).toMatchObject({ lastError: { code: 'PAPERS_GONE' }, preauthDocuments: { gone: true } });
       const authToken = [...world.sandbox.context.state.authorizations.values()].filter((a) => a.status === 'AUTHORIZED_PENDING_VISIT').at(-1)?.token;
       expect(preauthsOf(authToken)).toEqual([]);
 

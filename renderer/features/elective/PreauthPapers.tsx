@@ -1,0 +1,65 @@
+// The documents sent with a preauthorization request: the types SHA requires for the intervention
+// offered first and those still missing named before the request is sent; at most ten, within the
+// station's limit for one command together. They go with the request (and wait on the station,
+// sealed, until SHA has them); the view says when they were lost there and must be attached again.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormat } from '../../i18n/format';
+import type { ViewOf } from '../../state/workflows';
+import { Notice } from '../../ui/Notice';
+import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
+import { MAX_BASE64, sizeWords } from '../claims/files';
+import { knownIntervention, useServices } from '../services/store';
+import { ChosenPapers } from '../shared/ChosenPapers';
+import { documentTypes, typesWords } from '../shared/documents';
+
+/** The preauth's limit on attachments (the client's and the sandbox's). */
+const MAX_PAPERS = 10;
+
+export function PreauthPapers({
+  view,
+  papers,
+  onChange,
+}: {
+  readonly view: ViewOf<'elective'>;
+  readonly papers: readonly ChosenDocument[];
+  readonly onChange: (papers: ChosenDocument[]) => void;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const [problem, setProblem] = useState<string | null>(null);
+  const required = useServices((s) => knownIntervention(s, view.patient.patientRef, view.intervention.code)?.preauthDocuments ?? null);
+  const listed = required === null ? null : documentTypes.filter((d) => required.includes(d));
+  const missing = (listed ?? []).filter((d) => !papers.some((p) => p.documentType === d));
+  const gone = view.preauthDocuments.gone;
+
+  const add = (paper: ChosenDocument): Promise<boolean> => {
+    const total = papers.reduce((n, p) => n + p.dataBase64.length, 0) + paper.dataBase64.length;
+    const refusal =
+      papers.length >= MAX_PAPERS
+        ? t('preauthPapers.tooMany', { count: MAX_PAPERS })
+        : total > MAX_BASE64
+          ? t('preauthPapers.tooMuch', { limit: sizeWords(Math.floor((MAX_BASE64 * 3) / 4), format.locale) })
+          : null;
+    setProblem(refusal);
+    if (refusal === null) onChange([...papers, paper]);
+    return Promise.resolve(refusal === null);
+  };
+
+  return (
+    <section className="request-papers" aria-labelledby={`papers-${view.workflowId}`}>
+      <h3 id={`papers-${view.workflowId}`}>{t('preauthPapers.title')}</h3>
+      <p className="muted">{t('preauthPapers.explain')}</p>
+      {gone && (
+        <Notice tone="warn" title={t('preauthPapers.gone.title')}>
+          <p>{t('preauthPapers.gone.body', { names: new Intl.ListFormat(format.locale, { type: 'conjunction' }).format(view.preauthDocuments.attached.map((d) => d.title)) })}</p>
+        </Notice>
+      )}
+      {listed !== null && listed.length > 0 && <p>{t('preauthPapers.listed', { types: typesWords(t, listed, format.locale) })}</p>}
+      <ChosenPapers papers={papers} onRemove={(index) => onChange(papers.filter((_, n) => n !== index))} />
+      {missing.length > 0 && <Notice tone="warn">{t('preauthPapers.missing', { types: typesWords(t, missing, format.locale) })}</Notice>}
+      {problem !== null && <Notice tone="bad">{problem}</Notice>}
+      <DocumentPicker listed={listed} busy={false} attachLabel={t('preauthPapers.add')} onAttach={add} />
+    </section>
+  );
+}
