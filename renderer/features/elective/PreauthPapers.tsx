@@ -8,10 +8,11 @@ import { useFormat } from '../../i18n/format';
 import type { ViewOf } from '../../state/workflows';
 import { Notice } from '../../ui/Notice';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
-import { MAX_BASE64, sizeWords } from '../claims/files';
+import { sizeWords } from '../claims/files';
 import { knownIntervention, useServices } from '../services/store';
 import { ChosenPapers } from '../shared/ChosenPapers';
 import { documentTypes, typesWords } from '../shared/documents';
+import { heldPaperRefusal, MAX_BYTES_TOGETHER } from '../shared/heldPapers';
 
 /** The preauth's limit on attachments (the client's and the sandbox's). */
 const MAX_PAPERS = 10;
@@ -34,14 +35,8 @@ export function PreauthPapers({
   const gone = view.preauthDocuments.gone;
 
   const add = (paper: ChosenDocument): Promise<boolean> => {
-    const total = papers.reduce((n, p) => n + p.dataBase64.length, 0) + paper.dataBase64.length;
-    const refusal =
-      papers.length >= MAX_PAPERS
-        ? t('preauthPapers.tooMany', { count: MAX_PAPERS })
-        : total > MAX_BASE64
-          ? t('preauthPapers.tooMuch', { limit: sizeWords(Math.floor((MAX_BASE64 * 3) / 4), format.locale) })
-          : null;
-    setProblem(refusal);
+    const refusal = heldPaperRefusal(papers, paper, MAX_PAPERS);
+    setProblem(refusal === 'too-many' ? t('preauthPapers.tooMany', { count: MAX_PAPERS }) : refusal === 'too-big' ? t('preauthPapers.tooMuch', { limit: sizeWords(MAX_BYTES_TOGETHER, format.locale) }) : null);
     if (refusal === null) onChange([...papers, paper]);
     return Promise.resolve(refusal === null);
   };
