@@ -185,13 +185,16 @@ export function releaseSentPapers(ctx: Ctx, workflowId: string): void {
   ctx.papers.release(wf.id).catch((error: unknown) => ctx.log.warn({ workflowId, error: error instanceof Error ? error.name : 'unknown' }, 'the papers of a sent preauthorization could not be removed'));
 }
 
-/** At start: the papers of workflows that no longer send them removed, those still waiting checked. */
+/**
+ * At start: the papers of workflows that no longer send them removed; those of a request not sent
+ * yet checked, so the nurse hears at once (a preauth SHA already has is checked if it is sent again).
+ */
 export async function checkWaitingPapers(ctx: Ctx): Promise<void> {
   const waiting = ctx.engine.all().filter((wf): wf is ElectiveWorkflow => wf.kind === 'elective' && sendsPreauthLater(wf));
   await ctx.papers.keepOnly(new Set(waiting.map((wf) => wf.id)));
   for (const wf of waiting) {
     const r = wf.data.preauthRequest;
-    if (r !== null && r.documentsGone !== true) await papersOf(ctx, wf, r);
+    if ((wf.state === 'verifying' || wf.state === 'verified') && r !== null && r.documentsGone !== true) await papersOf(ctx, wf, r);
   }
 }
 

@@ -25,7 +25,7 @@ import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreauthCorrections } from '../corrections/PreauthCorrections';
 import type { ChosenDocument } from '../claims/DocumentPicker';
-import { PreauthPapers } from './PreauthPapers';
+import { paperTitles, PreauthPapers } from './PreauthPapers';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -35,6 +35,7 @@ const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 export default function ElectiveScreen({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const [cancelling, setCancelling] = useState(false);
@@ -53,7 +54,11 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
       {!showVerification && <WorkflowError view={view} />}
 
-      {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} inBar={!verifyingNow} />}
+      {view.next.includes('elective.submitPreauth') ? (
+        <PreauthForm view={view} inBar={!verifyingNow} />
+      ) : (
+        view.preauth === null && view.preauthDocuments.attached.length > 0 && <p>{t('preauthPapers.waiting', { names: paperTitles(view, format.locale) })}</p>
+      )}
       <PreauthCorrections view={view} />
       {view.preauth !== null && <PreauthProgress view={view} cancelling={cancelling} onCancelled={() => setCancelling(false)} />}
 
@@ -246,7 +251,7 @@ function PreauthProgress({ view, cancelling, onCancelled }: { readonly view: Ele
         </div>
       </dl>
       {view.preauthDocuments.attached.length > 0 && (
-        <p>{t('preauthPapers.sent', { names: new Intl.ListFormat(format.locale, { type: 'conjunction' }).format(view.preauthDocuments.attached.map((d) => d.title)) })}</p>
+        <p>{t('preauthPapers.sent', { names: paperTitles(view, format.locale) })}</p>
       )}
       {(view.state === 'awaiting-doctor' || view.state === 'awaiting-payer') && <p className="progress">{t('elective.progress.watching')}</p>}
       {view.next.includes('elective.resendDoctorRequest') && (

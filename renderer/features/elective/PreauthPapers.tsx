@@ -17,6 +17,11 @@ import { heldPaperRefusal, MAX_BYTES_TOGETHER } from '../shared/heldPapers';
 /** The preauth's limit on attachments (the client's and the sandbox's). */
 const MAX_PAPERS = 10;
 
+/** The titles of the request's documents, in one sentence. */
+export function paperTitles(view: ViewOf<'elective'>, locale: string): string {
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(view.preauthDocuments.attached.map((d) => d.title));
+}
+
 export function PreauthPapers({
   view,
   papers,
@@ -45,11 +50,8 @@ export function PreauthPapers({
     <section className="request-papers" aria-labelledby={`papers-${view.workflowId}`}>
       <h3 id={`papers-${view.workflowId}`}>{t('preauthPapers.title')}</h3>
       <p className="muted">{t('preauthPapers.explain')}</p>
-      {gone && (
-        <Notice tone="warn" title={t('preauthPapers.gone.title')}>
-          <p>{t('preauthPapers.gone.body', { names: new Intl.ListFormat(format.locale, { type: 'conjunction' }).format(view.preauthDocuments.attached.map((d) => d.title)) })}</p>
-        </Notice>
-      )}
+      {/* The error above says what happened; this names what to attach again. */}
+      {gone && <Notice tone="warn">{t('preauthPapers.gone', { names: paperTitles(view, format.locale) })}</Notice>}
       {listed !== null && listed.length > 0 && <p>{t('preauthPapers.listed', { types: typesWords(t, listed, format.locale) })}</p>}
       <ChosenPapers papers={papers} onRemove={(index) => onChange(papers.filter((_, n) => n !== index))} />
       {missing.length > 0 && <Notice tone="warn">{t('preauthPapers.missing', { types: typesWords(t, missing, format.locale) })}</Notice>}
