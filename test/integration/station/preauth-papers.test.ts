@@ -110,6 +110,29 @@ describe('papers on a preauthorization', () => {
     }
   });
 
+  it('a request SHA refused is given again with its documents; a change of the requesting doctor sends the same documents again', async () => {
+    const s = await world.station();
+    const elective = await beginElective(s, '30000001');
+    await fingerprintConsent(s, elective.workflowId, '30000001');
+    await eventually(() => s.ok('workflow.get', { workflowId: elective.workflowId }), (v) => v.state === 'verified', 'consent in');
+    // A doctor the registry does not know: SHA refuses the preauth, the request stays to be sent again.
+    const unknown = { identificationType: 'registration_number', identificationNumber: 'Z99999', regulationBody: 'KMPDC' } as const;
+    await s.refused('elective.submitPreauth', { workflowId: elective.workflowId, ...preauthRequest, doctor: unknown, documents: [scan] });
+    expect(await s.ok('workflow.get', { workflowId: elective.workflowId })).toMatchObject({ state: 'verified', next: expect.arrayContaining(['elective.submitPreauth']) });
+    const sent = await s.ok('elective.submitPreauth', { workflowId: elective.workflowId, ...preauthRequest, documents: [consultantForm, scan] });
+    expect(sent).toMatchObject({ state: 'awaiting-doctor', lastError: null, preauthDocuments: { attached: [{ fileName: 'request.pdf' }, { fileName: 'ultrasound.png' }], gone: false } });
+    const first = sent.kind === 'elective' ? sent.preauth!.reference! : '';
+    expect(world.sandbox.context.state.preauths.get(Number(first))?.attachments.map((a) => a.file_name)).toEqual(['request.pdf', 'ultrasound.png']);
+
+    const changed = await s.ok('elective.changeDoctor', { workflowId: elective.workflowId, doctor: { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' } });
+    const second = changed.kind === 'elective' ? changed.preauth!.reference! : '';
+    expect(second).not.toBe(first);
+    expect(world.sandbox.context.state.preauths.get(Number(second))?.attachments.map((a) => [a.file_name, a.size])).toEqual([
+      ['request.pdf', PDF.length],
+      ['ultrasound.png', PNG.length],
+    ]);
+  });
+
   it('a file that is not what its type says is refused with the field named, and nothing is kept', async () => {
     const s = await world.station();
     const elective = await beginElective(s, '30000001');
