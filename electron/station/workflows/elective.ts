@@ -374,6 +374,10 @@ export async function changePreauthDoctor(ctx: Ctx, wf: ElectiveWorkflow, doctor
   const named = listedDoctor(doctor);
   // Found in the registry first (DOCTOR_NOT_FOUND otherwise): a typing mistake never cancels a preauth.
   await ctx.session.client().lookups.searchProfessionals({ identification_number: named.identification_number, identification_type: named.identification_type, regulator: named.regulation_body });
+  // The preauth is sent again with its documents: none cancelled that could not go again whole.
+  if ((await ctx.papers.take(wf.id, r.documents ?? [])) === null) {
+    fail('PAPERS_GONE', 'The documents of this preauthorization are no longer on this station, and a change of doctor sends it again: nothing was cancelled. Keep this doctor, or cancel the preauthorization and make a new request with the documents.', { state: wf.state });
+  }
   const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
   try {
     await ctx.engine.call(

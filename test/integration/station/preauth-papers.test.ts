@@ -131,6 +131,13 @@ describe('papers on a preauthorization', () => {
       ['request.pdf', PDF.length],
       ['ultrasound.png', PNG.length],
     ]);
+
+    // The documents gone from the station: the change of doctor is refused before anything is cancelled.
+    rmSync(join(world.dir.path, `station-${world.stations.length}-papers-waiting`, elective.workflowId), { recursive: true });
+    const refused = await s.refused('elective.changeDoctor', { workflowId: elective.workflowId, doctor: SURGEON });
+    expect(refused.code).toBe('PAPERS_GONE');
+    expect(world.sandbox.context.state.preauths.get(Number(second))?.status).toBe('PENDING_DOCTOR_APPROVAL');
+    expect(await s.ok('workflow.get', { workflowId: elective.workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { reference: second } });
   });
 
   it('a file that is not what its type says is refused with the field named, and nothing is kept', async () => {
