@@ -4,6 +4,7 @@
 // OTPs stay in the main side: the renderer holds the workflow id and, for fingerprints, the link.
 import { z } from 'zod';
 import { interventionCode, linkHandle, longText, patientRef, serviceType, workflowId } from './common';
+import { lineAttachment } from './visit';
 import { consentView, whitelistReasonType, workflowView } from './workflows';
 
 const onWorkflow = z.strictObject({ workflowId });
@@ -14,6 +15,12 @@ export const screenArea = z.strictObject({
   width: z.number().min(1).max(100_000),
   height: z.number().min(1).max(100_000),
 });
+
+/**
+ * The one paper a whitelist request may carry (PDF, JPEG or PNG, within the command's file limit):
+ * sent with the request at once, never kept. SHA publishes one type for it, so none is chosen.
+ */
+export const whitelistDocument = lineAttachment.omit({ documentType: true });
 
 export const consentCommands = {
   /**
@@ -52,7 +59,7 @@ export const consentCommands = {
   'consent.retry': { input: onWorkflow, output: workflowView },
   /** For a patient with no phone or no usable fingerprints: asks the payer to allow SMS codes. */
   'consent.requestWhitelist': {
-    input: z.strictObject({ workflowId, reasonType: whitelistReasonType, reasonText: longText.optional() }),
+    input: z.strictObject({ workflowId, reasonType: whitelistReasonType, reasonText: longText.optional(), document: whitelistDocument.optional() }),
     output: workflowView,
   },
   /**

@@ -3,6 +3,7 @@
 // two, on the day: visit.open on the same workflow, with no new authorization.
 import { z } from 'zod';
 import { attendingDoctor, calendarDate, diagnosis, interventionCode, kes, longText, patientRef, workflowId } from './common';
+import { papersOfOneCommand } from './visit';
 import { electiveView } from './workflows';
 
 export const electiveCommands = {
@@ -24,6 +25,12 @@ export const electiveCommands = {
         doctor: attendingDoctor,
         notificationEmail: z.email().max(200),
         clinicalNotes: longText.optional(),
+        /**
+         * Papers for SHA with the request (at most 10, the preauth's limit; within the command's
+         * file limit together). They wait on this station, sealed, until SHA has them; a request
+         * given again replaces them.
+         */
+        documents: papersOfOneCommand(10).optional(),
       })
       .refine((v) => v.serviceEnd >= v.serviceStart, { path: ['serviceEnd'], message: 'must not be before serviceStart' }),
     output: electiveView,

@@ -36,6 +36,7 @@ export const errorCatalogue = {
   DOCTOR_ALREADY_ATTACHED: { retryable: false }, // SHA holds another doctor on the claim (one per claim)
   PREAUTH_NOT_EDITABLE: { retryable: false }, // the preauthorization moved on (the doctor approved, or a visit used it)
   DOCUMENTS_MISSING: { retryable: false }, // SHA returned the claim for papers and will not take it back without them
+  PAPERS_GONE: { retryable: false }, // the documents of a request waiting on this station are gone from it: attach them again
   EMERGENCY_WINDOW_EXPIRED: { retryable: false }, // the 24 hours after the emergency have passed
   READER_ABSENT: { retryable: false },
   READER_ERROR: { retryable: true },

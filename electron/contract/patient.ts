@@ -125,6 +125,8 @@ export const intervention = z.strictObject({
   tariffKes: kes.nullable(),
   protocolCode: z.string().max(60).nullable(),
   requiredDocuments: z.array(z.string().max(100)),
+  /** The document types SHA requires with a preauthorization for it (`requiredPreauthDocumentTypes`). */
+  preauthDocuments: z.array(z.string().max(100)),
 });
 
 const limit = z.strictObject({ limitKes: kes, usedKes: kes, remainingKes: kes });

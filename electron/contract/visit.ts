@@ -71,6 +71,15 @@ export const lineAttachment = z.strictObject({
   dataBase64: z.base64().min(1).max(MAX_LINE_FILES_BASE64),
 });
 
+/** Up to `max` papers travelling in one command: together within the command's file limit. */
+export function papersOfOneCommand(max: number) {
+  return z
+    .array(lineAttachment)
+    .min(1)
+    .max(max)
+    .refine((files) => files.reduce((n, f) => n + f.dataBase64.length, 0) <= MAX_LINE_FILES_BASE64, 'the files of one request are at most about 510 KiB together');
+}
+
 export const visitCommands = {
   /**
    * Opens the visit from a verified consent workflow, or from an elective workflow whose preauth is
@@ -92,12 +101,7 @@ export const visitCommands = {
       description: shortText.optional(),
       serviceDate: calendarDate.optional(),
       doctor: attendingDoctor.optional(),
-      attachments: z
-        .array(lineAttachment)
-        .min(1)
-        .max(5)
-        .refine((files) => files.reduce((n, f) => n + f.dataBase64.length, 0) <= MAX_LINE_FILES_BASE64, 'the files of one line are at most about 510 KiB together')
-        .optional(),
+      attachments: papersOfOneCommand(5).optional(),
     }),
     output: visitView,
   },

@@ -287,6 +287,16 @@ export const electiveState = z.enum([
   'cancelled',
   'reconciling',
 ]);
+/** The papers the preauth request carries (never their bytes). */
+export const preauthDocuments = z.strictObject({
+  attached: z.array(z.strictObject({ documentType: z.string().max(60), title: shortText, fileName: z.string().max(200) })),
+  /**
+   * Attached, but no longer on this station (deleted from its data folder, or unreadable after the
+   * key was replaced): the request is not sent until the nurse attaches them again.
+   */
+  gone: z.boolean(),
+});
+
 export const electiveView = z.strictObject({
   ...viewBase,
   kind: z.literal('elective'),
@@ -308,6 +318,7 @@ export const electiveView = z.strictObject({
   intervention: interventionBrief,
   verification: verificationStep.nullable(),
   preauth: preauthProgress.nullable(),
+  preauthDocuments: preauthDocuments,
   visitWorkflowId: workflowId.nullable(),
 });
 

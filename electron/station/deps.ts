@@ -37,6 +37,8 @@ export interface JournalPoint {
 export interface StationDeps {
   /** The SQLite file of the journal, audit log and settings (created if missing). */
   readonly databasePath: string;
+  /** Where papers wait to go to SHA with a request sent later (default: `<database name>-papers-waiting` beside the database). */
+  readonly papersDir?: string;
   readonly secrets: SecretStore;
   /** Builds the exchange client; tests and shells pass `createExchangeClient` from electron/payer. */
   readonly exchangeClientFactory: (options: ExchangeClientOptions) => ExchangeClient;

@@ -239,6 +239,7 @@ export function toContractIntervention(i: WireIntervention, subBenefitCode: stri
     tariffKes: tariff === undefined || tariff < 0 ? null : Math.min(tariff, 1_000_000_000),
     protocolCode: text(i.protocolCode, 60),
     requiredDocuments: [...i.applicableDocumentTypes, ...i.requiredPreauthDocumentTypes].map((d) => d.slice(0, 100)).slice(0, 30),
+    preauthDocuments: i.requiredPreauthDocumentTypes.map((d) => d.slice(0, 100)).slice(0, 30),
   };
 }
 

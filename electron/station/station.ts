@@ -10,6 +10,7 @@
 // administrator's (access.ts). Too many commands at once answer BUSY.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import {
   checkEvent,
@@ -61,10 +62,11 @@ import { PinGuard, StaffRegistry, type StaffMember } from './staff';
 import { consentView } from './workflows/consent';
 import type { Ctx } from './workflows/context';
 import { dischargeView } from './workflows/discharge';
-import { electiveView } from './workflows/elective';
+import { checkWaitingPapers, electiveView, releaseSentPapers } from './workflows/elective';
 import { emergencyView } from './workflows/emergency';
 import { Engine } from './workflows/engine';
 import { hostOf, resumeAll, resumeWorkflow } from './workflows/recovery';
+import { PapersWaiting } from './papers-waiting';
 import type { AnyWorkflow } from './workflows/types';
 import { visitView } from './workflows/visit';
 
@@ -329,6 +331,8 @@ export function createStation(deps: StationDeps): Station {
         patients,
         settings,
         readers,
+        // Named after the database: two stations' files in one folder never sweep each other's papers.
+        papers: new PapersWaiting({ dir: deps.papersDir ?? path.join(path.dirname(deps.databasePath), `${path.parse(deps.databasePath).name}-papers-waiting`), sealer }),
         clock,
         timing,
         log,
@@ -345,6 +349,7 @@ export function createStation(deps: StationDeps): Station {
         (view) => {
           if (!(view.kind === 'emergency' && (view.state === 'creating' || view.state === 'not-created'))) emit({ type: 'workflow.updated', view });
           followClaim(c, view.workflowId);
+          releaseSentPapers(c, view.workflowId);
         },
         (wf) => resumeWorkflow(c, wf),
       );
@@ -353,6 +358,7 @@ export function createStation(deps: StationDeps): Station {
       unsubscribers.push(readers.onCaptureRequested((capture) => emit({ type: 'capture.requested', capture })));
       patients.load();
       engine.load();
+      await checkWaitingPapers(ctx);
       await followSettings(ctx);
       await session.resume();
       engine.audit({ action: 'station.start', outcome: 'succeeded', summary: `station started (${host})` });

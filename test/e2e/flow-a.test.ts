@@ -2,7 +2,8 @@
 // patient's consent by fingerprint before the visit and sends the preauthorization; the doctor and
 // the payer approve it through the sandbox's control API while the screen shows each step; phase
 // two, on the day, starts from a fresh look-up of the same patient, whose unfinished work shows the
-// admission, and opens the visit from the same workflow without a new authorization.
+// admission, and opens the visit from the same workflow without a new authorization. The request
+// carries a document for SHA, sent with it.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, useTrainingStation } from './support';
@@ -14,6 +15,8 @@ let page: Page;
 beforeAll(() => {
   ({ station, page } = session);
 });
+
+const REQUEST_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\ntrailer <<>>\n%%EOF\n');
 
 const step = (name: string) => page.getByRole('list', { name: 'Steps of the planned admission' }).getByRole('listitem').filter({ hasText: name });
 
@@ -46,12 +49,22 @@ describe('flow A, elective inpatient preauthorization (30000001)', () => {
     await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
     await page.getByRole('textbox', { name: 'Identification number' }).fill('A23456');
     await page.getByRole('textbox', { name: "Email for SHA's notices" }).fill('claims@hospital.example');
+    // A document for SHA with the request: checked, previewed, kept in the form until it is sent.
+    await page.getByRole('combobox', { name: 'Document type' }).selectOption('REQUEST_FORM_BY_RELEVANT_CONSULTANT');
+    await page.getByRole('textbox', { name: 'Document title' }).fill('Surgeon’s request');
+    await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'request.pdf', mimeType: 'application/pdf', buffer: REQUEST_PDF });
+    await page.getByText('PDF, 1 page,').waitFor();
+    await page.getByRole('button', { name: 'Add to the request' }).click();
+    await page.getByRole('list', { name: 'Documents attached to the request' }).getByText('Surgeon’s request').waitFor();
+    await expectAccessible(page, 'elective, the request with a document');
     await page.getByRole('button', { name: 'Send the request' }).click();
 
     // The doctor's step first, then the payer's, each shown as it moves.
     await step('Doctor approves').and(page.locator('[aria-current="step"]')).waitFor({ timeout: 30_000 });
     const reference = (await page.locator('dt:text-is("SHA reference") + dd').textContent())?.trim() ?? '';
     expect(reference).not.toBe('Not yet');
+    // The station kept the document until consent and sent it with the preauthorization (a file SHA refused would have refused the request).
+    await page.getByText('Documents sent with the request: Surgeon’s request.').waitFor();
     await expectAccessible(page, 'elective, waiting for the doctor');
     await station.sandbox.doctorApproval(reference);
     await page.getByRole('button', { name: 'Check status now' }).click();

@@ -294,6 +294,37 @@ async function electiveWaiting(page: Page): Promise<void> {
   await page.getByText('Waiting for the doctor').first().waitFor();
 }
 
+/** Consent in (or not yet); the request filled in and a medical report added to it: the consultant's form SHA requires is named as missing. */
+async function electivePapers(page: Page, { consentFirst = true } = {}): Promise<void> {
+  await lookUp(page, '30000001');
+  await chooseIntervention(page, 'SHA-05-001', /SHA-05-001/);
+  await page.getByRole('button', { name: 'Start planned admission' }).click();
+  if (consentFirst) {
+    await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+    await page.locator('iframe').waitFor();
+    await control(page, { name: 'authorize', args: [] });
+  }
+  await fillPreauth(page, 'A12345');
+  await page.getByRole('combobox', { name: 'Document type' }).selectOption('MEDICAL_REPORT');
+  await page.getByRole('textbox', { name: 'Document title' }).fill('Surgeon’s report');
+  await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'report.png', mimeType: 'image/png', buffer: INVOICE_SCAN });
+  await page.getByRole('group', { name: 'Preview before sending' }).getByRole('img').waitFor();
+  await page.getByRole('button', { name: 'Add to the request' }).click();
+  await page.getByRole('list', { name: 'Documents attached to the request' }).getByText('Surgeon’s report').waitFor();
+  await page.getByText('Not attached yet: Request form from the consultant.', { exact: false }).scrollIntoViewIfNeeded();
+}
+
+/** The whitelist request after three wrong codes, with a doctor's letter as its one supporting document. */
+async function whitelistWithLetter(page: Page): Promise<void> {
+  await threeWrongCodes(page);
+  await page.getByRole('combobox', { name: 'Reason' }).selectOption('MEDICAL_CONDITION');
+  await page.getByRole('textbox', { name: 'Document title' }).fill('Letter from Dr. Achieng');
+  await page.getByLabel(/^File: PDF, JPEG or PNG/).setInputFiles({ name: 'letter.png', mimeType: 'image/png', buffer: INVOICE_SCAN });
+  await page.getByRole('group', { name: 'Preview before sending' }).getByRole('img').waitFor();
+  await page.getByRole('button', { name: 'Add to the request' }).click();
+  await page.getByRole('list', { name: 'Documents attached to the request' }).getByText('Letter from Dr. Achieng').waitFor();
+}
+
 /** The doctor approves while the nurse is elsewhere: the notice under the top bar and the count on the tab. */
 async function electiveDoctorAnswered(page: Page): Promise<void> {
   await electiveWaiting(page);
@@ -438,6 +469,8 @@ export const flows = {
   pomsfBalance,
   healthRecord,
   electiveWaiting,
+  electivePapers,
+  whitelistWithLetter,
   electiveDoctorAnswered,
   electiveFinalised,
   emergencyNew,

@@ -91,6 +91,8 @@ const shots: readonly Shot[] = [
       await page.getByRole('textbox', { name: 'Generic medicine code' }).scrollIntoViewIfNeeded();
     },
   },
+  { name: '60-elective-preauth-documents', reach: flows.electivePapers },
+  { name: '61-whitelist-request-document', reach: flows.whitelistWithLetter },
 ];
 
 /** The search field (`field`, a selector: its name has changed language) focused again, and its list, named in Kiswahili, shown. */

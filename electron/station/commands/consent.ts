@@ -1,5 +1,6 @@
 // consent.*, authorizationView.setArea: flow B's consent begun, and the verification commands on
 // whichever workflow is taking consent (consent, elective, discharge, emergency identification).
+import type { ValidInput } from '../../contract';
 import { fail } from '../errors';
 import { beginConsent, consentView } from '../workflows/consent';
 import { cancelDischarge } from '../workflows/discharge';
@@ -26,8 +27,8 @@ export const consentCommands = (s: StationServices) => {
       else await verification.cancel(c, requireHost(wf), wf);
     }),
     'consent.retry': step(consentTakingKinds, (wf, c) => verification.retry(c, requireHost(wf), wf)),
-    'consent.requestWhitelist': step(consentTakingKinds, (wf, c, input: { workflowId: string; reasonType: Parameters<typeof verification.requestWhitelist>[4]; reasonText?: string | undefined }) =>
-      verification.requestWhitelist(c, requireHost(wf), wf, patientIdOf(wf), input.reasonType, input.reasonText),
+    'consent.requestWhitelist': step(consentTakingKinds, (wf, c, input: ValidInput<'consent.requestWhitelist'>) =>
+      verification.requestWhitelist(c, requireHost(wf), wf, patientIdOf(wf), input.reasonType, input.reasonText, input.document),
     ),
     'authorizationView.setArea': async (input) => {
       const link = s.findLink(input.handle);

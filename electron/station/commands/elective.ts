@@ -16,7 +16,7 @@ export const electiveCommands = (s: StationServices) => {
         doctor: input.doctor,
         notificationEmail: input.notificationEmail,
         clinicalNotes: input.clinicalNotes ?? null,
-      }),
+      }, (input.documents ?? []).map((d) => ({ documentType: d.documentType, title: d.title, fileName: d.fileName, contentType: d.contentType, data: Buffer.from(d.dataBase64, 'base64') }))),
     ),
     'elective.resendDoctorRequest': command(['elective'], (e, c) => resendDoctorRequest(c, e)),
     'elective.refreshPreauth': command(['elective'], (e, c) => refreshPreauth(c, e)),

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { Clock, DeviceOs, StationTiming } from '../deps';
 import type { Scrubber } from '../logging';
+import type { PapersWaiting } from '../papers-waiting';
 import type { PatientDirectory } from '../patients';
 import type { ReadersFacade } from '../readers';
 import type { ExchangeSession } from '../session';
@@ -16,6 +17,8 @@ export interface Ctx {
   readonly patients: PatientDirectory;
   readonly settings: SettingsStore;
   readonly readers: ReadersFacade;
+  /** Papers waiting, sealed in the data folder, to go to SHA with a request sent later. */
+  readonly papers: PapersWaiting;
   readonly clock: Clock;
   readonly timing: StationTiming;
   readonly log: Logger;

@@ -11,6 +11,7 @@ import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import { journal } from './journal';
+import type { Paper } from '../papers-waiting';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { newVerification, otpAuthorizeCall, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { listedDoctor } from './practitioner';
@@ -120,10 +121,11 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
   },
 };
 
-export async function submitPreauth(ctx: Ctx, wf: ElectiveWorkflow, request: PreauthRequest): Promise<void> {
+export async function submitPreauth(ctx: Ctx, wf: ElectiveWorkflow, request: PreauthRequest, papers: readonly Paper[]): Promise<void> {
   if (wf.state !== 'verifying' && wf.state !== 'verified') fail('WRONG_STATE', 'The preauthorization has already been sent.', { state: wf.state });
   listedDoctor(request.doctor);
-  wf.data.preauthRequest = request;
+  // The papers wait in the data folder, the workflow keeps what they are (a request given again replaces both).
+  wf.data.preauthRequest = { ...request, documents: await ctx.papers.hold(wf.id, papers), documentsGone: false };
   wf.lastError = null;
   ctx.engine.save(wf);
   if (wf.state === 'verified') await createPreauth(ctx, wf);
@@ -139,7 +141,7 @@ function dayAt(day: string, time: string): string {
 }
 
 /** The preauth as the exchange takes it: the whole planned stay, its price as the one item, the requesting doctor first. */
-function preauthCreateRequest(wf: ElectiveWorkflow, r: PreauthRequest) {
+function preauthCreateRequest(wf: ElectiveWorkflow, r: PreauthRequest, papers: readonly Paper[]) {
   const consentToken = wf.data.authToken!;
   return {
     consent_token: consentToken,
@@ -151,19 +153,64 @@ function preauthCreateRequest(wf: ElectiveWorkflow, r: PreauthRequest) {
     diagnoses: r.diagnoses.map((d) => ({ icd_code: d.code })),
     provider_notification_email: r.notificationEmail,
     ...(r.clinicalNotes === null ? {} : { clinical_indications: r.clinicalNotes }),
+    attachments: papers.map((p) => ({ document_title: p.title, document_type: p.documentType, file: { file_name: p.fileName, content_type: p.contentType, data: p.data } })),
   };
+}
+
+/** Whether the workflow may still send its preauth (again): its papers must wait until then. */
+export function sendsPreauthLater(wf: ElectiveWorkflow): boolean {
+  // Kept while the doctor has not approved: a change of the requesting doctor sends the preauth
+  // again (cancel, then create), and it must carry the same papers.
+  return ['verifying', 'verified', 'creating-preauth', 'reconciling', 'awaiting-doctor'].includes(wf.state) && (wf.data.preauthRequest?.documents?.length ?? 0) > 0;
+}
+
+/**
+ * The request's papers from the data folder; null, with the nurse told, when any is gone: the
+ * preauth is then not sent until she attaches them again (never sent without them).
+ */
+async function papersOf(ctx: Ctx, wf: ElectiveWorkflow, r: PreauthRequest): Promise<Paper[] | null> {
+  const papers = await ctx.papers.take(wf.id, r.documents ?? []);
+  if (papers !== null) return papers;
+  wf.data.preauthRequest = { ...r, documentsGone: true };
+  wf.lastError = makeError('PAPERS_GONE', 'The papers attached to this preauthorization are no longer on this station: attach them again, then send it.');
+  ctx.engine.save(wf);
+  ctx.log.warn({ workflowId: wf.id, papers: r.documents?.length ?? 0 }, 'the papers of a preauthorization waiting to be sent are gone');
+  return null;
+}
+
+/** Once the workflow will not send its preauth again (SHA has it and the doctor approved, or it ended), its papers leave the data folder. */
+export function releaseSentPapers(ctx: Ctx, workflowId: string): void {
+  const wf = ctx.engine.get(workflowId);
+  if (wf?.kind !== 'elective' || sendsPreauthLater(wf) || (wf.data.preauthRequest?.documents?.length ?? 0) === 0) return;
+  ctx.papers.release(wf.id).catch((error: unknown) => ctx.log.warn({ workflowId, error: error instanceof Error ? error.name : 'unknown' }, 'the papers of a sent preauthorization could not be removed'));
+}
+
+/**
+ * At start: the papers of workflows that no longer send them removed; those of a request not sent
+ * yet checked, so the nurse hears at once (a preauth SHA already has is checked if it is sent again).
+ */
+export async function checkWaitingPapers(ctx: Ctx): Promise<void> {
+  const waiting = ctx.engine.all().filter((wf): wf is ElectiveWorkflow => wf.kind === 'elective' && sendsPreauthLater(wf));
+  await ctx.papers.keepOnly(new Set(waiting.map((wf) => wf.id)));
+  for (const wf of waiting) {
+    const r = wf.data.preauthRequest;
+    if ((wf.state === 'verifying' || wf.state === 'verified') && r !== null && r.documentsGone !== true) await papersOf(ctx, wf, r);
+  }
 }
 
 async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   const r = wf.data.preauthRequest;
   if (r === null || wf.data.authToken === null) fail('WRONG_STATE', 'The preauthorization needs the patient’s consent and its details.', { state: wf.state });
-  const request = preauthCreateRequest(wf, r);
+  const papers = await papersOf(ctx, wf, r);
+  if (papers === null) return;
+  const request = preauthCreateRequest(wf, r, papers);
   ctx.engine.transition(wf, 'createPreauth');
   try {
     await ctx.engine.call(
       wf,
       journal.createPreauth,
-      request,
+      // The journal names each paper; it never holds its bytes.
+      { ...request, attachments: papers.map((p) => ({ document_title: p.title, document_type: p.documentType, file_name: p.fileName, bytes: p.data.length })) },
       () => ctx.session.client().preauth.create(request),
       (p) => applyPreauth(ctx, wf, p),
       (error) => {
@@ -327,6 +374,10 @@ export async function changePreauthDoctor(ctx: Ctx, wf: ElectiveWorkflow, doctor
   const named = listedDoctor(doctor);
   // Found in the registry first (DOCTOR_NOT_FOUND otherwise): a typing mistake never cancels a preauth.
   await ctx.session.client().lookups.searchProfessionals({ identification_number: named.identification_number, identification_type: named.identification_type, regulator: named.regulation_body });
+  // The preauth is sent again with its documents: none cancelled that could not go again whole.
+  if ((await ctx.papers.take(wf.id, r.documents ?? [])) === null) {
+    fail('PAPERS_GONE', 'The documents of this preauthorization are no longer on this station, and a change of doctor sends it again: nothing was cancelled. Keep this doctor, or cancel the preauthorization and make a new request with the documents.', { state: wf.state });
+  }
   const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
   try {
     await ctx.engine.call(
@@ -394,7 +445,7 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   const next: ElectiveView['next'] = [];
   if (taking) next.push(...verificationNextActions(v).filter((a) => wf.state === 'verifying' || a !== 'consent.cancel'));
   // Consent in and the preauth not at the exchange (never sent, or refused): it is sent (again) from here.
-  if ((wf.state === 'verifying' && wf.data.preauthRequest === null) || wf.state === 'verified') next.push('elective.submitPreauth');
+  if ((wf.state === 'verifying' && (wf.data.preauthRequest === null || wf.data.preauthRequest.documentsGone === true)) || wf.state === 'verified') next.push('elective.submitPreauth');
   if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
   if (wf.state === 'awaiting-doctor' && (wf.data.preauthRequest?.diagnoses.length ?? 0) > 1) next.push('elective.removeDiagnosis');
   if (wf.state === 'awaiting-doctor') next.push('elective.changeDoctor');
@@ -436,6 +487,10 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
     intervention: wf.data.intervention,
     verification: wf.state === 'verifying' || taking || wf.state === 'verified' ? verificationView(v) : null,
     preauth,
+    preauthDocuments: {
+      attached: (wf.data.preauthRequest?.documents ?? []).map((d) => ({ documentType: d.documentType, title: d.title, fileName: d.fileName })),
+      gone: wf.data.preauthRequest?.documentsGone === true,
+    },
     visitWorkflowId: wf.data.visitWorkflowId,
   };
 }

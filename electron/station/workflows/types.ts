@@ -19,6 +19,7 @@ import type {
   whitelistReasonType,
   WorkflowKind,
 } from '../../contract';
+import type { HeldPaper } from '../papers-waiting';
 import type { DischargeState, ConsentState, ElectiveState, EmergencyState, VerificationStage, VisitState } from '../machines';
 import type { RouteDecision, VerificationPurpose } from '../route';
 
@@ -212,6 +213,10 @@ export interface PreauthRequest {
   doctor: AttendingDoctor;
   notificationEmail: string;
   clinicalNotes: string | null;
+  /** The papers sent with it, waiting in `PapersWaiting` until SHA has them; absent in older records. */
+  documents?: HeldPaper[];
+  /** The papers are no longer on this station: nothing is sent until the nurse attaches them again. */
+  documentsGone?: boolean;
 }
 
 export interface ElectiveWorkflow extends Base<'elective', ElectiveState> {

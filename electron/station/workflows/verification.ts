@@ -4,7 +4,7 @@
 // exchange), retry and the OTP whitelist request. What differs per workflow — which exchange call
 // starts a fingerprint, sends or spends a code, and what follows consent — comes from its host.
 import type { z } from 'zod';
-import type { deadline, ErrorCode, VerificationStep, verificationActions as actionList } from '../../contract';
+import type { deadline, ErrorCode, VerificationStep, verificationActions as actionList, whitelistDocument } from '../../contract';
 import { makeError } from '../../contract';
 import { isExchangeError, type Authorization, type ExchangeClient, type OtpSent } from '../../payer';
 import type { DeviceOs } from '../deps';
@@ -16,6 +16,8 @@ import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord, type RepeatAgain } from './engine';
 import { journal, type JournalEntry } from './journal';
 import type { AnyWorkflow, SmsContact, VerificationData } from './types';
+
+type WhitelistDocument = z.infer<typeof whitelistDocument>;
 
 export type VerificationAction = (typeof actionList)[number];
 export type Deadline = z.infer<typeof deadline>;
@@ -576,6 +578,7 @@ export async function requestWhitelist<W extends AnyWorkflow>(
   patientId: string | null,
   reasonType: NonNullable<VerificationData['whitelist']>['reasonType'],
   reasonText: string | undefined,
+  document?: WhitelistDocument,
 ): Promise<void> {
   const v = requireStep(host, wf);
   if (patientId === null) fail('WRONG_STATE', 'There is no patient to whitelist here.', { state: v.stage });
@@ -592,10 +595,14 @@ export async function requestWhitelist<W extends AnyWorkflow>(
     biometric_attempts: v.fingerprintAttempts ?? 0,
     facility_fr_code: facilityCode,
   };
+  // The type is left to the client's default: SHA publishes one (V's SUPPORT_DOCUMENT).
+  const attachment =
+    document === undefined ? undefined : { document_title: document.title, file: { file_name: document.fileName, content_type: document.contentType, data: Buffer.from(document.dataBase64, 'base64') } };
   await run(ctx, wf, {
     operation: journal.requestOtpWhitelist,
-    request,
-    send: (client) => client.consent.requestOtpWhitelist(request),
+    // The journal names the paper; it never holds its bytes.
+    request: attachment === undefined ? request : { ...request, attachment: { document_title: attachment.document_title, file_name: attachment.file.file_name, bytes: attachment.file.data.length } },
+    send: (client) => client.consent.requestOtpWhitelist(attachment === undefined ? request : { ...request, attachment }),
     settle: (w) => {
       v.whitelist = { status: 'pending', reasonType, requestedAt: ctx.nowIso(), guid: w.guid };
       wf.lastError = null;

@@ -30,16 +30,26 @@ const problemKey: Readonly<Record<FileProblem, string>> = {
   unreadable: 'claims.documents.unreadable',
 };
 
+/** A document where SHA publishes a single type (the whitelist's): none is chosen. */
+export type UntypedDocument = Omit<ChosenDocument, 'documentType'>;
+
+type Chosen =
+  | {
+      /** The types SHA lists for the service (offered first); null where SHA does not say. */
+      readonly listed: readonly DocumentType[] | null;
+      /** Sends the document; answers whether it went (the form then empties). */
+      readonly onAttach: (document: ChosenDocument) => Promise<boolean>;
+    }
+  | { readonly listed: 'untyped'; readonly onAttach: (document: UntypedDocument) => Promise<boolean> };
+
 export function DocumentPicker({
-  listed,
   busy,
-  onAttach,
-}: {
-  /** The types SHA lists for the service (offered first); null where SHA does not say. */
-  readonly listed: readonly DocumentType[] | null;
+  attachLabel,
+  ...chosen
+}: Chosen & {
   readonly busy: boolean;
-  /** Sends the document; answers whether it went (the form then empties). */
-  readonly onAttach: (document: ChosenDocument) => Promise<boolean>;
+  /** The button's words where the document is kept for a request rather than sent at once. */
+  readonly attachLabel?: string;
 }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
@@ -52,7 +62,8 @@ export function DocumentPicker({
   const [missing, setMissing] = useState<'type' | 'file' | null>(null);
   const [inputKey, setInputKey] = useState(0);
   const limit = sizeWords(MAX_BYTES, format.locale);
-  const listedTypes = listed ?? [];
+  const typed = chosen.listed !== 'untyped';
+  const listedTypes = chosen.listed === 'untyped' ? [] : (chosen.listed ?? []);
   const others = documentTypes.filter((d) => !listedTypes.includes(d));
 
   useEffect(() => setMissing(null), [type, file]);
@@ -67,15 +78,16 @@ export function DocumentPicker({
   };
 
   const attach = async () => {
-    if (type === '') return setMissing('type');
+    if (typed && type === '') return setMissing('type');
     if (file === null) return setMissing('file');
-    const sent = await onAttach({
-      documentType: type,
-      title: title.trim() === '' ? t(`claims.documentType.${type}`) : title.trim().slice(0, 200),
-      fileName: file.fileName,
-      contentType: file.contentType,
-      dataBase64: file.dataBase64,
-    });
+    const document = { fileName: file.fileName, contentType: file.contentType, dataBase64: file.dataBase64 };
+    const given = title.trim().slice(0, 200);
+    const sent =
+      chosen.listed === 'untyped'
+        ? await chosen.onAttach({ ...document, title: given === '' ? file.fileName.slice(0, 200) : given })
+        : type === ''
+          ? false
+          : await chosen.onAttach({ ...document, documentType: type, title: given === '' ? t(`claims.documentType.${type}`) : given });
     if (!sent) return;
     setType('');
     setTitle('');
@@ -87,39 +99,41 @@ export function DocumentPicker({
   return (
     <fieldset className="document-picker">
       <legend>{t('claims.documents.add')}</legend>
-      <div className="field">
-        <label htmlFor={typeId}>{t('claims.documents.type')}</label>
-        <select
-          id={typeId}
-          value={type}
-          onChange={(event) => setType(event.target.value as DocumentType | '')}
-          aria-invalid={missing === 'type' || undefined}
-          aria-describedby={missing === 'type' ? `${typeId}-error` : undefined}
-        >
-          <option value="">{t('claims.documents.chooseType')}</option>
-          {listedTypes.length > 0 && (
-            <optgroup label={t('claims.documents.listedGroup')}>
-              {listedTypes.map((d) => (
+      {typed && (
+        <div className="field">
+          <label htmlFor={typeId}>{t('claims.documents.type')}</label>
+          <select
+            id={typeId}
+            value={type}
+            onChange={(event) => setType(event.target.value as DocumentType | '')}
+            aria-invalid={missing === 'type' || undefined}
+            aria-describedby={missing === 'type' ? `${typeId}-error` : undefined}
+          >
+            <option value="">{t('claims.documents.chooseType')}</option>
+            {listedTypes.length > 0 && (
+              <optgroup label={t('claims.documents.listedGroup')}>
+                {listedTypes.map((d) => (
+                  <option key={d} value={d}>
+                    {t(`claims.documentType.${d}`)}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+            <optgroup label={t('claims.documents.otherGroup')}>
+              {others.map((d) => (
                 <option key={d} value={d}>
                   {t(`claims.documentType.${d}`)}
                 </option>
               ))}
             </optgroup>
+          </select>
+          {missing === 'type' && (
+            <span id={`${typeId}-error`} className="field-error">
+              {t('claims.documents.needType')}
+            </span>
           )}
-          <optgroup label={t('claims.documents.otherGroup')}>
-            {others.map((d) => (
-              <option key={d} value={d}>
-                {t(`claims.documentType.${d}`)}
-              </option>
-            ))}
-          </optgroup>
-        </select>
-        {missing === 'type' && (
-          <span id={`${typeId}-error`} className="field-error">
-            {t('claims.documents.needType')}
-          </span>
-        )}
-      </div>
+        </div>
+      )}
       <TextField label={t('claims.documents.name')} value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
       <div className="field">
         <label htmlFor={fileId}>{t('claims.documents.file', { limit })}</label>
@@ -154,7 +168,7 @@ export function DocumentPicker({
       )}
       {problem !== null && <Notice tone="warn">{t(problem.key, { size: problem.size, limit })}</Notice>}
       <Button busy={busy} onClick={() => void attach()}>
-        {t('claims.documents.attach')}
+        {attachLabel ?? t('claims.documents.attach')}
       </Button>
     </fieldset>
   );

@@ -1,5 +1,5 @@
 // For a patient with no phone or no usable fingerprints: ask the payer to allow SMS codes, with the
-// reason from the exchange's list.
+// reason from the exchange's list and, if the nurse has one, the one supporting document SHA takes.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
@@ -9,6 +9,8 @@ import { run, useWorkflows } from '../../state/workflows';
 import { Button } from '../../ui/Button';
 import { SelectField, TextArea } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
+import { DocumentPicker, type UntypedDocument } from '../claims/DocumentPicker';
+import { ChosenPapers } from '../shared/ChosenPapers';
 
 type Reason = CommandInput<'consent.requestWhitelist'>['reasonType'];
 
@@ -39,6 +41,7 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
   const pending = useWorkflows((s) => s.pending[workflowId]) === 'consent.requestWhitelist';
   const [reason, setReason] = useState<Reason | ''>('');
   const [text, setText] = useState('');
+  const [paper, setPaper] = useState<UntypedDocument | null>(null);
   const [tried, setTried] = useState(false);
 
   if (whitelist !== null) {
@@ -59,7 +62,12 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
         event.preventDefault();
         setTried(true);
         if (textNeeded || reason === '') return;
-        void run(workflowId, 'consent.requestWhitelist', { workflowId, reasonType: reason, ...(text.trim() === '' ? {} : { reasonText: text.trim() }) });
+        void run(workflowId, 'consent.requestWhitelist', {
+          workflowId,
+          reasonType: reason,
+          ...(text.trim() === '' ? {} : { reasonText: text.trim() }),
+          ...(paper === null ? {} : { document: paper }),
+        });
       }}
     >
       <h3>{t('whitelist.title')}</h3>
@@ -72,6 +80,21 @@ export function WhitelistForm({ workflowId, whitelist }: { readonly workflowId: 
         error={tried && reasonMissing ? t('whitelist.reasonNeeded') : undefined}
       />
       <TextArea label={t('whitelist.textLabel')} value={text} onChange={(event) => setText(event.target.value)} maxLength={2000} error={tried && textNeeded ? t('whitelist.textNeeded') : undefined} />
+      <h4>{t('preauthPapers.whitelist.title')}</h4>
+      <p className="muted">{t('preauthPapers.whitelist.explain')}</p>
+      <ChosenPapers papers={paper === null ? [] : [paper]} onRemove={() => setPaper(null)} />
+      {/* SHA takes one document with the request: once chosen, the picker gives way to it. */}
+      {paper === null && (
+        <DocumentPicker
+          listed="untyped"
+          busy={false}
+          attachLabel={t('preauthPapers.add')}
+          onAttach={(chosen) => {
+            setPaper(chosen);
+            return Promise.resolve(true);
+          }}
+        />
+      )}
       <Button type="submit" tone="primary" busy={pending}>
         {t('whitelist.send')}
       </Button>

@@ -24,6 +24,8 @@ import { OpenVisitButton, VisitOpened } from '../shared/VisitOpened';
 import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { PreauthCorrections } from '../corrections/PreauthCorrections';
+import type { ChosenDocument } from '../claims/DocumentPicker';
+import { paperTitles, PreauthPapers } from './PreauthPapers';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -33,6 +35,7 @@ const isEmail = (value: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 
 export default function ElectiveScreen({ view }: { readonly view: ElectiveView }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const [cancelling, setCancelling] = useState(false);
@@ -51,7 +54,11 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
       {!showVerification && <WorkflowError view={view} />}
 
-      {view.next.includes('elective.submitPreauth') && <PreauthForm view={view} inBar={!verifyingNow} />}
+      {view.next.includes('elective.submitPreauth') ? (
+        <PreauthForm view={view} inBar={!verifyingNow} />
+      ) : (
+        view.preauth === null && view.preauthDocuments.attached.length > 0 && <p>{t('preauthPapers.waiting', { names: paperTitles(view, format.locale) })}</p>
+      )}
       <PreauthCorrections view={view} />
       {view.preauth !== null && <PreauthProgress view={view} cancelling={cancelling} onCancelled={() => setCancelling(false)} />}
 
@@ -131,6 +138,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
   const [diagnosis, setDiagnosis] = useState<DiagnosisDraft>(emptyDiagnosis);
   const [notes, setNotes] = useState('');
   const [doctor, setDoctor] = useState<DoctorDraft>(emptyDoctor);
+  const [papers, setPapers] = useState<ChosenDocument[]>([]);
   const [tried, setTried] = useState(false);
   const amountValue = Number(amount);
   const amountOk = amount.trim() !== '' && Number.isFinite(amountValue) && amountValue >= 0;
@@ -155,6 +163,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
           doctor: doctorInput(doctor),
           notificationEmail: email.trim(),
           ...(notes.trim() === '' ? {} : { clinicalNotes: notes.trim() }),
+          ...(papers.length === 0 ? {} : { documents: papers }),
         });
       }}
     >
@@ -192,6 +201,7 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
         error={tried && !emailOk ? t('elective.form.emailNeeded') : undefined}
       />
       <TextArea label={t('elective.form.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
+      <PreauthPapers view={view} papers={papers} onChange={setPapers} />
       {/* Before consent the request may be sent ahead (it goes once the patient has consented); after, it is the bar's next step. */}
       {!inBar && (
         <Button type="submit" busy={pending}>
@@ -240,6 +250,9 @@ function PreauthProgress({ view, cancelling, onCancelled }: { readonly view: Ele
           <dd>{preauth.checkedAt === null ? t('common.notYet') : format.dateTime(preauth.checkedAt)}</dd>
         </div>
       </dl>
+      {view.preauthDocuments.attached.length > 0 && (
+        <p>{t('preauthPapers.sent', { names: paperTitles(view, format.locale) })}</p>
+      )}
       {(view.state === 'awaiting-doctor' || view.state === 'awaiting-payer') && <p className="progress">{t('elective.progress.watching')}</p>}
       {view.next.includes('elective.resendDoctorRequest') && (
         <div className="actions">

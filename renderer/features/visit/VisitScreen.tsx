@@ -26,8 +26,9 @@ import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
 import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
-import { MAX_BASE64, sizeWords } from '../claims/files';
+import { sizeWords } from '../claims/files';
 import { documentTypes } from '../shared/documents';
+import { heldPaperRefusal, MAX_BYTES_TOGETHER } from '../shared/heldPapers';
 import { knownIntervention, useServices } from '../services/store';
 
 type VisitView = ViewOf<'visit'>;
@@ -229,15 +230,14 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   // The papers go with the line in one command, so they are held here until the line is added,
   // within the contract's count and its limit for the files of one line together.
   const holdPaper = (paper: ChosenDocument): Promise<boolean> => {
-    const together = papers.reduce((n, p) => n + p.dataBase64.length, 0) + paper.dataBase64.length;
-    if (papers.length >= MAX_LINE_PAPERS) setPaperProblem(t('visit.lines.papersTooMany', { count: MAX_LINE_PAPERS }));
-    else if (together > MAX_BASE64) setPaperProblem(t('visit.lines.papersTooBig', { limit: sizeWords(Math.floor((MAX_BASE64 * 3) / 4), format.locale) }));
+    const refusal = heldPaperRefusal(papers, paper, MAX_LINE_PAPERS);
+    if (refusal === 'too-many') setPaperProblem(t('visit.lines.papersTooMany', { count: MAX_LINE_PAPERS }));
+    else if (refusal === 'too-big') setPaperProblem(t('visit.lines.papersTooBig', { limit: sizeWords(MAX_BYTES_TOGETHER, format.locale) }));
     else {
       setPaperProblem(null);
       setPapers([...papers, paper]);
-      return Promise.resolve(true);
     }
-    return Promise.resolve(false);
+    return Promise.resolve(refusal === null);
   };
 
   return (

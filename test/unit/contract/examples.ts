@@ -149,6 +149,7 @@ export const electiveView: WorkflowView & { kind: 'elective' } = {
     createdAt: at,
     checkedAt: later,
   },
+  preauthDocuments: { attached: [{ documentType: 'MEDICAL_REPORT', title: 'Surgeon’s report', fileName: 'report.pdf' }], gone: false },
   visitWorkflowId: null,
 };
 
@@ -379,6 +380,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
       tariffKes: null,
       protocolCode: null,
       requiredDocuments: [],
+      preauthDocuments: [],
     },
   ]),
   'benefits.utilization': {

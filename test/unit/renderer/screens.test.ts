@@ -81,6 +81,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['POMSF balance', flows.pomsfBalance],
   ['shared health record', flows.healthRecord],
   ['elective, phase one', flows.electiveWaiting],
+  ['elective, documents for the preauthorization request', flows.electivePapers],
+  ['whitelist request with a supporting document', flows.whitelistWithLetter],
   ['elective, the doctor has answered', flows.electiveDoctorAnswered],
   ['elective, finalised', flows.electiveFinalised],
   ['new emergency', flows.emergencyNew],
