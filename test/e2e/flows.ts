@@ -129,6 +129,28 @@ async function doctorFound(page: Page): Promise<void> {
 /** A prescription written on the open visit: the prescriber found in the registry, one medicine with its dose, how often, how long and one refill. */
 async function prescriptionWritten(page: Page): Promise<void> {
   await openVisit(page);
+  await sendPrescription(page);
+  await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
+}
+
+/** The prescriber approves it at SHA; the nurse asks SHA again and reads the review in words. */
+async function prescriptionReviewed(page: Page): Promise<void> {
+  await prescriptionWritten(page);
+  await control(page, { name: 'payerReviewsPrescription', args: ['APPROVED'] });
+  await page.getByRole('button', { name: 'Check with SHA now' }).click();
+  await page.getByRole('article', { name: /^Prescription RX-/ }).getByText(/^Approved by the prescriber/).waitFor();
+}
+
+/** SHA's answer to the prescription is lost; SHA's read-back shows it has it. */
+async function prescriptionSettled(page: Page): Promise<void> {
+  await openVisit(page);
+  await control(page, { name: 'losePrescriptionAnswer', args: [] });
+  await sendPrescription(page);
+  await page.getByText('SHA has the prescription whose answer was lost', { exact: false }).waitFor();
+}
+
+/** The amoxicillin prescription written in the form and sent. */
+async function sendPrescription(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Write a prescription' }).click();
   const form = page.getByRole('form', { name: 'New prescription' });
   await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
@@ -143,7 +165,6 @@ async function prescriptionWritten(page: Page): Promise<void> {
   await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
   await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
   await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
-  await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
 }
 
 /** On a station provisioned for the pharmacy window: its Pharmacy screen. */
@@ -398,6 +419,8 @@ export const flows = {
   diagnosisBySearch,
   doctorFound,
   prescriptionWritten,
+  prescriptionReviewed,
+  prescriptionSettled,
   pharmacyWindow,
   pharmacyPartlyDispensed,
   dispense,

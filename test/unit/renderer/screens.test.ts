@@ -69,6 +69,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['diagnosis found by search', flows.diagnosisBySearch],
   ['doctor found in the registry', flows.doctorFound],
   ['prescription written on a visit', flows.prescriptionWritten],
+  ['prescription reviewed, read back from SHA', flows.prescriptionReviewed],
+  ['prescription whose answer was lost, settled by SHA', flows.prescriptionSettled],
   ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
   ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
   ['visit end, authorizing', flows.dischargeVerify],
@@ -406,8 +408,50 @@ describe('prescriptions on a visit', () => {
       await flows.prescriptionWritten(page);
       const card = page.getByRole('article', { name: /^Prescription RX-/ });
       await card.getByText('1 capsule 3 times a day, for 5 days · 1 refill').waitFor();
-      await card.getByText('PENDING').waitFor();
+      await card.getByText(/^Waiting for the prescriber's review \(as SHA said at /).waitFor();
+      await card.getByText(/^Active: it may be dispensed/).waitFor();
       await card.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  const askedOf = (page: Page, name: string) =>
+    page.evaluate((command) => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls.filter((c) => c === command).length, name);
+
+  it('reads the prescriptions back from SHA on opening and on demand: the prescriber’s review in words, and when SHA said it', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionReviewed(page);
+      await page.getByText('Checked with SHA at', { exact: false }).waitFor();
+      expect(await askedOf(page, 'prescription.check')).toBeGreaterThanOrEqual(2);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText(/^Approved by the prescriber \(as SHA said at /).waitFor();
+
+      // Turned down: the nurse is told not to dispense, in the review and above it.
+      await control(page, { name: 'payerReviewsPrescription', args: ['REJECTED', 'CANCELLED'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      expect(await card.getByText(/^Turned down by the prescriber: do not dispense; speak to the prescriber/).count()).toBe(2);
+      await card.getByText(/^Cancelled at SHA: do not dispense/).waitFor();
+
+      // A word the station does not know is shown as SHA gave it, never dropped.
+      await control(page, { name: 'payerReviewsPrescription', args: ['ON_HOLD_PHARMACIST'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      await card.getByText(/^SHA says “ON_HOLD_PHARMACIST”/).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('a prescription whose answer was lost is settled by SHA’s read-back, and never sent twice', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionSettled(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.waitFor();
+      expect(await card.getByText('SHA did not confirm this prescription', { exact: false }).count()).toBe(0);
+      expect(await askedOf(page, 'prescription.write')).toBe(1);
+      expect(await page.getByRole('form', { name: 'New prescription' }).count()).toBe(0);
     } finally {
       await done(page);
     }
