@@ -2,7 +2,7 @@
 // SHA answers about one prescription of a visit at a time, so the bar says which one it was when
 // the visit has several, tells the nurse when a prescription whose answer was lost is now known to
 // be at SHA, and never suggests writing one again on SHA's silence alone.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandOutput, StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
@@ -37,25 +37,47 @@ export function usePrescriptionReadBack(workflowId: string, enabled: boolean, on
   return { last, error, busy, check };
 }
 
-export function ReadBackBar({ readBack }: { readonly readBack: ReturnType<typeof usePrescriptionReadBack> }) {
+/** When SHA was last asked, what went wrong asking, what its answer means (children), and the button to ask again. */
+export function CheckWithSha({
+  busy,
+  checkedAt,
+  error,
+  onCheck,
+  children,
+}: {
+  readonly busy: boolean;
+  readonly checkedAt: string | null;
+  readonly error: StationError | null;
+  readonly onCheck: () => void;
+  readonly children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
+  return (
+    <div className="read-back" aria-live="polite">
+      <p className="muted">{busy ? t('rxReadback.checking') : checkedAt === null ? t('rxReadback.notChecked') : t('rxReadback.checkedAt', { time: format.clock(checkedAt) })}</p>
+      {error !== null && <ErrorNotice error={error} />}
+      {error !== null && checkedAt !== null && <p className="muted">{t('rxReadback.checkFailed')}</p>}
+      {children}
+      <Button onClick={onCheck} busy={busy}>
+        {t('rxReadback.checkNow')}
+      </Button>
+    </div>
+  );
+}
+
+export function ReadBackBar({ readBack }: { readonly readBack: ReturnType<typeof usePrescriptionReadBack> }) {
+  const { t } = useTranslation();
   const { last, error, busy, check } = readBack;
   const shown = last?.items.find((rx) => rx.prescriptionRef === last.shownRef);
   const code = shown?.exchangeCode ?? t('prescriptions.noCode');
   const unconfirmed = last?.items.some((rx) => rx.state === 'unconfirmed') ?? false;
   return (
-    <div className="read-back" aria-live="polite">
-      <p className="muted">{busy ? t('rxReadback.checking') : last === null ? t('rxReadback.notChecked') : t('rxReadback.checkedAt', { time: format.clock(last.checkedAt) })}</p>
-      {error !== null && <ErrorNotice error={error} />}
-      {error !== null && last !== null && <p className="muted">{t('rxReadback.checkFailed')}</p>}
+    <CheckWithSha busy={busy} checkedAt={last?.checkedAt ?? null} error={error} onCheck={() => void check()}>
       {last?.answer === 'settled' && <Notice tone="ok">{t('rxReadback.answer.settled', { code })}</Notice>}
       {last?.answer === 'matched' && last.items.length > 1 && <p>{t('rxReadback.answer.matched', { code })}</p>}
       {last?.answer === 'unmatched' && <Notice tone="info">{t('rxReadback.answer.unmatched')}</Notice>}
       {last?.answer === 'none' && <Notice tone={unconfirmed ? 'warn' : 'info'}>{t(unconfirmed ? 'rxReadback.answer.noneUnconfirmed' : 'rxReadback.answer.none')}</Notice>}
-      <Button onClick={() => void check()} busy={busy}>
-        {t('rxReadback.checkNow')}
-      </Button>
-    </div>
+    </CheckWithSha>
   );
 }

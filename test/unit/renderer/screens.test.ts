@@ -207,7 +207,8 @@ async function switchTo(page: Page, language: 'sw' | 'en'): Promise<void> {
 describe('every screen', () => {
   it(
     'in English and in Swahili: axe-core at 1024x600 and 1280x800; at 1024x600 photographed, 44 px controls, no sideways scrolling, no interactive element covered or outside the viewport; nothing covered at 1366x768 either',
-    { timeout: 300_000 },
+    // Fifty-odd screens, each in two languages and three sizes, on a shared two-core machine.
+    { timeout: 600_000 },
     async () => {
       const found: string[] = [];
       for (const [name, reach, options] of screens) {
@@ -521,6 +522,26 @@ describe('the pharmacy window', () => {
       expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(0);
       await flows.lookUp(page, '30000001');
       expect(await page.getByRole('button', { name: "This patient's prescriptions" }).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('reads the prescriptions back from SHA on opening: a review turned down shows before anything is given', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.prescriptionWritten(page);
+      await control(page, { name: 'payerReviewsPrescription', args: ['REJECTED'] });
+      await flows.pharmacyWindow(page);
+      await page.getByText('Checked with SHA at', { exact: false }).waitFor();
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.locator('.notice-bad', { hasText: 'Turned down by the prescriber: do not dispense' }).waitFor();
+      await card.getByText(/^Turned down by the prescriber: do not dispense; speak to the prescriber \(as SHA said at /).waitFor();
+      // The prescriber changes their mind: asked again, the pharmacy reads it.
+      await control(page, { name: 'payerReviewsPrescription', args: ['APPROVED'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      await card.getByText(/^Approved by the prescriber/).waitFor();
+      expect(await card.getByText('Turned down by the prescriber', { exact: false }).count()).toBe(0);
     } finally {
       await done(page);
     }
