@@ -197,12 +197,15 @@ export const prescriptionCommands = (s: StationServices) => {
     'prescription.check': command(
       ['visit'],
       (visit, c) => readBackPrescriptions(c, visit),
-      (visit, c, readBack) => ({
-        items: prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx)).sort(newestFirst),
-        checkedAt: readBack?.at ?? c.nowIso(),
-        answer: readBack?.answer ?? 'unmatched',
-        shownRef: readBack?.shown?.ref ?? null,
-      }),
+      (visit, _c, readBack) =>
+        readBack === undefined
+          ? settledFirst()
+          : {
+              items: prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx)).sort(newestFirst),
+              checkedAt: readBack.at,
+              answer: readBack.answer,
+              shownRef: readBack.shown?.ref ?? null,
+            },
       { afterReconciling: 'run' },
     ),
     'prescription.dispense': async (input) => {
