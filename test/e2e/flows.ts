@@ -146,7 +146,10 @@ async function prescriptionSettled(page: Page): Promise<void> {
   await openVisit(page);
   await control(page, { name: 'losePrescriptionAnswer', args: [] });
   await sendPrescription(page);
-  await page.getByText('SHA has the prescription whose answer was lost', { exact: false }).waitFor();
+  const settled = page.getByText('SHA has the prescription whose answer was lost', { exact: false });
+  await settled.waitFor();
+  // The form closed beneath the nurse: bring the read-back's news and the card into view.
+  await settled.evaluate((element) => element.scrollIntoView({ block: 'center' }));
 }
 
 /** The amoxicillin prescription written in the form and sent. */
