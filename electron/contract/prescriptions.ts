@@ -71,6 +71,8 @@ export const prescriptionView = z.strictObject({
   exchangeCode: shortText.nullable(),
   status: shortText.nullable(),
   reviewStatus: shortText.nullable(),
+  /** When SHA last answered its status and review (the write's answer or a read-back); null while unconfirmed. */
+  statusAt: timestamp.nullable(),
   /** Fills allowed: the first and the refills. */
   fillsAllowed: z.number().int().min(1),
   fillsCompleted: z.number().int().min(0),
@@ -91,6 +93,25 @@ export const prescriptionCommands = {
   'prescription.list': {
     input: z.union([z.strictObject({ workflowId }), z.strictObject({ patientRef })]),
     output: z.strictObject({ items: z.array(prescriptionView) }),
+  },
+  /**
+   * Reads the visit's prescriptions back from SHA (the preview by the visit's consent token). SHA
+   * answers one prescription per consent token, not each of a visit's: `answer` says which.
+   */
+  'prescription.check': {
+    input: z.strictObject({ workflowId }),
+    output: z.strictObject({
+      items: z.array(prescriptionView),
+      checkedAt: timestamp,
+      /**
+       * matched: SHA answered about one of these (shownRef), its status and review now read;
+       * settled: about one whose answer had been lost, now known to be at SHA (shownRef);
+       * unmatched: about a prescription the station cannot tie to any of these;
+       * none: SHA shows no prescription for this visit.
+       */
+      answer: z.enum(['matched', 'settled', 'unmatched', 'none']),
+      shownRef: prescriptionRef.nullable(),
+    }),
   },
   /** Dispenses products against a prescription: part of a fill, or the rest of it. */
   'prescription.dispense': {

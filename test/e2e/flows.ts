@@ -150,8 +150,8 @@ async function medicineBySearch(page: Page): Promise<void> {
   await form.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).waitFor();
 }
 
-/** The rest of the item (dose, how often, how long, one refill), then sent: SHA's number comes back. */
-async function prescriptionDetails(page: Page): Promise<void> {
+/** The rest of the item (dose, how often, how long, one refill), then sent. */
+async function sendItem(page: Page): Promise<void> {
   const form = page.getByRole('form', { name: 'New prescription' });
   await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
   await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
@@ -161,14 +161,43 @@ async function prescriptionDetails(page: Page): Promise<void> {
   await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
   await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
   await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
+}
+
+/** The rest of the item sent: SHA's number comes back. */
+async function prescriptionDetails(page: Page): Promise<void> {
+  await sendItem(page);
   await page.getByRole('article', { name: /^Prescription RX-/ }).first().waitFor();
+}
+
+/** Amoxicillin, found by search, chosen on the prescription form. */
+async function chooseAmoxicillin(page: Page): Promise<void> {
+  await medicineBySearch(page);
+  await page.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).click();
 }
 
 /** A prescription written on the open visit: the prescriber found in the registry, amoxicillin found by search, its dose, how often, how long and one refill. */
 async function prescriptionWritten(page: Page): Promise<void> {
-  await medicineBySearch(page);
-  await page.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).click();
+  await chooseAmoxicillin(page);
   await prescriptionDetails(page);
+}
+
+/** The prescriber approves it at SHA; the nurse asks SHA again and reads the review in words. */
+async function prescriptionReviewed(page: Page): Promise<void> {
+  await prescriptionWritten(page);
+  await control(page, { name: 'payerReviewsPrescription', args: ['APPROVED'] });
+  await page.getByRole('button', { name: 'Check with SHA now' }).click();
+  await page.getByRole('article', { name: /^Prescription RX-/ }).getByText(/^Approved by the prescriber/).waitFor();
+}
+
+/** SHA's answer to the prescription is lost; SHA's read-back shows it has it. */
+async function prescriptionSettled(page: Page): Promise<void> {
+  await chooseAmoxicillin(page);
+  await control(page, { name: 'losePrescriptionAnswer', args: [] });
+  await sendItem(page);
+  const settled = page.getByText('SHA has the prescription whose answer was lost', { exact: false });
+  await settled.waitFor();
+  // The form closed beneath the nurse: bring the read-back's news and the card into view.
+  await settled.evaluate((element) => element.scrollIntoView({ block: 'center' }));
 }
 
 /** On a station provisioned for the pharmacy window: its Pharmacy screen. */
@@ -458,6 +487,8 @@ export const flows = {
   medicineBySearch,
   prescriptionDetails,
   prescriptionWritten,
+  prescriptionReviewed,
+  prescriptionSettled,
   pharmacyWindow,
   pharmacyPartlyDispensed,
   dispense,

@@ -1,9 +1,10 @@
 // Issues 14 and 15 end to end, through `npm run station:web` (the real station core and its
 // sandbox), in Chromium, by role and accessible name: a diagnosis found by a few letters in the
 // terminology search and the doctor found in the professionals registry on a billing line; a
-// prescription written on the visit, its medicine found by a few letters in SHA's medicines; then,
-// the station made the pharmacy window's by its administrator, the prescription dispensed in part
-// and then the rest. axe-core on every screen.
+// prescription written on the visit, its medicine found by a few letters in SHA's medicines, its
+// review read back from SHA once the prescriber approves it (the sandbox's control API plays the
+// payer); then, the station made the pharmacy window's by its administrator, the prescription
+// dispensed in part and then the rest. axe-core on every screen.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flows } from './flows';
@@ -79,8 +80,20 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     await card.getByText('Amoxicillin 500 mg oral capsule').waitFor();
     await card.getByText('(GE10110)').waitFor();
     await card.getByText('1 capsule 3 times a day, for 5 days').waitFor();
-    await card.getByText('PENDING').waitFor();
+    await card.getByText(/^Waiting for the prescriber's review \(as SHA said at /).waitFor();
     await card.getByText('0 of 1 fills').waitFor();
+  });
+
+  it('reads the prescriber’s review back from SHA on demand, in words', { timeout: 60_000 }, async () => {
+    const card = page.getByRole('article', { name: /^Prescription RX-/ });
+    const name = (await card.getAttribute('aria-label')) ?? '';
+    const code = name.replace(/^Prescription /, '');
+    await station.sandbox.prescriptionReview(code, { doctor_review_status: 'APPROVED' });
+    await page.getByRole('button', { name: 'Check with SHA now' }).click();
+    await card.getByText(/^Approved by the prescriber \(as SHA said at /).waitFor();
+    await card.getByText(/^Active: it may be dispensed/).waitFor();
+    await page.getByText(/^Checked with SHA at /).waitFor();
+    await expectAccessible(page, 'prescription read back');
   });
 
   it('at the pharmacy window, dispenses part of the fill and then the rest', { timeout: 90_000 }, async () => {

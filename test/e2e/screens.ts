@@ -64,6 +64,8 @@ const shots: readonly Shot[] = [
   },
   { name: '30-doctor-found-in-registry', reach: flows.doctorFound },
   { name: '31-prescription-written', reach: flows.prescriptionWritten },
+  { name: '62-prescription-read-back', reach: flows.prescriptionReviewed },
+  { name: '63-prescription-settled-by-read-back', reach: flows.prescriptionSettled },
   { name: '32-pharmacy-fill-begun', fake: { stationRole: 'pharmacy' }, reach: flows.pharmacyPartlyDispensed },
   { name: '33-pharmacy-1024x600', fake: { stationRole: 'pharmacy' }, viewport: small, reach: flows.pharmacyPartlyDispensed },
   { name: '40-referral-destination', reach: flows.referralChosen },

@@ -69,6 +69,8 @@ export interface SandboxControl {
   transitions(): Promise<{ entity_type: string; subject_guid: string; consent_token: string; from_state: string | null; to_state: string }[]>;
   /** SHA's side of a claim (by its consent token): the control API's workflow-state. */
   payerMovesClaim(consentToken: string, to: string, documents?: readonly string[]): Promise<void>;
+  /** SHA's side of a prescription (by the code its create answered): its status and the prescriber's review. */
+  prescriptionReview(code: string, change: { status?: string; doctor_review_status?: string }): Promise<void>;
 }
 
 export function crIdOf(nationalId: string): string {
@@ -130,6 +132,7 @@ function sandboxControl(url: string): SandboxControl {
     transitions: async () => (await send('GET', '/transitions')) as Awaited<ReturnType<SandboxControl['transitions']>>,
     payerMovesClaim: async (consentToken, to, documents) =>
       void (await send('POST', `/claims/${encodeURIComponent(consentToken)}/workflow-state`, { to, ...(documents === undefined ? {} : { documents }) })),
+    prescriptionReview: async (code, change) => void (await send('POST', `/prescriptions/${encodeURIComponent(code)}/review`, change)),
   };
 }
 

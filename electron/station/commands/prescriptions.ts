@@ -1,20 +1,19 @@
-// prescription.*: prescriptions written on an open visit (its consent token and intervention), and
-// dispensed against at the pharmacy window. Each is kept on its visit, sealed with it, so a write
-// and the answer it gets are journaled together. Neither call can be looked up by the client (no
-// operation finds a prescription or a dispense), so a lost answer is never re-sent: the record
-// stays, marked unconfirmed, for the nurse to check with SHA.
+// prescription.*: prescriptions written on an open visit (its consent token and intervention),
+// read back from SHA, and dispensed against at the pharmacy window. Each is kept on its visit,
+// sealed with it, so a write and the answer it gets are journaled together. A lost answer is never
+// re-sent: the record stays, marked unconfirmed, until SHA's read-back proves it is there
+// (workflows/prescriptions.ts says what the read-back can prove); no operation finds a dispense.
 import { randomBytes } from 'node:crypto';
 import type { PrescriptionItemInput, PrescriptionView, ValidInput } from '../../contract';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { journal } from '../workflows/journal';
 import { listedDoctor } from '../workflows/practitioner';
+import { applyAnswer, cut, prescriptionsOf, readBackPrescriptions } from '../workflows/prescriptions';
 import type { PrescriptionRecord, VisitWorkflow } from '../workflows/types';
 import { defineCommands, type StationServices } from './services';
 
 const newRef = (prefix: 'rx' | 'dx') => `${prefix}_${randomBytes(12).toString('base64url')}`;
-
-const prescriptionsOf = (visit: VisitWorkflow): PrescriptionRecord[] => visit.data.prescriptions ?? [];
 
 /** The station's calendar day (local time): the first day of the treatment. */
 function localDay(ms: number): string {
@@ -40,8 +39,6 @@ function wireItem(item: PrescriptionItemInput, startDate: string) {
   };
 }
 
-const cut = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : value.trim().slice(0, 200));
-
 export function prescriptionView(visit: VisitWorkflow, rx: PrescriptionRecord): PrescriptionView {
   const fillsAllowed = 1 + Math.max(0, ...rx.items.map((item) => item.refills));
   const done = rx.dispenses.filter((d) => d.state === 'dispensed');
@@ -61,6 +58,7 @@ export function prescriptionView(visit: VisitWorkflow, rx: PrescriptionRecord): 
     exchangeCode: rx.exchangeCode,
     status: rx.status,
     reviewStatus: rx.reviewStatus,
+    statusAt: rx.statusAt ?? null,
     fillsAllowed,
     fillsCompleted,
     fillInProgress,
@@ -93,8 +91,11 @@ async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescripti
     exchangeCode: null,
     status: null,
     reviewStatus: null,
+    statusAt: null,
     dispenses: [],
   };
+  // SHA's read-back answers one prescription per consent token: only the visit's first can be settled by it.
+  const entry = prescriptionsOf(visit).length === 0 ? journal.createPrescription : journal.createFurtherPrescription;
   // Kept before it is sent: a lost answer leaves it on the visit, unconfirmed, never silently gone.
   c.engine.commit(() => {
     visit.data.prescriptions = [...prescriptionsOf(visit), record];
@@ -102,14 +103,11 @@ async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescripti
   });
   await c.engine.call(
     visit,
-    journal.createPrescription,
+    entry,
     request,
     () => c.session.client().prescriptions.create(request),
     (answer) => {
-      record.state = 'written';
-      record.exchangeCode = cut(answer.code);
-      record.status = cut(answer.status);
-      record.reviewStatus = cut(answer.doctorReviewStatus);
+      applyAnswer(record, answer, c.nowIso());
       c.engine.save(visit);
     },
     () => {
@@ -196,6 +194,20 @@ export const prescriptionCommands = (s: StationServices) => {
       const visits = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.data.patient.ref === input.patientRef);
       return { items: visits.flatMap((visit) => prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx))).sort(newestFirst) };
     },
+    'prescription.check': command(
+      ['visit'],
+      (visit, c) => readBackPrescriptions(c, visit),
+      (visit, _c, readBack) =>
+        readBack === undefined
+          ? settledFirst()
+          : {
+              items: prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx)).sort(newestFirst),
+              checkedAt: readBack.at,
+              answer: readBack.answer,
+              shownRef: readBack.shown?.ref ?? null,
+            },
+      { afterReconciling: 'run' },
+    ),
     'prescription.dispense': async (input) => {
       const { visit } = visitOf(s.ctx(), input.prescriptionRef);
       return dispenseOnVisit({ ...input, workflowId: visit.id });

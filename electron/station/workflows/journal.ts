@@ -61,8 +61,11 @@ export const journal = {
   uploadAttachment: entry(claims.uploadAttachment, 'look-up'),
   removeAttachment: entry(claims.removeAttachment, 'look-up'),
   resubmit: entry(claims.resubmit, 'look-up'),
-  // The client has no look-up of a prescription or a dispense: a lost answer is never sent again.
-  createPrescription: entry(prescriptions.create, 'cannot-look-up'),
+  // A prescription is read back by its consent token, one object per token: the first of a visit
+  // is settled by that read-back; a later one may never be the one it shows (workflows/prescriptions.ts).
+  createPrescription: entry(prescriptions.create, 'look-up'),
+  createFurtherPrescription: entry(prescriptions.create, 'cannot-look-up'),
+  // No operation finds a dispense: a lost answer is never sent again.
   dispense: entry(prescriptions.dispense, 'cannot-look-up'),
 } as const satisfies Record<string, JournalEntry>;
 
@@ -71,7 +74,8 @@ const byName = new Map<string, JournalEntry>(Object.values(journal).map((e) => [
 /**
  * The policy of a journal row: the one written with it; rows journaled before policies were
  * written take their operation's (`claims.addLine`, which billing used before it went multipart,
- * is a line like `claims.addBilling`).
+ * is a line like `claims.addBilling`; a prescription create of that time, `cannot-look-up`, as it was
+ * written then: the later entry of an operation named twice).
  */
 export function policyOf(operation: string, written: unknown): ReconcilePolicy {
   if (written === 'look-up' || written === 'post-again' || written === 'send-again' || written === 'cannot-look-up') return written;

@@ -13,6 +13,7 @@ import { electiveHost, reconcileElective, schedulePreauthPoll } from './elective
 import { emergencyHost, reconcileEmergency, scheduleWindowCheck } from './emergency';
 import type { AnyWorkflow } from './types';
 import { journal } from './journal';
+import { settlePrescriptionCreates } from './prescriptions';
 import { pollNow, schedulePoll, settleUnknowable, type VerificationHost } from './verification';
 import { reconcileOpenVisit, reconcileVisit } from './visit';
 
@@ -82,9 +83,11 @@ export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
       for (const call of calls.filter((c) => c !== visitCall)) ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
       break;
     }
-    case 'visit':
-      if (calls.length > 0) await reconcileVisit(ctx, wf, calls);
+    case 'visit': {
+      const rest = await settlePrescriptionCreates(ctx, wf, calls);
+      if (rest.length > 0) await reconcileVisit(ctx, wf, rest);
       break;
+    }
     case 'discharge':
       if (calls.length > 0 || wf.state === 'sending' || wf.state === 'reconciling') await reconcileDischarge(ctx, wf, calls);
       break;

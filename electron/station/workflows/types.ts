@@ -147,8 +147,12 @@ export interface PrescriptionRecord {
   readonly items: z.infer<typeof prescriptionItem>[];
   state: 'sending' | 'written';
   exchangeCode: string | null;
+  /** SHA's id (or guid) of it, when its answer gave one; absent on records kept before it was. */
+  exchangeId?: string | null;
   status: string | null;
   reviewStatus: string | null;
+  /** When SHA last answered its status and review; absent on records kept before the read-back. */
+  statusAt?: string | null;
   dispenses: DispenseEntryRecord[];
 }
 

@@ -1,8 +1,10 @@
 // The pharmacy window: the patient looked up (the look-up every consent starts with), their
 // prescriptions written at this station, and dispensing against one — the actual products with
 // price and quantity, the dispenser named by an identity document, part of a fill or the rest of it.
-// The dispense is made under the consent of the visit the prescription was written on.
-import { useEffect, useState } from 'react';
+// The dispense is made under the consent of the visit the prescription was written on. Each visit's
+// prescriptions are read back from SHA on opening and on demand: a review turned down shows before
+// anything is given.
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, StationError } from '../../bridge/types';
 import { call } from '../../state/bridge';
@@ -14,6 +16,7 @@ import { Screen } from '../../ui/Screen';
 import { usePatient } from '../lookup/store';
 import { PatientCard } from '../patient/PatientCard';
 import { PrescriptionCard, type Prescription } from './PrescriptionList';
+import { CheckWithSha } from './ReadBack';
 
 type Input = CommandInput<'prescription.dispense'>;
 type IdType = Input['dispenser']['identificationType'];
@@ -40,18 +43,39 @@ export default function PharmacyScreen() {
   const { t } = useTranslation();
   const summary = usePatient((s) => s.summary);
   const [items, setItems] = useState<Prescription[] | null>(null);
+  const [checkedAt, setCheckedAt] = useState<string | null>(null);
+  const [checkError, setCheckError] = useState<StationError | null>(null);
+  const [checking, setChecking] = useState(false);
   const patientRef = summary?.patientRef ?? null;
+
+  /** SHA's read-back of every visit these prescriptions were written on, kept where it answers. */
+  const checkWithSha = useCallback(async (list: readonly Prescription[]) => {
+    const visits = [...new Set(list.map((rx) => rx.workflowId))];
+    if (visits.length === 0) return;
+    setChecking(true);
+    const answers = await Promise.all(visits.map((workflowId) => call('prescription.check', { workflowId })));
+    setChecking(false);
+    const fresh = new Map(answers.flatMap((answer) => (answer.ok ? answer.value.items : [])).map((rx) => [rx.prescriptionRef, rx]));
+    setItems((current) => (current ?? []).map((rx) => fresh.get(rx.prescriptionRef) ?? rx));
+    const failed = answers.find((answer) => !answer.ok);
+    setCheckError(failed !== undefined && !failed.ok ? failed.error : null);
+    const answered = answers.flatMap((answer) => (answer.ok ? [answer.value.checkedAt] : []));
+    if (answered.length > 0) setCheckedAt(answered.sort().at(-1)!);
+  }, []);
 
   useEffect(() => {
     if (patientRef === null) return undefined;
     let current = true;
     void call('prescription.list', { patientRef }).then((answer) => {
-      if (current) setItems(answer.ok ? answer.value.items : []);
+      if (!current) return;
+      const list = answer.ok ? answer.value.items : [];
+      setItems(list);
+      void checkWithSha(list);
     });
     return () => {
       current = false;
     };
-  }, [patientRef]);
+  }, [patientRef, checkWithSha]);
 
   if (summary === null) {
     return (
@@ -71,6 +95,9 @@ export default function PharmacyScreen() {
         <h2 id="pharmacy-prescriptions">{t('prescriptions.title')}</h2>
         {items === null && <p className="muted">{t('common.loading')}</p>}
         {items !== null && items.length === 0 && <p className="muted">{t('pharmacy.none')}</p>}
+        {items !== null && items.length > 0 && (
+          <CheckWithSha busy={checking} checkedAt={checkedAt} error={checkError} onCheck={() => void checkWithSha(items)} />
+        )}
         {items?.map((rx) => (
           <PrescriptionCard key={rx.prescriptionRef} rx={rx}>
             {rx.dispensable ? <DispenseForm rx={rx} onDispensed={replace} /> : rx.state === 'written' && <p className="muted">{t('pharmacy.allGiven')}</p>}

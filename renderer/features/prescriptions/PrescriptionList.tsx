@@ -8,15 +8,30 @@ import { Notice } from '../../ui/Notice';
 
 export type Prescription = CommandOutput<'prescription.write'>;
 
+/**
+ * The words the station puts a prescription's status and review into: the sandbox's (ours: no
+ * source lists SHA's vocabulary, docs/exchange-wire.md); any other word is shown as SHA gave it.
+ */
+const knownStatuses = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'EXPIRED'] as const;
+const knownReviews = ['NOT_REQUIRED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+
 export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; readonly children?: React.ReactNode }) {
   const { t } = useTranslation();
   const format = useFormat();
+  /** SHA's word in the nurse's words where the station knows it, else SHA's own; when SHA said it. */
+  const inWords = (kind: 'status' | 'review', word: string | null) => {
+    if (word === null) return t('common.notYet');
+    const known = (kind === 'status' ? knownStatuses : knownReviews) as readonly string[];
+    const said = known.includes(word) ? t(`rxReadback.${kind}.${word}`) : t('rxReadback.sayOther', { word });
+    return rx.statusAt === null ? said : `${said} (${t('rxReadback.asOf', { time: format.dateTime(rx.statusAt) })})`;
+  };
   return (
     <article className="prescription" aria-label={t('prescriptions.cardName', { code: rx.exchangeCode ?? t('prescriptions.noCode') })}>
       <p className="notice-title">
         {rx.exchangeCode ?? t('prescriptions.noCode')} · {format.dateTime(rx.writtenAt)}
       </p>
       {rx.state === 'unconfirmed' && <Notice tone="warn">{t('prescriptions.unconfirmed')}</Notice>}
+      {rx.reviewStatus === 'REJECTED' && <Notice tone="bad">{t('rxReadback.review.REJECTED')}</Notice>}
       <ul className="prescription-items">
         {rx.items.map((item, index) => (
           <li key={`${item.conceptCode}-${index}`}>
@@ -43,11 +58,11 @@ export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; 
       <dl className="facts">
         <div>
           <dt>{t('prescriptions.status')}</dt>
-          <dd>{rx.status ?? t('common.notYet')}</dd>
+          <dd>{inWords('status', rx.status)}</dd>
         </div>
         <div>
           <dt>{t('prescriptions.review')}</dt>
-          <dd>{rx.reviewStatus ?? t('common.notYet')}</dd>
+          <dd>{inWords('review', rx.reviewStatus)}</dd>
         </div>
         <div>
           <dt>{t('prescriptions.fills')}</dt>

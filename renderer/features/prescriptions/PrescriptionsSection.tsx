@@ -2,7 +2,7 @@
 // typed), each medicine by its generic concept (found by a few letters in SHA's medicines where the
 // administrator has set where they are kept; else its code typed) with dose, how often, how long, refills and the
 // patient's instructions. Nothing is chosen for the nurse: every number is hers to give.
-import { useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, StationError } from '../../bridge/types';
 import { call } from '../../state/bridge';
@@ -14,6 +14,7 @@ import { useStation } from '../../state/station-store';
 import { ConceptSearch } from '../lookups/ConceptSearch';
 import { DoctorFields, doctorInput, emptyDoctor, isDoctorComplete, type DoctorDraft } from '../shared/DoctorFields';
 import { PrescriptionCard, type Prescription } from './PrescriptionList';
+import { ReadBackBar, usePrescriptionReadBack } from './ReadBack';
 
 type Item = CommandInput<'prescription.write'>['items'][number];
 
@@ -85,10 +86,13 @@ export function PrescriptionsSection({ view }: { readonly view: ViewOf<'visit'> 
   }, [workflowId]);
 
   const open = view.state === 'open';
-  if (!open && (items === null || items.length === 0)) return null;
+  const shown = open || (items !== null && items.length > 0);
+  const readBack = usePrescriptionReadBack(workflowId, shown, useCallback((read: Prescription[]) => setItems(read), []));
+  if (!shown) return null;
   return (
     <section className="panel" aria-labelledby="prescriptions-title">
       <h2 id="prescriptions-title">{t('prescriptions.title')}</h2>
+      <ReadBackBar readBack={readBack} />
       {items !== null && items.length === 0 && <p className="muted">{t('prescriptions.none')}</p>}
       {items?.map((rx) => <PrescriptionCard key={rx.prescriptionRef} rx={rx} />)}
       {open &&
@@ -100,6 +104,11 @@ export function PrescriptionsSection({ view }: { readonly view: ViewOf<'visit'> 
               setWriting(false);
             }}
             onClose={() => setWriting(false)}
+            onUnknown={() => {
+              // SHA's answer was lost: the read-back shows what became of it (the station never sends it again).
+              setWriting(false);
+              void readBack.check();
+            }}
           />
         ) : (
           <Button onClick={() => setWriting(true)}>{t('prescriptions.new')}</Button>
@@ -108,7 +117,17 @@ export function PrescriptionsSection({ view }: { readonly view: ViewOf<'visit'> 
   );
 }
 
-function WriteForm({ view, onWritten, onClose }: { readonly view: ViewOf<'visit'>; readonly onWritten: (rx: Prescription) => void; readonly onClose: () => void }) {
+function WriteForm({
+  view,
+  onWritten,
+  onClose,
+  onUnknown,
+}: {
+  readonly view: ViewOf<'visit'>;
+  readonly onWritten: (rx: Prescription) => void;
+  readonly onClose: () => void;
+  readonly onUnknown: () => void;
+}) {
   const { t } = useTranslation();
   const [prescriber, setPrescriber] = useState<DoctorDraft>(view.doctor ?? emptyDoctor);
   const [drafts, setDrafts] = useState<ItemDraft[]>([emptyItem]);
@@ -127,6 +146,7 @@ function WriteForm({ view, onWritten, onClose }: { readonly view: ViewOf<'visit'
     const answer = await call('prescription.write', { workflowId: view.workflowId, prescriber: doctorInput(prescriber), items: ready });
     setBusy(false);
     if (answer.ok) onWritten(answer.value);
+    else if (answer.error.code === 'OUTCOME_UNKNOWN') onUnknown();
     else setError(answer.error);
   };
 

@@ -143,6 +143,8 @@ describe('a prescription on an open visit', () => {
   });
 });
 
+// A later prescription of the visit (cannot-look-up) that never reached SHA; the read-back of a
+// first one is in prescription-readback.test.ts.
 describe('a prescription whose answer is lost', () => {
   it('is kept as unconfirmed, said to be unknown, and never sent again by the station', async () => {
     await world.control.post('/faults', { routes: ['POST /api/v1/prescriptions'], reset_connection: true, count: 1 });

@@ -345,6 +345,7 @@ const prescription = {
   exchangeCode: 'RX-12345-000001',
   status: 'ACTIVE',
   reviewStatus: 'PENDING',
+  statusAt: at,
   fillsAllowed: 2,
   fillsCompleted: 0,
   fillInProgress: false,
@@ -522,6 +523,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'professionals.searchByName': { items: [professional] },
   'prescription.write': prescription,
   'prescription.list': { items: [prescription] },
+  'prescription.check': { items: [{ ...prescription, reviewStatus: 'APPROVED', statusAt: later }], checkedAt: later, answer: 'matched', shownRef: 'rx_prescription01' },
   'prescription.dispense': {
     ...prescription,
     fillsCompleted: 0,

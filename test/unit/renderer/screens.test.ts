@@ -71,6 +71,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['medicine found by search', flows.medicineBySearch],
   ['prescription, medicines not set up', flows.prescriptionForm, { fake: { medicinesSetUp: false } }],
   ['prescription written on a visit', flows.prescriptionWritten],
+  ['prescription reviewed, read back from SHA', flows.prescriptionReviewed],
+  ['prescription whose answer was lost, settled by SHA', flows.prescriptionSettled],
   ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
   ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
   ['visit end, authorizing', flows.dischargeVerify],
@@ -209,7 +211,8 @@ async function switchTo(page: Page, language: 'sw' | 'en'): Promise<void> {
 describe('every screen', () => {
   it(
     'in English and in Swahili: axe-core at 1024x600 and 1280x800; at 1024x600 photographed, 44 px controls, no sideways scrolling, no interactive element covered or outside the viewport; nothing covered at 1366x768 either',
-    { timeout: 300_000 },
+    // Fifty-odd screens, each in two languages and three sizes, on a shared two-core machine.
+    { timeout: 600_000 },
     async () => {
       const found: string[] = [];
       for (const [name, reach, options] of screens) {
@@ -410,7 +413,8 @@ describe('prescriptions on a visit', () => {
       await flows.prescriptionWritten(page);
       const card = page.getByRole('article', { name: /^Prescription RX-/ });
       await card.getByText('1 capsule 3 times a day, for 5 days · 1 refill').waitFor();
-      await card.getByText('PENDING').waitFor();
+      await card.getByText(/^Waiting for the prescriber's review \(as SHA said at /).waitFor();
+      await card.getByText(/^Active: it may be dispensed/).waitFor();
       await card.getByText('0 of 2 fills').waitFor();
     } finally {
       await done(page);
@@ -446,6 +450,33 @@ describe('prescriptions on a visit', () => {
     }
   });
 
+  const askedOf = (page: Page, name: string) =>
+    page.evaluate((command) => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls.filter((c) => c === command).length, name);
+
+  it('reads the prescriptions back from SHA on opening and on demand: the prescriber’s review in words, and when SHA said it', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionReviewed(page);
+      await page.getByText('Checked with SHA at', { exact: false }).waitFor();
+      expect(await askedOf(page, 'prescription.check')).toBeGreaterThanOrEqual(2);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.getByText(/^Approved by the prescriber \(as SHA said at /).waitFor();
+
+      // Turned down: the nurse is told not to dispense, in the review and above it.
+      await control(page, { name: 'payerReviewsPrescription', args: ['REJECTED', 'CANCELLED'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      expect(await card.getByText(/^Turned down by the prescriber: do not dispense; speak to the prescriber/).count()).toBe(2);
+      await card.getByText(/^Cancelled at SHA: do not dispense/).waitFor();
+
+      // A word the station does not know is shown as SHA gave it, never dropped.
+      await control(page, { name: 'payerReviewsPrescription', args: ['ON_HOLD_PHARMACIST'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      await card.getByText(/^SHA says “ON_HOLD_PHARMACIST”/).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
   it('where medicines are not set up, says so, searches nothing and takes the generic code typed', async () => {
     const page = await open({ fake: { medicinesSetUp: false } });
     try {
@@ -457,6 +488,20 @@ describe('prescriptions on a visit', () => {
       await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
       await flows.prescriptionDetails(page);
       await page.getByRole('article', { name: /^Prescription RX-/ }).waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('a prescription whose answer was lost is settled by SHA’s read-back, and never sent twice', async () => {
+    const page = await open();
+    try {
+      await flows.prescriptionSettled(page);
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.waitFor();
+      expect(await card.getByText('SHA did not confirm this prescription', { exact: false }).count()).toBe(0);
+      expect(await askedOf(page, 'prescription.write')).toBe(1);
+      expect(await page.getByRole('form', { name: 'New prescription' }).count()).toBe(0);
     } finally {
       await done(page);
     }
@@ -526,6 +571,26 @@ describe('the pharmacy window', () => {
       expect(await page.getByRole('navigation').getByRole('button', { name: 'Pharmacy' }).count()).toBe(0);
       await flows.lookUp(page, '30000001');
       expect(await page.getByRole('button', { name: "This patient's prescriptions" }).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('reads the prescriptions back from SHA on opening: a review turned down shows before anything is given', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.prescriptionWritten(page);
+      await control(page, { name: 'payerReviewsPrescription', args: ['REJECTED'] });
+      await flows.pharmacyWindow(page);
+      await page.getByText('Checked with SHA at', { exact: false }).waitFor();
+      const card = page.getByRole('article', { name: /^Prescription RX-/ });
+      await card.locator('.notice-bad', { hasText: 'Turned down by the prescriber: do not dispense' }).waitFor();
+      await card.getByText(/^Turned down by the prescriber: do not dispense; speak to the prescriber \(as SHA said at /).waitFor();
+      // The prescriber changes their mind: asked again, the pharmacy reads it.
+      await control(page, { name: 'payerReviewsPrescription', args: ['APPROVED'] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      await card.getByText(/^Approved by the prescriber/).waitFor();
+      expect(await card.getByText('Turned down by the prescriber', { exact: false }).count()).toBe(0);
     } finally {
       await done(page);
     }
