@@ -3,7 +3,7 @@
 // often, how long, refills and instructions; the payer's review read back; dispenses of the actual
 // products (partial, then the rest; refills) by an identified dispenser.
 import { z } from 'zod';
-import { attendingDoctor, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
+import { attendingDoctor, interventionCode, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
 
 export const prescriptionRef = z.string().regex(/^rx_[A-Za-z0-9_-]{6,64}$/, 'must be a station rx_ handle');
 export const dispenseRef = z.string().regex(/^dx_[A-Za-z0-9_-]{6,64}$/, 'must be a station dx_ handle');
@@ -81,6 +81,17 @@ export const prescriptionView = z.strictObject({
   dispensable: z.boolean(),
 });
 
+/**
+ * A visit of the patient open at SHA for this facility, written at any of its stations: what the
+ * pharmacy dispenses under once the patient has consented at the window. No token, guid or
+ * exchange id reaches the renderer: the intervention names the visit back to the core.
+ */
+export const openVisitAtExchange = z.strictObject({
+  interventions: z.array(z.strictObject({ code: interventionCode, name: shortText.nullable() })).min(1).max(20),
+  /** The visit on this station that holds its consent once the patient has consented here; null until then. */
+  workflowId: workflowId.nullable(),
+});
+
 export const prescriptionCommands = {
   /** Writes a prescription on an open visit (its consent and intervention). */
   'prescription.write': {
@@ -91,6 +102,15 @@ export const prescriptionCommands = {
   'prescription.list': {
     input: z.union([z.strictObject({ workflowId }), z.strictObject({ patientRef })]),
     output: z.strictObject({ items: z.array(prescriptionView) }),
+  },
+  /**
+   * The pharmacy window: the patient's visits open at SHA for this facility (looked up at the
+   * exchange, so a visit opened at a ward station is found). Opens nothing: an empty list means
+   * no visit is open, and no prescription can be dispensed under one.
+   */
+  'pharmacy.openVisits': {
+    input: z.strictObject({ patientRef }),
+    output: z.strictObject({ visits: z.array(openVisitAtExchange), checkedAt: timestamp }),
   },
   /** Dispenses products against a prescription: part of a fill, or the rest of it. */
   'prescription.dispense': {

@@ -238,7 +238,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     requireFitsServiceType(interventions, body.service_type);
     requireCapitationServiceType(interventions, body.service_type);
     const open = openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions);
-    if (open !== undefined) return biometricAuthorizeView(ctx, open);
+    if (open !== undefined) return listed(ctx, open);
     const a = startBiometricAuthorization(ctx, {
       facility,
       patient,

@@ -8,6 +8,7 @@ import type { PrescriptionItemInput, PrescriptionView, ValidInput } from '../../
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { journal } from '../workflows/journal';
+import { openVisitsAtExchange } from '../workflows/open-visits';
 import { listedDoctor } from '../workflows/practitioner';
 import type { PrescriptionRecord, VisitWorkflow } from '../workflows/types';
 import { defineCommands, type StationServices } from './services';
@@ -163,6 +164,15 @@ function visitOf(c: Ctx, ref: string): { visit: VisitWorkflow; rx: PrescriptionR
   fail('NOT_FOUND', 'No such prescription at this station.', { field: 'prescriptionRef' });
 }
 
+/** The intervention's name among the patient's benefits, or null when it is not listed there. */
+async function interventionName(c: Ctx, patientRef: string, code: string): Promise<string | null> {
+  try {
+    return (await c.patients.intervention(patientRef, code)).name;
+  } catch {
+    return null;
+  }
+}
+
 /** A command answered after settling an earlier request instead of running: the nurse looks again. */
 function settledFirst(): never {
   fail('WRONG_STATE', 'The station has just settled an earlier request on this visit: look at its prescriptions, then try again.');
@@ -195,6 +205,19 @@ export const prescriptionCommands = (s: StationServices) => {
       }
       const visits = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.data.patient.ref === input.patientRef);
       return { items: visits.flatMap((visit) => prescriptionsOf(visit).map((rx) => prescriptionView(visit, rx))).sort(newestFirst) };
+    },
+    'pharmacy.openVisits': async ({ patientRef }) => {
+      const c = s.ctx();
+      const patient = c.patients.facts(patientRef);
+      const open = await openVisitsAtExchange(c, patient.patientId);
+      const held = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.state === 'open' && wf.data.authorizationGuid !== undefined);
+      const visits = await Promise.all(
+        open.map(async (visit) => ({
+          interventions: await Promise.all(visit.interventions.slice(0, 20).map(async (code) => ({ code, name: await interventionName(c, patientRef, code) }))),
+          workflowId: held.find((wf) => wf.data.authorizationGuid === visit.guid)?.id ?? null,
+        })),
+      );
+      return { visits, checkedAt: c.nowIso() };
     },
     'prescription.dispense': async (input) => {
       const { visit } = visitOf(s.ctx(), input.prescriptionRef);

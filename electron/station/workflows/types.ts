@@ -107,6 +107,11 @@ export interface ConsentWorkflow extends Base<'consent', ConsentState> {
     serviceType: ServiceType;
     verification: VerificationData;
     visitWorkflowId: string | null;
+    /**
+     * secret: at the pharmacy window, the guid of the patient's visit open at SHA that this consent
+     * reaches (open-visits.ts); absent for a ward's consent, which may open a visit.
+     */
+    openVisitGuid?: string;
   };
 }
 
@@ -133,6 +138,10 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     fromWorkflowId: string | null;
     dischargeWorkflowId: string | null;
     claimReadBack?: ClaimReadBack;
+    /** secret: the visit answer's authorization_guid (absent on visits recorded before it was kept). */
+    authorizationGuid?: string;
+    /** Opened at another station and reached here by a consent at the pharmacy window, to dispense under. */
+    forDispensing?: true;
     /** Written on this visit (absent on visits recorded before prescriptions were kept). */
     prescriptions?: PrescriptionRecord[];
   };

@@ -11,6 +11,7 @@ import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
 import { journal, type JournalEntry } from './journal';
+import { requireStillOpen } from './open-visits';
 import { workflowHeader } from './start';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
 import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
@@ -135,6 +136,8 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
       serviceType,
       closeBy: serviceType === 'INPATIENT' ? 'discharge' : 'submit',
       consentToken: visit.consentToken,
+      ...(visit.authorizationGuid === undefined ? {} : { authorizationGuid: visit.authorizationGuid }),
+      ...(source.kind === 'consent' && source.data.openVisitGuid !== undefined ? { forDispensing: true as const } : {}),
       openedWith: typeof request.auth_guid === 'string' ? { authGuid: request.auth_guid } : { otp: String(request.otp) },
       doctorAtStart: doctor,
       visitNumber: visit.visitNumber?.slice(0, 60) ?? null,
@@ -163,6 +166,8 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
  */
 export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow> {
   const request = visitRequestOf(ctx, source, doctor);
+  const expectedGuid = source.kind === 'consent' ? source.data.openVisitGuid : undefined;
+  if (expectedGuid !== undefined) await requireStillOpen(ctx, source.data.patient.patientId, expectedGuid);
   if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
   else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
   let opened: VisitWorkflow | null = null;
@@ -195,8 +200,24 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
     throw error;
   }
   if (opened === null) throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
+  if (expectedGuid !== undefined) answeredAnotherVisit(ctx, opened, expectedGuid);
   followOpening(ctx, opened);
   return opened;
+}
+
+/**
+ * A consent at the pharmacy reached a visit other than the open one it was for (closed between the
+ * check and the post): SHA opened a new visit, which nobody meant. Said on that visit, for the
+ * facility to close it as opened by mistake; it is not dispensed under.
+ */
+function answeredAnotherVisit(ctx: Ctx, visit: VisitWorkflow, expectedGuid: string): void {
+  if (visit.data.authorizationGuid === undefined || visit.data.authorizationGuid === expectedGuid) return;
+  ctx.engine.commit(() => {
+    visit.lastError = makeError('WRONG_STATE', 'SHA answered with a new visit, not the open one this consent was for: close this visit as opened by mistake. Nothing is dispensed under it.', { state: 'open' });
+    delete visit.data.forDispensing;
+    ctx.engine.save(visit);
+  });
+  ctx.log.warn({ workflowId: visit.id }, 'a consent for an open visit reached a new visit at SHA');
 }
 
 /**

@@ -511,6 +511,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'professionals.searchByName': { items: [professional] },
   'prescription.write': prescription,
   'prescription.list': { items: [prescription] },
+  'pharmacy.openVisits': { visits: [{ interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null }], checkedAt: later },
   'prescription.dispense': {
     ...prescription,
     fillsCompleted: 0,

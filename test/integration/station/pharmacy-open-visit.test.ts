@@ -1,0 +1,101 @@
+// The pharmacy window reaches a visit opened at a ward station (issue 15): two stations, each with
+// its own data dir, against one sandbox. The pharmacy finds the patient's open visit through the
+// exchange (the facility's authorizations), never opens one when none is open, and its consent —
+// by SMS code or by fingerprint — reaches the ward's visit rather than a new claim.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
+
+let world: World;
+let ward: StationHandle;
+let pharmacy: StationHandle;
+let cr: string;
+
+const NATIONAL_ID = '30000002';
+
+/** The patient's authorizations and claims at the exchange (the sandbox's own state). */
+const authorizationsOf = (patientId: string) => [...world.sandbox.context.state.authorizations.values()].filter((a) => a.patient_id === patientId);
+const claimsOf = (patientId: string) => [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === patientId);
+
+async function lookUp(s: StationHandle): Promise<string> {
+  return (await s.ok('patient.lookUp', { idType: 'National ID', idNumber: NATIONAL_ID })).patientRef;
+}
+
+async function consentBySms(s: StationHandle, workflowId: string): Promise<void> {
+  await s.ok('consent.sendSms', { workflowId });
+  await s.ok('consent.confirmSms', { workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+}
+
+beforeAll(async () => {
+  world = await startWorld();
+  ward = await world.station();
+  pharmacy = await world.station();
+  cr = await world.control.crIdOf(NATIONAL_ID);
+});
+afterAll(async () => {
+  await world.close();
+});
+
+describe('the pharmacy finds the visit a ward opened', () => {
+  let wardVisitId: string;
+  let code: string;
+
+  it('finds no open visit before the ward opens one, and a consent for one is refused with nothing opened', async () => {
+    const patient = await pharmacy.ok('patient.lookUp', { idType: 'National ID', idNumber: NATIONAL_ID, answerAt: 'details' });
+    expect((await pharmacy.ok('pharmacy.openVisits', { patientRef: patient.patientRef })).visits).toEqual([]);
+    const refused = await pharmacy.refused('consent.begin', { patientRef: patient.patientRef, interventionCode: patient.suggestedIntervention!.code, forOpenVisit: true });
+    expect(refused).toMatchObject({ code: 'NOT_FOUND', details: { field: 'interventionCode' } });
+    expect(refused.message).toMatch(/no open visit/);
+    expect(authorizationsOf(cr)).toEqual([]);
+    expect(claimsOf(cr)).toEqual([]);
+  });
+
+  it('lists the ward’s open visit by its intervention, not yet held by the pharmacy, with no token in the answer', async () => {
+    const wardRef = await lookUp(ward);
+    const consent = await ward.ok('consent.begin', { patientRef: wardRef });
+    code = consent.intervention.code;
+    await consentBySms(ward, consent.workflowId);
+    wardVisitId = (await visitOpenedBy(ward, consent.workflowId)).workflowId;
+
+    const patientRef = await lookUp(pharmacy);
+    const found = await pharmacy.ok('pharmacy.openVisits', { patientRef });
+    expect(found.visits).toEqual([{ interventions: [{ code, name: consent.intervention.name }], workflowId: null }]);
+    const [authorization] = authorizationsOf(cr);
+    expect(JSON.stringify(found)).not.toContain(authorization!.guid);
+    expect(JSON.stringify(found)).not.toContain(authorization!.token);
+  });
+
+  it('a consent by SMS code at the window reaches the ward’s visit: no second claim, and the visit is now held here', async () => {
+    const patientRef = await lookUp(pharmacy);
+    const consent = await pharmacy.ok('consent.begin', { patientRef, interventionCode: code, forOpenVisit: true });
+    await consentBySms(pharmacy, consent.workflowId);
+    const opened = await pharmacy.ok('workflow.get', { workflowId: consent.workflowId });
+    expect(opened).toMatchObject({ state: 'visit-opened' });
+    const visitId = opened.kind === 'consent' ? opened.visitWorkflowId : null;
+    expect(visitId).not.toBeNull();
+    expect(visitId).not.toBe(wardVisitId);
+    expect((await pharmacy.ok('workflow.get', { workflowId: visitId! })).lastError).toBeNull();
+    expect(claimsOf(cr)).toHaveLength(1);
+    expect((await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits).toEqual([expect.objectContaining({ workflowId: visitId })]);
+  });
+
+  it('a consent by fingerprint reaches it too: SHA answers the open visit’s authorization, with no finger asked', async () => {
+    const patientRef = await lookUp(pharmacy);
+    const consent = await pharmacy.ok('consent.begin', { patientRef, interventionCode: code, forOpenVisit: true });
+    const started = await pharmacy.ok('consent.startFingerprint', { workflowId: consent.workflowId });
+    expect(started).toMatchObject({ state: 'visit-opened' });
+    expect(claimsOf(cr)).toHaveLength(1);
+    expect(authorizationsOf(cr).map((a) => a.status)).toEqual(['AUTHORIZED']);
+  });
+
+  it('once the ward closes the visit, the pharmacy finds none, and a consent begun before is refused before any visit is posted', async () => {
+    const patientRef = await lookUp(pharmacy);
+    const consent = await pharmacy.ok('consent.begin', { patientRef, interventionCode: code, forOpenVisit: true });
+    await ward.ok('visit.close', { workflowId: wardVisitId, reason: 'NO_SERVICE_GIVEN', explanation: 'The patient left before being seen.' });
+    expect((await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits).toEqual([]);
+    await pharmacy.ok('consent.sendSms', { workflowId: consent.workflowId });
+    const refused = await pharmacy.refused('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    expect(refused).toMatchObject({ code: 'WRONG_STATE' });
+    expect(refused.message).toMatch(/no longer lists this patient’s visit as open/);
+    expect(claimsOf(cr)).toHaveLength(1);
+  });
+});
