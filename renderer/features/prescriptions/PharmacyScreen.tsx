@@ -1,7 +1,8 @@
-// The pharmacy window: the patient looked up (the look-up every consent starts with), their
-// prescriptions written at this station, and dispensing against one — the actual products with
-// price and quantity, the dispenser named by an identity document, part of a fill or the rest of it.
-// The dispense is made under the consent of the visit the prescription was written on.
+// The pharmacy window: the patient looked up (the look-up every consent starts with), their visits
+// open at SHA for the facility (opened at any station: the patient's consent here reaches one),
+// their prescriptions on the visits this station holds, and dispensing against one — the actual
+// products with price and quantity, the dispenser named by an identity document, part of a fill or
+// the rest of it. The dispense is made under the consent of the visit the prescription was written on.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandInput, StationError } from '../../bridge/types';
@@ -13,6 +14,7 @@ import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { usePatient } from '../lookup/store';
 import { PatientCard } from '../patient/PatientCard';
+import { OpenVisitsPanel } from './OpenVisitsPanel';
 import { PrescriptionCard, type Prescription } from './PrescriptionList';
 
 type Input = CommandInput<'prescription.dispense'>;
@@ -67,6 +69,7 @@ export default function PharmacyScreen() {
   return (
     <Screen title={t('pharmacy.title')}>
       <PatientCard summary={summary} />
+      <OpenVisitsPanel patientRef={summary.patientRef} primary={items !== null && !items.some((rx) => rx.dispensable)} />
       <section className="panel" aria-labelledby="pharmacy-prescriptions">
         <h2 id="pharmacy-prescriptions">{t('prescriptions.title')}</h2>
         {items === null && <p className="muted">{t('common.loading')}</p>}
