@@ -6,6 +6,8 @@ import {
   dispenseRequest,
   dispenseResponse,
   prescriptionResponse,
+  previewPrescriptionQuery,
+  previewPrescriptionResponse,
   removePrescriptionDoctorRequest,
 } from '../wire/prescriptions';
 
@@ -16,6 +18,15 @@ export const prescriptionsOperations = nameOperations('prescriptions', {
     safeToRepeat: false,
     request: createPrescriptionRequest,
     response: { schema: prescriptionResponse },
+  }),
+  // The read-back by consent token (portal "Preview prescription"): SHA's status and the
+  // prescriber's review, and what settles a create whose answer was lost.
+  preview: defineOperation({
+    method: 'GET',
+    path: '/api/v1/prescriptions',
+    safeToRepeat: true,
+    request: previewPrescriptionQuery,
+    response: { schema: previewPrescriptionResponse },
   }),
   // The singular path: the portal's /prescriptions/dispenses answered 404 on UAT and this one 200
   // (R `create_dispense()`, 2026-09-24).

@@ -53,24 +53,48 @@ export interface Prescription {
   readonly doctorReviewStatus: string | undefined;
 }
 
-export const prescriptionResponse = z
-  .looseObject({
-    id: optionalText,
-    guid: optionalText,
-    code: optionalText,
-    status: optionalStatus,
-    replicated: optionalText,
-    doctorReviewStatus: optionalStatus,
-  })
-  .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'prescription without id or guid', path: ['id'] })
+const prescriptionFields = {
+  id: optionalText,
+  guid: optionalText,
+  code: optionalText,
+  status: optionalStatus,
+  replicated: optionalText,
+  doctorReviewStatus: optionalStatus,
+};
+
+const withIdOrGuid = (p: { id?: string | undefined; guid?: string | undefined }) => (p.id ?? p.guid) !== undefined;
+const idOrGuid = { message: 'prescription without id or guid', path: ['id'] };
+
+const prescriptionOf = (p: z.output<z.ZodObject<typeof prescriptionFields>>): Prescription => ({
+  id: p.id,
+  guid: p.guid,
+  code: p.code,
+  status: p.status,
+  replicated: p.replicated,
+  doctorReviewStatus: p.doctorReviewStatus,
+});
+
+export const prescriptionResponse = z.looseObject(prescriptionFields).refine(withIdOrGuid, idOrGuid).transform(prescriptionOf);
+
+/** The read-back asks by consent token alone (portal "Preview prescription"). */
+export const previewPrescriptionQuery = z.strictObject({ consent_token: nonEmpty });
+
+export interface PrescriptionPreview extends Prescription {
+  /** The generic concept of each dosage line (`dosage[].medicationIdentifier`), in SHA's order. */
+  readonly medicationIdentifiers: readonly string[];
+}
+
+/**
+ * One prescription object, as the create answers (portal): which one when a consent token carries
+ * several is not documented, so the station never assumes it is the latest.
+ */
+export const previewPrescriptionResponse = z
+  .looseObject({ ...prescriptionFields, dosage: z.array(z.looseObject({ medicationIdentifier: optionalText })).nullish() })
+  .refine(withIdOrGuid, idOrGuid)
   .transform(
-    (p): Prescription => ({
-      id: p.id,
-      guid: p.guid,
-      code: p.code,
-      status: p.status,
-      replicated: p.replicated,
-      doctorReviewStatus: p.doctorReviewStatus,
+    (p): PrescriptionPreview => ({
+      ...prescriptionOf(p),
+      medicationIdentifiers: (p.dosage ?? []).flatMap((d) => (d.medicationIdentifier === undefined ? [] : [d.medicationIdentifier])),
     }),
   );
 

@@ -41,6 +41,6 @@ export type {
   WorkflowState,
 } from './claims';
 export type { EmergencyClaim, EmergencyProtocol, EmergencyProtocolLine } from './emergency';
-export type { DispenseEntry, Prescription } from './prescriptions';
+export type { DispenseEntry, Prescription, PrescriptionPreview } from './prescriptions';
 export type { CallbackEndpoint, CallbackOperation } from './callbacks';
 export type { BedOccupancy, Concept, Facility, FhirBundle, Professional, ProfessionalLicence, SecurityLabel } from './lookups';

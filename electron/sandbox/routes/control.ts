@@ -7,6 +7,7 @@ import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { faultRequest, type FaultRule } from '../faults';
 import { presentFingerprint } from '../state/consent';
+import { PRESCRIBER_REVIEWS, PRESCRIPTION_STATUSES } from '../state/store';
 import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, PAYER_PREAUTH_EVENTS, PREAUTH_MACHINE, eventTo, type ClaimState, type PreauthStatus } from '../state/machines';
 import { doctorApproves, findPreauth, payerApproves, payerRejects } from '../state/preauths';
 import { parse } from '../validation';
@@ -53,6 +54,10 @@ const workflowStateRequest = z.object({
   // With DRAFT_RESUBMIT_DOCUMENTS: the document types the payer asks for (default: the claim's interventions' applicable types not on it yet).
   documents: z.array(z.enum(claimDocumentTypes)).min(1).max(31).optional(),
 });
+/** The payer's side of a prescription: its status and the prescriber's review (the words are ours). */
+const prescriptionReviewRequest = z
+  .object({ status: z.enum(PRESCRIPTION_STATUSES).optional(), doctor_review_status: z.enum(PRESCRIBER_REVIEWS).optional() })
+  .refine((v) => v.status !== undefined || v.doctor_review_status !== undefined, { message: 'give status, doctor_review_status or both', path: ['status'] });
 /** The payer's side of an authorization: only AUTHORIZED → AUTHORIZED_MULTISESSION is the payer's to make. */
 const authorizationStatusRequest = z.object({ to: z.literal('AUTHORIZED_MULTISESSION') });
 const PREAUTH_STATES = Object.keys(PREAUTH_MACHINE) as [PreauthStatus, ...PreauthStatus[]];
@@ -187,6 +192,15 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       claim.requested_documents = body.documents ?? [...new Set(applicable)].filter((type) => !claim.attachments.some((a) => a.document_type === type));
     }
     return claimPreview(claim);
+  });
+
+  app.post<{ Params: { code: string } }>('/prescriptions/:code/review', async (request) => {
+    const body = parse(prescriptionReviewRequest, request.body);
+    const record = ctx.state.prescriptions.find((p) => p.code === request.params.code);
+    if (record === undefined) throw fail.notFound(`No prescription ${request.params.code}`);
+    if (body.status !== undefined) record.status = body.status;
+    if (body.doctor_review_status !== undefined) record.doctor_review_status = body.doctor_review_status;
+    return { code: record.code, status: record.status, doctor_review_status: record.doctor_review_status };
   });
 
   app.get('/world', async () => ({

@@ -59,6 +59,28 @@ const dispenseRequest = z.object({
   intervention_code: text,
 });
 
+const previewQuery = z.object({ consent_token: text });
+
+/** A prescription as the portal answers one, to its create and to its preview (test/fixtures/wire/prescriptions.*). */
+function prescriptionAnswer(record: PrescriptionRecord) {
+  return {
+    code: record.code,
+    doctorReviewStatus: record.doctor_review_status,
+    dosage: record.items.map((i) => ({
+      medicationIdentifier: i.generic_concept_code,
+      ...(i.frequency === undefined ? {} : { frequency: i.frequency }),
+      ...(i.dose_unit === undefined ? {} : { doseUnit: i.dose_unit }),
+      ...(i.period_unit === undefined ? {} : { periodUnit: i.period_unit }),
+      ...(i.start_date === undefined ? {} : { startDate: i.start_date }),
+    })),
+    guid: record.guid,
+    id: record.id,
+    intervention: { code: record.intervention_code },
+    replicated: 'NO',
+    status: record.status,
+  };
+}
+
 function requireConsent(ctx: SandboxContext, facilityCode: string, token: string): { interventions: readonly string[] } {
   const known = ctx.state.claimByToken(facilityCode, token) ?? ctx.state.authorizationByToken(facilityCode, token);
   if (known === undefined) throw fail.notFound('No claim or authorization with that consent_token at this facility');
@@ -88,26 +110,24 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
       items: body.items,
       doctors: professional === null ? [] : [doctorRecord(professional, body.identification_type ?? '', body.identification_number ?? '')],
       status: 'ACTIVE',
+      doctor_review_status: professional === null ? 'NOT_REQUIRED' : 'PENDING',
       created_at: ctx.now(),
     };
     ctx.state.prescriptions.push(record);
-    // The portal's answer: doctorReviewStatus one word, dosage per item (test/fixtures/wire/prescriptions.create.*).
-    return {
-      code: record.code,
-      doctorReviewStatus: record.doctors.length === 0 ? 'NOT_REQUIRED' : 'PENDING',
-      dosage: body.items.map((i) => ({
-        medicationIdentifier: i.generic_concept_code,
-        ...(i.frequency === undefined ? {} : { frequency: i.frequency }),
-        ...(i.dose_unit === undefined ? {} : { doseUnit: i.dose_unit }),
-        ...(i.period_unit === undefined ? {} : { periodUnit: i.period_unit }),
-        ...(i.start_date === undefined ? {} : { startDate: i.start_date }),
-      })),
-      guid: record.guid,
-      id: record.id,
-      intervention: { code: body.intervention_code },
-      replicated: 'NO',
-      status: record.status,
-    };
+    return prescriptionAnswer(record);
+  });
+
+  // The portal's "Preview prescription": one object for a consent token. Which one when the token
+  // carries several is not documented: the sandbox answers the first written (ours), so a station
+  // that assumed "the latest" is caught. No prescription on the token: 404 (ours; the portal lists
+  // 400, 401, 403 and 500 only).
+  app.get('/prescriptions', async (request) => {
+    const facility = tenantOf(request);
+    const query = parse(previewQuery, request.query, 'query');
+    requireConsent(ctx, facility.code, query.consent_token);
+    const record = ctx.state.prescriptions.find((p) => p.facility === facility.code && p.consent_token === query.consent_token);
+    if (record === undefined) throw fail.notFound('No prescription with that consent_token');
+    return prescriptionAnswer(record);
   });
 
   const dispense = async (request: Parameters<typeof tenantOf>[0]) => {

@@ -281,9 +281,17 @@ export interface PrescriptionRecord {
   readonly intervention_code: string | null;
   readonly items: readonly Readonly<Record<string, unknown>>[];
   doctors: DoctorRecord[];
-  readonly status: string;
+  /** SHA's status and the prescriber's review: moved by the control API (the payer's side). */
+  status: PrescriptionStatus;
+  doctor_review_status: PrescriberReview;
   readonly created_at: number;
 }
+
+/** The sandbox's words for a prescription's status and its prescriber's review: ours, no source lists them. */
+export const PRESCRIPTION_STATUSES = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'EXPIRED'] as const;
+export const PRESCRIBER_REVIEWS = ['NOT_REQUIRED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+export type PrescriptionStatus = (typeof PRESCRIPTION_STATUSES)[number];
+export type PrescriberReview = (typeof PRESCRIBER_REVIEWS)[number];
 
 export interface DispenseRecord {
   readonly id: number;

@@ -1,7 +1,7 @@
 // An inpatient per-diem stay discharged in part and then finalised, and prescriptions with their
-// dispense, through the client against the sandbox.
+// dispense and their read-back (the preview by consent token), through the client against the sandbox.
 import { describe, expect, it } from 'vitest';
-import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, advanceClock, patientId, presentFinger, readOtp, refusal, useWorld } from './harness';
+import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, PREAUTH_DOCTOR, advanceClock, patientId, presentFinger, readOtp, refusal, useWorld } from './harness';
 
 const { w, codes } = useWorld();
 
@@ -102,6 +102,27 @@ describe('prescriptions and dispense', () => {
       w.hospital.prescriptions.removeDoctor({ consent_token: visit.consentToken, intervention_code: codes.capitation.code, practitioner_registration_number: 'A12345' }),
       { kind: 'not_found', status: 404, code: 'NOT_FOUND' },
     );
+  });
+
+  it('previews a consent token’s prescription: the first written, its status and review as the payer moves them', async () => {
+    const patient = await patientId(w.hospital, NID.covered);
+    const visit = await visitByFingerprint(patient, codes.capitation.code, 'CAPITATION');
+    const byToken = { consent_token: visit.consentToken };
+    await refusal(w.hospital.prescriptions.preview(byToken), { kind: 'not_found', status: 404 });
+    await refusal(w.hospital.prescriptions.preview({ consent_token: 'CT-NOBODY' }), { kind: 'not_found', status: 404 });
+
+    const first = await w.hospital.prescriptions.create({ ...byToken, intervention_code: codes.capitation.code, items: [{ generic_concept_code: 'RXN-723', frequency: 3 }, { generic_concept_code: 'RXN-161' }], ...PREAUTH_DOCTOR });
+    await w.hospital.prescriptions.create({ ...byToken, intervention_code: codes.capitation.code, items: [{ generic_concept_code: 'RXN-999' }] });
+    expect(await w.hospital.prescriptions.preview(byToken)).toMatchObject({ code: first.code, id: first.id, status: 'ACTIVE', doctorReviewStatus: 'PENDING', medicationIdentifiers: ['RXN-723', 'RXN-161'] });
+
+    await w.raw.control('POST', `/sandbox/prescriptions/${first.code ?? ''}/review`, { doctor_review_status: 'APPROVED', status: 'COMPLETED' });
+    expect(await w.hospital.prescriptions.preview(byToken)).toMatchObject({ code: first.code, status: 'COMPLETED', doctorReviewStatus: 'APPROVED' });
+    // The control API takes only its listed words, and at least one of them.
+    expect((await w.raw.call('POST', `/sandbox/prescriptions/${first.code ?? ''}/review`, { body: { doctor_review_status: 'MAYBE' } })).status).toBe(400);
+    expect((await w.raw.call('POST', `/sandbox/prescriptions/${first.code ?? ''}/review`, { body: {} })).status).toBe(400);
+    expect((await w.raw.call('POST', '/sandbox/prescriptions/RX-NONE/review', { body: { status: 'ACTIVE' } })).status).toBe(404);
+    // Another facility does not see it.
+    await refusal(w.dispensary.prescriptions.preview(byToken), { kind: 'not_found', status: 404 });
   });
 
   it('refuses a dispense without an earlier prescription, and a dispenser the registry does not know', async () => {

@@ -101,6 +101,7 @@ const outpatientByFingerprint: Step = [
       doctors: [{ identification_number: '22334455', identification_type: 'National ID' }],
       intervention_code: codes.capitation.code,
     } as const;
+    await c.prescriptions.preview({ consent_token: token });
     await c.prescriptions.dispense(dispense);
     await c.prescriptions.dispenseAtDocumentedPath(dispense);
     await c.prescriptions.removeDoctor({ consent_token: token, intervention_code: codes.capitation.code, practitioner_registration_number: DOCTOR.identification_number });

@@ -123,6 +123,7 @@ export const requestExamples: Record<OperationName, unknown> = {
     items: [{ generic_concept_code: 'AMOX-500', dose_quantity: 1, dose_unit: 'tablet', frequency: 3, period_unit: 'day', duration: 5, duration_unit: 'days' }],
     ...doctor,
   },
+  'prescriptions.preview': { consent_token: 'CT-1' },
   'prescriptions.dispense': {
     actual_products: [{ actual_product_code: 'AMOX-500-CAP', medication_price: 12.5, total_quantity: 15 }],
     consent_token: 'CT-1',
@@ -398,6 +399,10 @@ export const responseExamples: Record<OperationName, unknown[]> = {
   'emergency.addProtocol': [{ id: 'L-9', item_code: 'PROT-TRAUMA-1', intervention_code: 'SHA-01-001', unit_price: 3000, quantity: 1, line_total_amount: 3000 }],
   'emergency.requestDoctorApproval': [{ data: {}, message: 'Doctor consent request initiated successfully' }],
   'prescriptions.create': [{ code: 'RX-1', doctorReviewStatus: 'PENDING', guid: 'RXG-1', id: 1, replicated: 'NO', status: 'ACTIVE', dosage: [], intervention: { code: 'SHA-02-001' } }],
+  'prescriptions.preview': [
+    { code: 'RX-1', doctorReviewStatus: 'APPROVED', guid: 'RXG-1', id: 1, replicated: 'NO', status: 'ACTIVE', dosage: [{ medicationIdentifier: 'AMOX-500', frequency: 3 }], intervention: { code: 'SHA-02-001' } },
+    { guid: 'RXG-2', status: 'ACTIVE' },
+  ],
   'prescriptions.dispense': [{ id: 1, status: 'DISPENSED', dispenseDosages: [], dispensingDoctors: [{ dispense: 1, id: 3 }] }, [{ id: 1, status: 'DISPENSED' }]],
   'prescriptions.dispenseAtDocumentedPath': [[{ id: '2', status: 'DISPENSED' }]],
   'prescriptions.removeDoctor': ['Doctor removed successfully'],
