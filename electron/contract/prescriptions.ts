@@ -90,7 +90,28 @@ export const openVisitAtExchange = z.strictObject({
   interventions: z.array(z.strictObject({ code: interventionCode, name: shortText.nullable() })).min(1).max(20),
   /** The visit on this station that holds its consent once the patient has consented here; null until then. */
   workflowId: workflowId.nullable(),
+  /**
+   * Once held here: the prescription SHA answers for the visit's consent token (the portal's
+   * preview: one object, which of several is undocumented), null when SHA answers none.
+   */
+  prescription: z
+    .strictObject({
+      exchangeCode: shortText.nullable(),
+      status: shortText.nullable(),
+      reviewStatus: shortText.nullable(),
+      /** The generic concepts of its dosage lines, in SHA's order. */
+      medicines: z.array(shortText).max(50),
+    })
+    .nullable(),
+  /** Dispensed at this window under the visit, newest last. */
+  dispenses: z.array(dispenseRecord),
 });
+
+const dispenseInput = {
+  dispenser,
+  products: z.array(dispensedProduct).min(1).max(20),
+  completesFill: z.boolean(),
+};
 
 export const prescriptionCommands = {
   /** Writes a prescription on an open visit (its consent and intervention). */
@@ -114,13 +135,17 @@ export const prescriptionCommands = {
   },
   /** Dispenses products against a prescription: part of a fill, or the rest of it. */
   'prescription.dispense': {
-    input: z.strictObject({
-      prescriptionRef,
-      dispenser,
-      products: z.array(dispensedProduct).min(1).max(20),
-      completesFill: z.boolean(),
-    }),
+    input: z.strictObject({ prescriptionRef, ...dispenseInput }),
     output: prescriptionView,
+  },
+  /**
+   * Dispenses under a visit the pharmacy reached by the patient's consent at the window (written
+   * at another station): the wire names the visit, not a prescription, and no fill count of it is
+   * read from SHA, so SHA's answer is the only limit.
+   */
+  'pharmacy.dispense': {
+    input: z.strictObject({ workflowId, ...dispenseInput }),
+    output: z.strictObject({ dispenses: z.array(dispenseRecord) }),
   },
 };
 

@@ -142,6 +142,8 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     authorizationGuid?: string;
     /** Opened at another station and reached here by a consent at the pharmacy window, to dispense under. */
     forDispensing?: true;
+    /** Dispensed at the pharmacy window under this visit (no prescription of this station to hold them). */
+    windowDispenses?: DispenseEntryRecord[];
     /** Written on this visit (absent on visits recorded before prescriptions were kept). */
     prescriptions?: PrescriptionRecord[];
   };

@@ -3,6 +3,7 @@
 // exchange (the facility's authorizations), never opens one when none is open, and its consent —
 // by SMS code or by fingerprint — reaches the ward's visit rather than a new claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommandOutput } from '../../../electron/contract';
 import { startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
 
 let world: World;
@@ -35,9 +36,16 @@ afterAll(async () => {
   await world.close();
 });
 
+const prescriber = { identificationType: 'Registration Number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
+const amoxicillin = { conceptCode: 'AMOX-500', doseQuantity: 1, doseUnit: 'capsule', timesPerPeriod: 3, period: 'day' as const, duration: 5, durationUnit: 'day' as const, refills: 0 };
+const dispenser = { identificationType: 'National ID' as const, identificationNumber: '26802244' };
+const product = (quantity: number) => [{ productCode: 'AMOX-500-CAP-GSK', priceKes: 12.5, quantity }];
+
 describe('the pharmacy finds the visit a ward opened', () => {
   let wardVisitId: string;
+  let pharmacyVisitId: string;
   let code: string;
+  let written: CommandOutput<'prescription.write'>;
 
   it('finds no open visit before the ward opens one, and a consent for one is refused with nothing opened', async () => {
     const patient = await pharmacy.ok('patient.lookUp', { idType: 'National ID', idNumber: NATIONAL_ID, answerAt: 'details' });
@@ -55,10 +63,11 @@ describe('the pharmacy finds the visit a ward opened', () => {
     code = consent.intervention.code;
     await consentBySms(ward, consent.workflowId);
     wardVisitId = (await visitOpenedBy(ward, consent.workflowId)).workflowId;
+    written = await ward.ok('prescription.write', { workflowId: wardVisitId, prescriber, items: [amoxicillin] });
 
     const patientRef = await lookUp(pharmacy);
     const found = await pharmacy.ok('pharmacy.openVisits', { patientRef });
-    expect(found.visits).toEqual([{ interventions: [{ code, name: consent.intervention.name }], workflowId: null }]);
+    expect(found.visits).toEqual([{ interventions: [{ code, name: consent.intervention.name }], workflowId: null, prescription: null, dispenses: [] }]);
     const [authorization] = authorizationsOf(cr);
     expect(JSON.stringify(found)).not.toContain(authorization!.guid);
     expect(JSON.stringify(found)).not.toContain(authorization!.token);
@@ -75,7 +84,25 @@ describe('the pharmacy finds the visit a ward opened', () => {
     expect(visitId).not.toBe(wardVisitId);
     expect((await pharmacy.ok('workflow.get', { workflowId: visitId! })).lastError).toBeNull();
     expect(claimsOf(cr)).toHaveLength(1);
-    expect((await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits).toEqual([expect.objectContaining({ workflowId: visitId })]);
+    const [held] = (await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits;
+    expect(held).toMatchObject({ workflowId: visitId, prescription: { exchangeCode: written.exchangeCode, status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] }, dispenses: [] });
+    pharmacyVisitId = visitId!;
+  });
+
+  it('dispenses part of the ward’s prescription, then the rest, under the same claim at SHA', async () => {
+    const partial = await pharmacy.ok('pharmacy.dispense', { workflowId: pharmacyVisitId, dispenser, products: product(6), completesFill: false });
+    expect(partial.dispenses).toEqual([expect.objectContaining({ state: 'dispensed', status: 'DISPENSED', completesFill: false, products: product(6) })]);
+    const rest = await pharmacy.ok('pharmacy.dispense', { workflowId: pharmacyVisitId, dispenser, products: product(9), completesFill: true });
+    expect(rest.dispenses.map((d) => d.completesFill)).toEqual([false, true]);
+    const [claim] = claimsOf(cr);
+    expect(world.sandbox.context.state.dispenses.filter((d) => d.consent_token === claim!.consent_token)).toHaveLength(2);
+    const patientRef = await lookUp(pharmacy);
+    expect((await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits[0]?.dispenses).toHaveLength(2);
+  });
+
+  it('dispenses at the window only under a visit reached there, not under the ward’s own visit', async () => {
+    const refused = await ward.refused('pharmacy.dispense', { workflowId: wardVisitId, dispenser, products: product(1), completesFill: true });
+    expect(refused).toMatchObject({ code: 'WRONG_STATE' });
   });
 
   it('a consent by fingerprint reaches it too: SHA answers the open visit’s authorization, with no finger asked', async () => {

@@ -511,7 +511,19 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'professionals.searchByName': { items: [professional] },
   'prescription.write': prescription,
   'prescription.list': { items: [prescription] },
-  'pharmacy.openVisits': { visits: [{ interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null }], checkedAt: later },
+  'pharmacy.openVisits': {
+    visits: [
+      { interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null, prescription: null, dispenses: [] },
+      {
+        interventions: [{ code: 'SHA-12-001', name: null }],
+        workflowId: 'wf_visit000001',
+        prescription: { exchangeCode: 'RX-2026-000117', status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] },
+        dispenses: [],
+      },
+    ],
+    checkedAt: later,
+  },
+  'pharmacy.dispense': { dispenses: [{ dispenseRef: 'dx_dispense02', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 15 }], completesFill: true, state: 'dispensed', status: 'DISPENSED' }] },
   'prescription.dispense': {
     ...prescription,
     fillsCompleted: 0,
