@@ -90,6 +90,8 @@ export const openVisitAtExchange = z.strictObject({
   interventions: z.array(z.strictObject({ code: interventionCode, name: shortText.nullable() })).min(1).max(20),
   /** The visit on this station that holds its consent once the patient has consented here; null until then. */
   workflowId: workflowId.nullable(),
+  /** This station opened it (a ward's visit: its prescriptions are the station's own), rather than reaching it at the window. */
+  openedHere: z.boolean(),
   /**
    * Once held here: the prescription SHA answers for the visit's consent token (the portal's
    * preview: one object, which of several is undocumented), null when SHA answers none.

@@ -260,11 +260,13 @@ export const prescriptionCommands = (s: StationServices) => {
       const visits = await Promise.all(
         open.map(async (visit) => {
           const here = held.find((wf) => wf.data.authorizationGuid === visit.guid);
+          const reached = here?.data.forDispensing === true ? here : undefined;
           return {
             interventions: await Promise.all(visit.interventions.slice(0, 20).map(async (code) => ({ code, name: await interventionName(c, patientRef, code) }))),
             workflowId: here?.id ?? null,
-            prescription: here === undefined ? null : await prescriptionAtExchange(c, here),
-            dispenses: (here?.data.windowDispenses ?? []).map(dispenseView),
+            openedHere: here !== undefined && reached === undefined,
+            prescription: reached === undefined ? null : await prescriptionAtExchange(c, reached),
+            dispenses: (reached?.data.windowDispenses ?? []).map(dispenseView),
           };
         }),
       );

@@ -10,6 +10,8 @@ import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { Button } from '../../ui/Button';
 import { ErrorNotice, Notice } from '../../ui/Notice';
+import { DispenseForm } from './DispenseForm';
+import { DispenseList } from './PrescriptionList';
 
 type OpenVisits = CommandOutput<'pharmacy.openVisits'>;
 type OpenVisit = OpenVisits['visits'][number];
@@ -34,6 +36,9 @@ export function OpenVisitsPanel({ patientRef, primary }: { readonly patientRef: 
     void check();
   }, [check]);
 
+  const dispensed = (workflowId: string, dispenses: OpenVisit['dispenses']) =>
+    setAnswer((current) => current && { ...current, visits: current.visits.map((v) => (v.workflowId === workflowId ? { ...v, dispenses } : v)) });
+
   return (
     <section className="panel" aria-labelledby="pharmacy-open-visits" aria-busy={checking}>
       <h2 id="pharmacy-open-visits">{t('pharmacyFind.openTitle')}</h2>
@@ -45,7 +50,7 @@ export function OpenVisitsPanel({ patientRef, primary }: { readonly patientRef: 
         </Notice>
       )}
       {answer?.visits.map((visit) => (
-        <OpenVisitRow key={visit.interventions.map((i) => i.code).join(' ')} patientRef={patientRef} visit={visit} primary={primary} />
+        <OpenVisitRow key={visit.interventions.map((i) => i.code).join(' ')} patientRef={patientRef} visit={visit} primary={primary} onDispensed={dispensed} />
       ))}
       {answer !== null && <p className="muted">{t('pharmacyFind.checkedAt', { time: format.time(answer.checkedAt) })}</p>}
       <div className="actions">
@@ -57,7 +62,14 @@ export function OpenVisitsPanel({ patientRef, primary }: { readonly patientRef: 
   );
 }
 
-function OpenVisitRow({ patientRef, visit, primary }: { readonly patientRef: string; readonly visit: OpenVisit; readonly primary: boolean }) {
+interface RowProps {
+  readonly patientRef: string;
+  readonly visit: OpenVisit;
+  readonly primary: boolean;
+  readonly onDispensed: (workflowId: string, dispenses: OpenVisit['dispenses']) => void;
+}
+
+function OpenVisitRow({ patientRef, visit, primary, onDispensed }: RowProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<StationError | null>(null);
@@ -76,8 +88,10 @@ function OpenVisitRow({ patientRef, visit, primary }: { readonly patientRef: str
   return (
     <article className="open-visit" aria-label={t('pharmacyFind.visitFor', { names })}>
       <h3>{t('pharmacyFind.visitFor', { names })}</h3>
-      {visit.workflowId !== null ? (
-        <p>{t('pharmacyFind.held')}</p>
+      {visit.openedHere ? (
+        <p>{t('pharmacyFind.openedHere')}</p>
+      ) : visit.workflowId !== null ? (
+        <HeldVisit workflowId={visit.workflowId} visit={visit} onDispensed={onDispensed} />
       ) : (
         <>
           <p>{t('pharmacyFind.consentWhy')}</p>
@@ -88,5 +102,41 @@ function OpenVisitRow({ patientRef, visit, primary }: { readonly patientRef: str
         </>
       )}
     </article>
+  );
+}
+
+/** A visit held here: SHA's prescription for it, what was dispensed at this window, and the dispense form. */
+function HeldVisit({ workflowId, visit, onDispensed }: { readonly workflowId: string; readonly visit: OpenVisit; readonly onDispensed: RowProps['onDispensed'] }) {
+  const { t } = useTranslation();
+  const rx = visit.prescription;
+  return (
+    <>
+      <p>{t('pharmacyFind.held')}</p>
+      {rx === null ? (
+        <Notice tone="info">
+          <p>{t('pharmacyFind.noPrescription')}</p>
+        </Notice>
+      ) : (
+        <>
+          <h4>{t('pharmacyFind.shaPrescription', { code: rx.exchangeCode ?? '' })}</h4>
+          <p>{t('pharmacyFind.shaStatus', { status: rx.status ?? t('pharmacyFind.notSaid'), review: rx.reviewStatus ?? t('pharmacyFind.notSaid') })}</p>
+          {rx.medicines.length > 0 && <p>{t('pharmacyFind.medicines', { list: rx.medicines.join(', ') })}</p>}
+          <p className="muted">{t('pharmacyFind.oneAnswer')}</p>
+          <p className="muted">{t('pharmacyFind.noFillCount')}</p>
+          <DispenseList dispenses={visit.dispenses} />
+          <DispenseForm
+            name={workflowId}
+            label={t('pharmacyFind.dispenseUnder')}
+            title={t('pharmacyFind.dispenseUnder')}
+            send={async (input) => {
+              const answer = await call('pharmacy.dispense', { workflowId, ...input });
+              if (!answer.ok) return answer.error;
+              onDispensed(workflowId, answer.value.dispenses);
+              return null;
+            }}
+          />
+        </>
+      )}
+    </>
   );
 }

@@ -67,7 +67,7 @@ describe('the pharmacy finds the visit a ward opened', () => {
 
     const patientRef = await lookUp(pharmacy);
     const found = await pharmacy.ok('pharmacy.openVisits', { patientRef });
-    expect(found.visits).toEqual([{ interventions: [{ code, name: consent.intervention.name }], workflowId: null, prescription: null, dispenses: [] }]);
+    expect(found.visits).toEqual([{ interventions: [{ code, name: consent.intervention.name }], workflowId: null, openedHere: false, prescription: null, dispenses: [] }]);
     const [authorization] = authorizationsOf(cr);
     expect(JSON.stringify(found)).not.toContain(authorization!.guid);
     expect(JSON.stringify(found)).not.toContain(authorization!.token);
@@ -85,7 +85,7 @@ describe('the pharmacy finds the visit a ward opened', () => {
     expect((await pharmacy.ok('workflow.get', { workflowId: visitId! })).lastError).toBeNull();
     expect(claimsOf(cr)).toHaveLength(1);
     const [held] = (await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits;
-    expect(held).toMatchObject({ workflowId: visitId, prescription: { exchangeCode: written.exchangeCode, status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] }, dispenses: [] });
+    expect(held).toMatchObject({ workflowId: visitId, openedHere: false, prescription: { exchangeCode: written.exchangeCode, status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] }, dispenses: [] });
     pharmacyVisitId = visitId!;
   });
 
@@ -101,6 +101,8 @@ describe('the pharmacy finds the visit a ward opened', () => {
   });
 
   it('dispenses at the window only under a visit reached there, not under the ward’s own visit', async () => {
+    const wardRef = await lookUp(ward);
+    expect((await ward.ok('pharmacy.openVisits', { patientRef: wardRef })).visits).toEqual([expect.objectContaining({ workflowId: wardVisitId, openedHere: true, prescription: null })]);
     const refused = await ward.refused('pharmacy.dispense', { workflowId: wardVisitId, dispenser, products: product(1), completesFill: true });
     expect(refused).toMatchObject({ code: 'WRONG_STATE' });
   });

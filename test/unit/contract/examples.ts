@@ -513,10 +513,11 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'prescription.list': { items: [prescription] },
   'pharmacy.openVisits': {
     visits: [
-      { interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null, prescription: null, dispenses: [] },
+      { interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null, openedHere: false, prescription: null, dispenses: [] },
       {
         interventions: [{ code: 'SHA-12-001', name: null }],
         workflowId: 'wf_visit000001',
+        openedHere: false,
         prescription: { exchangeCode: 'RX-2026-000117', status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] },
         dispenses: [],
       },
