@@ -5,7 +5,7 @@
 // administrator, the prescription dispensed in part and then the rest. axe-core on every screen.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, nextCode, useTrainingStation } from './support';
+import { expectAccessible, fillPrescription, openVisitBySms, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
 const ADMIN = { name: 'Achieng Admin', pin: '7315' };
@@ -16,23 +16,9 @@ beforeAll(() => {
   ({ station, page } = session);
 });
 
-async function openVisitBySms(nationalId: string): Promise<void> {
-  const field = page.getByRole('textbox', { name: 'ID number' });
-  await field.fill(nationalId);
-  await field.press('Enter');
-  await page.getByText('Covered', { exact: true }).waitFor();
-  await page.getByRole('button', { name: 'Verify by SMS code' }).click();
-  const before = (await station.sandbox.smsCodes(nationalId)).length;
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await page.getByRole('textbox', { name: 'SMS code' }).fill(await nextCode(() => station.sandbox.smsCodes(nationalId), before));
-  await page.getByText('Visit open', { exact: true }).waitFor();
-  await page.getByRole('button', { name: 'Open visit' }).click();
-  await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
-}
-
 describe('look-ups, a prescription and the pharmacy window', () => {
   it('finds a diagnosis by search and the doctor in the registry, and bills the line with them', { timeout: 90_000 }, async () => {
-    await openVisitBySms('30000002');
+    await openVisitBySms(page, station.sandbox, '30000002');
     await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('800');
     await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('malar');
     await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z Malaria/ }).click();
@@ -51,19 +37,7 @@ describe('look-ups, a prescription and the pharmacy window', () => {
   });
 
   it('writes a prescription on the visit: SHA’s number and the prescriber’s review come back', { timeout: 60_000 }, async () => {
-    await page.getByRole('button', { name: 'Write a prescription' }).click();
-    const form = page.getByRole('form', { name: 'New prescription' });
-    await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
-    await form.getByText('Dr. Achieng Odhiambo').waitFor();
-    await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
-    await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
-    await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
-    await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
-    await form.getByRole('textbox', { name: 'How many times' }).fill('3');
-    await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
-    await form.getByRole('textbox', { name: 'For how long' }).fill('5');
-    await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
-    await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('0');
+    const form = await fillPrescription(page);
     await expectAccessible(page, 'prescription form');
     await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
     const card = page.getByRole('article', { name: /^Prescription RX-/ });
