@@ -9,6 +9,7 @@ import { isExchangeError } from '../../payer';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { journal } from '../workflows/journal';
+import { requireOwnVisit } from '../workflows/visit';
 import { openVisitsAtExchange } from '../workflows/open-visits';
 import { listedDoctor } from '../workflows/practitioner';
 import type { PrescriptionRecord, VisitWorkflow } from '../workflows/types';
@@ -76,6 +77,7 @@ const newestFirst = (a: PrescriptionView, b: PrescriptionView) => b.writtenAt.lo
 async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescription.write'>): Promise<PrescriptionRecord> {
   const consentToken = visit.data.consentToken;
   if (visit.state !== 'open' || consentToken === null) fail('WRONG_STATE', 'A prescription is written on an open visit.', { state: visit.state });
+  requireOwnVisit(visit);
   const doctor = listedDoctor(input.prescriber);
   const startDate = localDay(c.clock.now());
   const request = {

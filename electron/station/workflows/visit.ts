@@ -316,8 +316,17 @@ function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {
 
 // ---------------------------------------------------------------- billing
 
+/**
+ * A visit reached at the pharmacy window was opened at another station: its bill, doctor,
+ * prescriptions and end belong to that station, and this one only dispenses under it.
+ */
+export function requireOwnVisit(wf: VisitWorkflow): void {
+  if (wf.data.forDispensing === true) fail('WRONG_STATE', 'This visit was opened at another station and reached here to dispense: its bill, prescriptions and end belong to that station.', { state: wf.state });
+}
+
 export function requireOpen(wf: VisitWorkflow): string {
   if (wf.state !== 'open') fail('WRONG_STATE', 'The visit is not open for billing.', { state: wf.state });
+  requireOwnVisit(wf);
   if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
   return wf.data.consentToken;
 }
@@ -659,7 +668,9 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
 
 export function visitView(wf: VisitWorkflow): VisitView {
   const next: VisitView['next'] =
-    wf.state === 'open'
+    wf.state === 'open' && wf.data.forDispensing === true
+      ? ['visit.preview']
+      : wf.state === 'open'
       ? [
           'visit.addLine',
           ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine', 'visit.editLine'] as const) : []),

@@ -100,6 +100,15 @@ describe('the pharmacy finds the visit a ward opened', () => {
     expect((await pharmacy.ok('pharmacy.openVisits', { patientRef })).visits[0]?.dispenses).toHaveLength(2);
   });
 
+  it('leaves the ward’s claim to the ward: no line, prescription or visit end from the pharmacy, only the preview offered', async () => {
+    const visit = await pharmacy.ok('workflow.get', { workflowId: pharmacyVisitId });
+    expect(visit.next).toEqual(['visit.preview']);
+    expect(await pharmacy.refused('visit.addLine', { workflowId: pharmacyVisitId, unitPriceKes: 500, quantity: 1, diagnoses: [{ code: '1F40.Z' }] })).toMatchObject({ code: 'WRONG_STATE' });
+    expect(await pharmacy.refused('prescription.write', { workflowId: pharmacyVisitId, prescriber, items: [amoxicillin] })).toMatchObject({ code: 'WRONG_STATE' });
+    expect(await pharmacy.refused('discharge.begin', { workflowId: pharmacyVisitId })).toMatchObject({ code: 'WRONG_STATE' });
+    expect(await pharmacy.refused('visit.close', { workflowId: pharmacyVisitId, reason: 'NO_SERVICE_GIVEN', explanation: 'Not the pharmacy’s to close.' })).toMatchObject({ code: 'WRONG_STATE' });
+  });
+
   it('dispenses at the window only under a visit reached there, not under the ward’s own visit', async () => {
     const wardRef = await lookUp(ward);
     expect((await ward.ok('pharmacy.openVisits', { patientRef: wardRef })).visits).toEqual([expect.objectContaining({ workflowId: wardVisitId, openedHere: true, prescription: null })]);
