@@ -4,6 +4,7 @@
 // by SMS code or by fingerprint — reaches the ward's visit rather than a new claim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandOutput } from '../../../electron/contract';
+import { createExchangeClient, type ExchangeClient, type ExchangeClientOptions } from '../../../electron/payer';
 import { startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
 
 let world: World;
@@ -123,6 +124,28 @@ describe('the pharmacy finds the visit a ward opened', () => {
     expect(started).toMatchObject({ state: 'visit-opened' });
     expect(claimsOf(cr)).toHaveLength(1);
     expect(authorizationsOf(cr).map((a) => a.status)).toEqual(['AUTHORIZED']);
+  });
+
+  it('a visit answered with another authorization than the one listed (a new visit, after all) is marked to be closed, never dispensed under', async () => {
+    // A third station whose visit answers name another authorization, as a visit SHA opened anew would.
+    const mistaken = await world.station({
+      extra: {
+        exchangeClientFactory: (options: ExchangeClientOptions): ExchangeClient => {
+          const client = createExchangeClient(options);
+          return { ...client, claims: { ...client.claims, createVisit: async (request, call) => ({ ...(await client.claims.createVisit(request, call)), authorizationGuid: 'another-authorization' }) } };
+        },
+      },
+    });
+    const patientRef = await lookUp(mistaken);
+    const consent = await mistaken.ok('consent.begin', { patientRef, interventionCode: code, forOpenVisit: true });
+    await consentBySms(mistaken, consent.workflowId);
+    const opened = await mistaken.ok('workflow.get', { workflowId: consent.workflowId });
+    const visitId = opened.kind === 'consent' ? opened.visitWorkflowId : null;
+    const visit = await mistaken.ok('workflow.get', { workflowId: visitId! });
+    expect(visit.lastError).toMatchObject({ code: 'WRONG_STATE' });
+    expect(visit.lastError?.message).toMatch(/close this visit as opened by mistake/);
+    expect(await mistaken.refused('pharmacy.dispense', { workflowId: visitId!, dispenser, products: product(1), completesFill: true })).toMatchObject({ code: 'WRONG_STATE' });
+    expect((await mistaken.ok('pharmacy.openVisits', { patientRef })).visits).toEqual([expect.objectContaining({ workflowId: null })]);
   });
 
   it('once the ward closes the visit, the pharmacy finds none, and a consent begun before is refused before any visit is posted', async () => {
