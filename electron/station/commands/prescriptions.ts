@@ -2,7 +2,9 @@
 // dispensed against at the pharmacy window. Each is kept on its visit, sealed with it, so a write
 // and the answer it gets are journaled together. Neither call can be looked up by the client (no
 // operation finds a prescription or a dispense), so a lost answer is never re-sent: the record
-// stays, marked unconfirmed, for the nurse to check with SHA.
+// stays, marked unconfirmed, for the nurse to check with SHA. pharmacy.*: the pharmacy window's
+// way to a visit opened at another station (its open visits at SHA, SHA's prescription for one
+// reached by the patient's consent at the window, and dispenses under it, the same send).
 import { randomBytes } from 'node:crypto';
 import type { PrescriptionItemInput, PrescriptionView, ValidInput } from '../../contract';
 import { isExchangeError } from '../../payer';
