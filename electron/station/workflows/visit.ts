@@ -193,7 +193,10 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
         fail('OUTCOME_UNKNOWN', 'SHA did not confirm the visit: the station is checking whether it opened before anything is sent again.', { workflowId: source.id });
       }
       const visit = source.data.visitWorkflowId === null ? undefined : ctx.engine.get(source.data.visitWorkflowId);
-      if (visit?.kind === 'visit') return visit;
+      if (visit?.kind === 'visit') {
+        if (expectedGuid !== undefined) answeredAnotherVisit(ctx, visit, expectedGuid);
+        return visit;
+      }
       // Posted again and refused: the refusal is on the source, as for a first refusal.
       throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
     }
