@@ -28,7 +28,17 @@ export const consentCommands = {
    * (fingerprint, SMS code, SMS fallback or blocked) comes back decided, with its reason.
    */
   'consent.begin': {
-    input: z.strictObject({ patientRef, interventionCode: interventionCode.optional(), serviceType: serviceType.optional() }),
+    input: z.strictObject({
+      patientRef,
+      interventionCode: interventionCode.optional(),
+      serviceType: serviceType.optional(),
+      /**
+       * At the pharmacy window: consent to dispense under the patient's visit already open at SHA
+       * for this intervention (pharmacy.openVisits). The consent then reaches that visit and never
+       * opens a new one: refused when none is open.
+       */
+      forOpenVisit: z.literal(true).optional(),
+    }),
     output: consentView,
   },
   /** Sends (or, after the cooldown, resends) the SMS code; without a contact, to the main one. */

@@ -3,7 +3,7 @@
 // often, how long, refills and instructions; the payer's review read back; dispenses of the actual
 // products (partial, then the rest; refills) by an identified dispenser.
 import { z } from 'zod';
-import { attendingDoctor, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
+import { attendingDoctor, interventionCode, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
 
 export const prescriptionRef = z.string().regex(/^rx_[A-Za-z0-9_-]{6,64}$/, 'must be a station rx_ handle');
 export const dispenseRef = z.string().regex(/^dx_[A-Za-z0-9_-]{6,64}$/, 'must be a station dx_ handle');
@@ -83,6 +83,40 @@ export const prescriptionView = z.strictObject({
   dispensable: z.boolean(),
 });
 
+/**
+ * A visit of the patient open at SHA for this facility, written at any of its stations: what the
+ * pharmacy dispenses under once the patient has consented at the window. No token, guid or
+ * exchange id reaches the renderer: the intervention names the visit back to the core.
+ */
+export const openVisitAtExchange = z.strictObject({
+  interventions: z.array(z.strictObject({ code: interventionCode, name: shortText.nullable() })).min(1).max(20),
+  /** The visit on this station that holds its consent once the patient has consented here; null until then. */
+  workflowId: workflowId.nullable(),
+  /** This station opened it (a ward's visit: its prescriptions are the station's own), rather than reaching it at the window. */
+  openedHere: z.boolean(),
+  /**
+   * Once held here: the prescription SHA answers for the visit's consent token (the portal's
+   * preview: one object, which of several is undocumented), null when SHA answers none.
+   */
+  prescription: z
+    .strictObject({
+      exchangeCode: shortText.nullable(),
+      status: shortText.nullable(),
+      reviewStatus: shortText.nullable(),
+      /** The generic concepts of its dosage lines, in SHA's order. */
+      medicines: z.array(shortText).max(50),
+    })
+    .nullable(),
+  /** Dispensed at this window under the visit, newest last. */
+  dispenses: z.array(dispenseRecord),
+});
+
+const dispenseInput = {
+  dispenser,
+  products: z.array(dispensedProduct).min(1).max(20),
+  completesFill: z.boolean(),
+};
+
 export const prescriptionCommands = {
   /** Writes a prescription on an open visit (its consent and intervention). */
   'prescription.write': {
@@ -113,15 +147,28 @@ export const prescriptionCommands = {
       shownRef: prescriptionRef.nullable(),
     }),
   },
+  /**
+   * The pharmacy window: the patient's visits open at SHA for this facility (looked up at the
+   * exchange, so a visit opened at a ward station is found). Opens nothing: an empty list means
+   * no visit is open, and no prescription can be dispensed under one.
+   */
+  'pharmacy.openVisits': {
+    input: z.strictObject({ patientRef }),
+    output: z.strictObject({ visits: z.array(openVisitAtExchange), checkedAt: timestamp }),
+  },
   /** Dispenses products against a prescription: part of a fill, or the rest of it. */
   'prescription.dispense': {
-    input: z.strictObject({
-      prescriptionRef,
-      dispenser,
-      products: z.array(dispensedProduct).min(1).max(20),
-      completesFill: z.boolean(),
-    }),
+    input: z.strictObject({ prescriptionRef, ...dispenseInput }),
     output: prescriptionView,
+  },
+  /**
+   * Dispenses under a visit the pharmacy reached by the patient's consent at the window (written
+   * at another station): the wire names the visit, not a prescription, and no fill count of it is
+   * read from SHA, so SHA's answer is the only limit.
+   */
+  'pharmacy.dispense': {
+    input: z.strictObject({ workflowId, ...dispenseInput }),
+    output: z.strictObject({ dispenses: z.array(dispenseRecord) }),
   },
 };
 

@@ -226,6 +226,46 @@ async function pharmacyPartlyDispensed(page: Page): Promise<void> {
   await page.getByText('a fill begun, the rest still to give').waitFor();
 }
 
+/** SHA's prescription for a visit a ward station opened (the fake's stand-in for another data dir). */
+const wardPrescription = { exchangeCode: 'RX-2026-000117', status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] };
+
+/** At the pharmacy window, the patient's visit a ward station opened, found through SHA. */
+async function pharmacyFindsWardVisit(page: Page): Promise<void> {
+  await control(page, { name: 'openVisitElsewhere', args: ['30000002', 'SHA-02-001', wardPrescription] });
+  await lookUp(page, '30000002');
+  await pharmacyWindow(page);
+  await page.getByRole('article', { name: 'Visit for General outpatient consultation' }).waitFor();
+}
+
+/** The ward's visit reached at the window: found, then the patient's consent there. */
+async function pharmacyReachedWardVisit(page: Page): Promise<void> {
+  await pharmacyFindsWardVisit(page);
+  await consentAtWindow(page);
+}
+
+/** The patient's consent at the window (fingerprint) reaches the ward's visit; back at the window, SHA's prescription for it. */
+async function consentAtWindow(page: Page): Promise<void> {
+  await page.getByRole('button', { name: "Take the patient's consent to dispense" }).click();
+  await page.getByRole('button', { name: 'Verify by fingerprint' }).click();
+  await page.locator('iframe').waitFor();
+  await control(page, { name: 'authorize', args: [] });
+  await page.getByRole('button', { name: 'Open visit' }).waitFor();
+  await pharmacyWindow(page);
+  await page.getByRole('heading', { name: "SHA's prescription RX-2026-000117" }).waitFor();
+}
+
+/** A dispense under a visit reached at the window: the dispenser's ID, one product, part of the fill or the rest. */
+async function dispenseUnderVisit(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
+  const form = page.getByRole('form', { name: 'Dispense under this visit' });
+  await form.getByRole('combobox', { name: "Dispenser's kind of ID" }).selectOption('National ID');
+  await form.getByRole('textbox', { name: "Dispenser's ID number" }).fill('26802244');
+  await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
+  await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
+  await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);
+  await form.getByRole('radio', { name: how === 'part' ? /^Part of it/ : /^All of it/ }).check();
+  await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+}
+
 async function dischargeVerify(page: Page): Promise<void> {
   await visitWithLine(page);
   // An outpatient visit is ended, not discharged: "End visit (discharge)" — still found as "Discharge".
@@ -491,6 +531,10 @@ export const flows = {
   prescriptionSettled,
   pharmacyWindow,
   pharmacyPartlyDispensed,
+  pharmacyFindsWardVisit,
+  pharmacyReachedWardVisit,
+  consentAtWindow,
+  dispenseUnderVisit,
   dispense,
   dischargeVerify,
   dischargeReady,

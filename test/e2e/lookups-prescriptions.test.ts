@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { flows } from './flows';
-import { expectAccessible, nextCode, useTrainingStation } from './support';
+import { expectAccessible, openVisitBySms, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
 const ADMIN = { name: 'Achieng Admin', pin: '7315' };
@@ -19,23 +19,9 @@ beforeAll(() => {
   ({ station, page } = session);
 });
 
-async function openVisitBySms(nationalId: string): Promise<void> {
-  const field = page.getByRole('textbox', { name: 'ID number' });
-  await field.fill(nationalId);
-  await field.press('Enter');
-  await page.getByText('Covered', { exact: true }).waitFor();
-  await page.getByRole('button', { name: 'Verify by SMS code' }).click();
-  const before = (await station.sandbox.smsCodes(nationalId)).length;
-  await page.getByRole('button', { name: 'Send code' }).click();
-  await page.getByRole('textbox', { name: 'SMS code' }).fill(await nextCode(() => station.sandbox.smsCodes(nationalId), before));
-  await page.getByText('Visit open', { exact: true }).waitFor();
-  await page.getByRole('button', { name: 'Open visit' }).click();
-  await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
-}
-
 describe('look-ups, a prescription and the pharmacy window', () => {
   it('finds a diagnosis by search and the doctor in the registry, and bills the line with them', { timeout: 90_000 }, async () => {
-    await openVisitBySms('30000002');
+    await openVisitBySms(page, station.sandbox, '30000002');
     await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('800');
     await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('malar');
     await page.getByRole('group', { name: 'Diagnoses found' }).getByRole('button', { name: /^Choose 1F40\.Z Malaria/ }).click();

@@ -68,6 +68,8 @@ const shots: readonly Shot[] = [
   { name: '63-prescription-settled-by-read-back', reach: flows.prescriptionSettled },
   { name: '32-pharmacy-fill-begun', fake: { stationRole: 'pharmacy' }, reach: flows.pharmacyPartlyDispensed },
   { name: '33-pharmacy-1024x600', fake: { stationRole: 'pharmacy' }, viewport: small, reach: flows.pharmacyPartlyDispensed },
+  { name: '64-pharmacy-ward-visit-found', fake: { stationRole: 'pharmacy' }, reach: flows.pharmacyFindsWardVisit },
+  { name: '65-pharmacy-ward-visit-dispensing', fake: { stationRole: 'pharmacy' }, reach: flows.pharmacyReachedWardVisit },
   { name: '40-referral-destination', reach: flows.referralChosen },
   { name: '41-referral-submitted', reach: flows.referralDone },
   { name: '42-bed-occupancy', reach: flows.beds },

@@ -211,3 +211,36 @@ export function useTrainingStation(defaultTimeoutMs = 15_000, stationWebArgs: re
   });
   return session;
 }
+
+/** On a signed-in station: the patient looked up and a visit opened by SMS code (read from the sandbox's outbox). */
+export async function openVisitBySms(page: Page, sandbox: SandboxControl, nationalId: string): Promise<void> {
+  const field = page.getByRole('textbox', { name: 'ID number' });
+  await field.fill(nationalId);
+  await field.press('Enter');
+  await page.getByText('Covered', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+  const before = (await sandbox.smsCodes(nationalId)).length;
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('textbox', { name: 'SMS code' }).fill(await nextCode(() => sandbox.smsCodes(nationalId), before));
+  await page.getByText('Visit open', { exact: true }).waitFor();
+  await page.getByRole('button', { name: 'Open visit' }).click();
+  await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+}
+
+/** On an open visit: the prescription form filled in (amoxicillin for five days, no refill by the registry's doctor), not yet sent. */
+export async function fillPrescription(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Write a prescription' }).click();
+  const form = page.getByRole('form', { name: 'New prescription' });
+  await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await form.getByText('Dr. Achieng Odhiambo').waitFor();
+  await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
+  await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
+  await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
+  await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
+  await form.getByRole('textbox', { name: 'How many times' }).fill('3');
+  await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'For how long' }).fill('5');
+  await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
+  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('0');
+  return form;
+}

@@ -15,6 +15,8 @@ import {
   contactsResponse,
   dischargeOtpRequest,
   doctorConsentResendRequest,
+  facilityAuthorizationsQuery,
+  facilityAuthorizationsResponse,
   type DoctorConsentRequestType,
   otpSentResponse,
   otpWhitelistAttachments,
@@ -80,6 +82,13 @@ export const consentOperations = nameOperations('consent', {
     safeToRepeat: true,
     request: authorizationQuery,
     response: { schema: authorizationLookupResponse },
+  }),
+  listFacilityAuthorizations: defineOperation({
+    method: 'GET',
+    path: '/api/v1/claims/authorizations',
+    safeToRepeat: true,
+    request: facilityAuthorizationsQuery,
+    response: { schema: facilityAuthorizationsResponse },
   }),
   rejectAuthorization: defineOperation({
     method: 'POST',

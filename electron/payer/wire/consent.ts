@@ -271,6 +271,15 @@ export const authorizationLookupResponse = oneOrMany(authorizationRecord).transf
   return first;
 });
 
+/** The facility's authorizations: no query (UAT ignores `beneficiary_code`, R WORKFLOWS §9). */
+export const facilityAuthorizationsQuery = z.strictObject({});
+
+/**
+ * Every authorization of the facility the credential names, a list (UAT) or `{results}`; empty when
+ * it has none. The client does not filter: the patient's are picked out by `patientId` by the caller.
+ */
+export const facilityAuthorizationsResponse = oneOrMany(authorizationRecord);
+
 export const rejectAuthorizationRequest = z.strictObject({ token: nonEmpty });
 
 export interface AuthorizationRejected {

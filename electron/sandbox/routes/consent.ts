@@ -19,7 +19,7 @@ import {
   sendPatientOtp,
   startBiometricAuthorization,
 } from '../state/consent';
-import type { ClaimRecord } from '../state/store';
+import type { AuthorizationRecord, ClaimRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
 import { interventionList, otpField, parse, text } from '../validation';
 import { authorizationView, biometricAuthorizeView } from '../views';
@@ -77,9 +77,37 @@ const otpAuthorize = z.object({
 });
 
 const dischargeOtpRequest = z.object({ consent_token: text, patient_id: text.optional() });
-const authorizationLookup = z
-  .object({ token: text.optional(), guid: text.optional(), beneficiary_code: z.string().optional() })
-  .refine((v) => v.token !== undefined || v.guid !== undefined, { path: ['token'], message: 'token or guid is required' });
+/** Without token or guid the facility's authorizations are listed; beneficiary_code is ignored, as on UAT (R WORKFLOWS §9). */
+const authorizationLookup = z.object({ token: text.optional(), guid: text.optional(), beneficiary_code: z.string().optional() });
+
+/**
+ * A visit's authorization once its claim has moved on: R WORKFLOWS §9 names SUBMITTED_CLAIM and
+ * CLOSED among the live statuses, but no source says at which step the live service moves it
+ * (ours: from the claim's own state, submitted onwards or closed).
+ */
+function listedStatus(ctx: SandboxContext, a: AuthorizationRecord): string {
+  if ((a.phase !== 'visit' && a.phase !== 'pre_visit') || a.claim_consent_token === null) return a.status;
+  const claim = ctx.state.claimByToken(a.facility, a.claim_consent_token);
+  if (claim === undefined || claim.workflow_state === 'DRAFT') return a.status;
+  return claim.workflow_state === 'CLOSED' ? 'CLOSED' : 'SUBMITTED_CLAIM';
+}
+
+const listed = (ctx: SandboxContext, a: AuthorizationRecord) => ({ ...authorizationView(a), status: listedStatus(ctx, a) });
+
+/**
+ * The authorization that opened the patient's open visit, when it covers these interventions:
+ * "authorize likewise returns the open AUTHORIZED record instead of a new PENDING one" (R
+ * WORKFLOWS §9, item 2). Covering the interventions asked is ours: no source tries others.
+ */
+function openVisitAuthorization(ctx: SandboxContext, facility: string, patientId: string, interventions: readonly string[]): AuthorizationRecord | undefined {
+  for (const a of ctx.state.authorizations.values()) {
+    if (a.facility !== facility || a.patient_id !== patientId || a.phase !== 'visit') continue;
+    if (a.status !== 'AUTHORIZED' && a.status !== 'AUTHORIZED_MULTISESSION') continue;
+    const claim = a.claim_consent_token === null ? undefined : ctx.state.claimByToken(facility, a.claim_consent_token);
+    if (claim?.workflow_state === 'DRAFT' && interventions.every((code) => claim.interventions.includes(code))) return a;
+  }
+  return undefined;
+}
 
 /**
  * The claim a visit-end consent is for: named by consent_token, or the patient's one open claim
@@ -209,6 +237,8 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const interventions = requireInterventions(body.interventions);
     requireFitsServiceType(interventions, body.service_type);
     requireCapitationServiceType(interventions, body.service_type);
+    const open = openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions);
+    if (open !== undefined) return listed(ctx, open);
     const a = startBiometricAuthorization(ctx, {
       facility,
       patient,
@@ -225,12 +255,15 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const facility = tenantOf(request);
     const query = parse(authorizationLookup, request.query, 'query');
     ctx.sweep();
+    if (query.token === undefined && query.guid === undefined) {
+      return [...ctx.state.authorizations.values()].filter((a) => a.facility === facility.code).sort((x, y) => y.created_at - x.created_at).map((a) => listed(ctx, a));
+    }
     const a =
       query.guid !== undefined ? ctx.state.authorizationByGuid(facility.code, query.guid) : ctx.state.authorizationByToken(facility.code, query.token ?? '');
     if (a === undefined || (query.token !== undefined && a.token !== query.token)) {
       throw fail.notFound('No authorization with that token/guid at this facility');
     }
-    return authorizationView(a);
+    return listed(ctx, a);
   });
 
   app.post<{ Params: { token: string } }>('/claims/authorizations/:token/reject', async (request) => {

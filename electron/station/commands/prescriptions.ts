@@ -3,11 +3,17 @@
 // sealed with it, so a write and the answer it gets are journaled together. A lost answer is never
 // re-sent: the record stays, marked unconfirmed, until SHA's read-back proves it is there
 // (workflows/prescriptions.ts says what the read-back can prove); no operation finds a dispense.
+// pharmacy.*: the pharmacy window's way to a visit opened at another station (its open visits at
+// SHA, SHA's prescription for one reached by the patient's consent at the window, and dispenses
+// under it, the same send).
 import { randomBytes } from 'node:crypto';
 import type { PrescriptionItemInput, PrescriptionView, ValidInput } from '../../contract';
+import { isExchangeError } from '../../payer';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { journal } from '../workflows/journal';
+import { requireOwnVisit } from '../workflows/visit';
+import { openVisitsAtExchange } from '../workflows/open-visits';
 import { listedDoctor } from '../workflows/practitioner';
 import { applyAnswer, cut, prescriptionsOf, readBackPrescriptions } from '../workflows/prescriptions';
 import type { PrescriptionRecord, VisitWorkflow } from '../workflows/types';
@@ -62,7 +68,7 @@ export function prescriptionView(visit: VisitWorkflow, rx: PrescriptionRecord): 
     fillsAllowed,
     fillsCompleted,
     fillInProgress,
-    dispenses: rx.dispenses.map((d) => ({ dispenseRef: d.ref, at: d.at, products: d.products, completesFill: d.completesFill, state: d.state === 'dispensed' ? 'dispensed' : 'unconfirmed', status: d.status })),
+    dispenses: rx.dispenses.map(dispenseView),
     dispensable: rx.state === 'written' && fillsCompleted < fillsAllowed && visit.data.consentToken !== null,
   };
 }
@@ -72,6 +78,7 @@ const newestFirst = (a: PrescriptionView, b: PrescriptionView) => b.writtenAt.lo
 async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescription.write'>): Promise<PrescriptionRecord> {
   const consentToken = visit.data.consentToken;
   if (visit.state !== 'open' || consentToken === null) fail('WRONG_STATE', 'A prescription is written on an open visit.', { state: visit.state });
+  requireOwnVisit(visit);
   const doctor = listedDoctor(input.prescriber);
   const startDate = localDay(c.clock.now());
   const request = {
@@ -118,20 +125,24 @@ async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescripti
   return record;
 }
 
-async function dispense(c: Ctx, visit: VisitWorkflow, rx: PrescriptionRecord, input: ValidInput<'prescription.dispense'>): Promise<void> {
-  const view = prescriptionView(visit, rx);
-  if (view.state !== 'written') fail('WRONG_STATE', 'SHA has not confirmed this prescription: check with SHA before dispensing.', { state: view.state });
+type DispenseInput = Pick<ValidInput<'prescription.dispense'>, 'dispenser' | 'products' | 'completesFill'>;
+type DispenseEntry = PrescriptionRecord['dispenses'][number];
+
+/**
+ * Sends a dispense under the visit's consent: kept (by `keep`) before it is sent, so a lost answer
+ * leaves it unconfirmed, never silently gone; dropped when SHA refuses it.
+ */
+async function sendDispense(c: Ctx, visit: VisitWorkflow, input: DispenseInput, keep: { add(entry: DispenseEntry): void; drop(entry: DispenseEntry): void }): Promise<void> {
   if (visit.data.consentToken === null) fail('WRONG_STATE', 'The visit of this prescription has no claim at SHA.', { state: visit.state });
-  if (!view.dispensable) fail('WRONG_STATE', 'Every fill of this prescription, refills included, has been dispensed.', { state: 'dispensed' });
   const request = {
     actual_products: input.products.map((p) => ({ actual_product_code: p.productCode, medication_price: p.priceKes, total_quantity: p.quantity })),
     consent_token: visit.data.consentToken,
     doctors: [{ identification_number: input.dispenser.identificationNumber, identification_type: input.dispenser.identificationType }],
     intervention_code: visit.data.intervention.code,
   };
-  const entry: PrescriptionRecord['dispenses'][number] = { ref: newRef('dx'), at: c.nowIso(), products: input.products, completesFill: input.completesFill, state: 'sending', status: null };
+  const entry: DispenseEntry = { ref: newRef('dx'), at: c.nowIso(), products: input.products, completesFill: input.completesFill, state: 'sending', status: null };
   c.engine.commit(() => {
-    rx.dispenses.push(entry);
+    keep.add(entry);
     c.engine.save(visit);
   });
   await c.engine.call(
@@ -145,10 +156,51 @@ async function dispense(c: Ctx, visit: VisitWorkflow, rx: PrescriptionRecord, in
       c.engine.save(visit);
     },
     () => {
-      rx.dispenses = rx.dispenses.filter((d) => d !== entry);
+      keep.drop(entry);
       c.engine.save(visit);
     },
   );
+}
+
+async function dispense(c: Ctx, visit: VisitWorkflow, rx: PrescriptionRecord, input: DispenseInput): Promise<void> {
+  const view = prescriptionView(visit, rx);
+  if (view.state !== 'written') fail('WRONG_STATE', 'SHA has not confirmed this prescription: check with SHA before dispensing.', { state: view.state });
+  if (visit.data.consentToken !== null && !view.dispensable) fail('WRONG_STATE', 'Every fill of this prescription, refills included, has been dispensed.', { state: 'dispensed' });
+  await sendDispense(c, visit, input, {
+    add: (entry) => rx.dispenses.push(entry),
+    drop: (entry) => {
+      rx.dispenses = rx.dispenses.filter((d) => d !== entry);
+    },
+  });
+}
+
+const dispenseView = (d: DispenseEntry) => ({ dispenseRef: d.ref, at: d.at, products: d.products, completesFill: d.completesFill, state: d.state === 'dispensed' ? ('dispensed' as const) : ('unconfirmed' as const), status: d.status });
+
+/** Under a visit reached at the pharmacy window: no prescription of this station, SHA's answer the only limit. */
+async function dispenseAtWindow(c: Ctx, visit: VisitWorkflow, input: DispenseInput): Promise<void> {
+  if (visit.data.forDispensing !== true) fail('WRONG_STATE', 'This visit was not reached by a consent at the pharmacy window: dispense against its prescriptions.', { state: visit.state });
+  if (visit.state !== 'open') fail('WRONG_STATE', 'The visit is no longer open.', { state: visit.state });
+  await sendDispense(c, visit, input, {
+    add: (entry) => {
+      visit.data.windowDispenses = [...(visit.data.windowDispenses ?? []), entry];
+    },
+    drop: (entry) => {
+      visit.data.windowDispenses = (visit.data.windowDispenses ?? []).filter((d) => d !== entry);
+    },
+  });
+}
+
+/** SHA's prescription for a visit held here (the portal's preview by consent token); null when it answers none. */
+async function prescriptionAtExchange(c: Ctx, visit: VisitWorkflow) {
+  if (visit.data.consentToken === null) return null;
+  try {
+    const found = await c.session.client().prescriptions.preview({ consent_token: visit.data.consentToken });
+    return { exchangeCode: cut(found.code), status: cut(found.status), reviewStatus: cut(found.doctorReviewStatus), medicines: found.medicationIdentifiers.slice(0, 50).map((m) => m.slice(0, 200)) };
+  } catch (error) {
+    // The portal documents no answer for a token without a prescription; the sandbox's is a 404.
+    if (isExchangeError(error) && error.status === 404) return null;
+    throw error;
+  }
 }
 
 /** The visit holding a prescription, or NOT_FOUND. */
@@ -159,6 +211,15 @@ function visitOf(c: Ctx, ref: string): { visit: VisitWorkflow; rx: PrescriptionR
     if (rx !== undefined) return { visit: wf, rx };
   }
   fail('NOT_FOUND', 'No such prescription at this station.', { field: 'prescriptionRef' });
+}
+
+/** The intervention's name among the patient's benefits, or null when it is not listed there. */
+async function interventionName(c: Ctx, patientRef: string, code: string): Promise<string | null> {
+  try {
+    return (await c.patients.intervention(patientRef, code)).name;
+  } catch {
+    return null;
+  }
 }
 
 /** A command answered after settling an earlier request instead of running: the nurse looks again. */
@@ -207,6 +268,31 @@ export const prescriptionCommands = (s: StationServices) => {
               shownRef: readBack.shown?.ref ?? null,
             },
       { afterReconciling: 'run' },
+    ),
+    'pharmacy.openVisits': async ({ patientRef }) => {
+      const c = s.ctx();
+      const patient = c.patients.facts(patientRef);
+      const open = await openVisitsAtExchange(c, patient.patientId);
+      const held = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.state === 'open' && wf.data.authorizationGuid !== undefined);
+      const visits = await Promise.all(
+        open.map(async (visit) => {
+          const here = held.find((wf) => wf.data.authorizationGuid === visit.guid);
+          const reached = here?.data.forDispensing === true ? here : undefined;
+          return {
+            interventions: await Promise.all(visit.interventions.slice(0, 20).map(async (code) => ({ code, name: await interventionName(c, patientRef, code) }))),
+            workflowId: here?.id ?? null,
+            openedHere: here !== undefined && reached === undefined,
+            prescription: reached === undefined ? null : await prescriptionAtExchange(c, reached),
+            dispenses: (reached?.data.windowDispenses ?? []).map(dispenseView),
+          };
+        }),
+      );
+      return { visits, checkedAt: c.nowIso() };
+    },
+    'pharmacy.dispense': command(
+      ['visit'],
+      (visit, c, input: ValidInput<'pharmacy.dispense'>) => dispenseAtWindow(c, visit, input),
+      (visit) => ({ dispenses: (visit.data.windowDispenses ?? []).map(dispenseView) }),
     ),
     'prescription.dispense': async (input) => {
       const { visit } = visitOf(s.ctx(), input.prescriptionRef);

@@ -10,14 +10,19 @@ import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { journal } from './journal';
+import { openVisitFor } from './open-visits';
 import { openVisit, wireServiceType } from './visit';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
-export async function beginConsent(ctx: Ctx, input: { patientRef: string; interventionCode?: string | undefined; serviceType?: ServiceType | undefined }): Promise<ConsentWorkflow> {
+export async function beginConsent(
+  ctx: Ctx,
+  input: { patientRef: string; interventionCode?: string | undefined; serviceType?: ServiceType | undefined; forOpenVisit?: true | undefined },
+): Promise<ConsentWorkflow> {
   const facts = await consentingPatient(ctx, input.patientRef);
   const code = input.interventionCode ?? facts.suggested?.code;
   if (code === undefined) fail('VALIDATION', 'Choose the intervention: none fits this ward by default.', { field: 'interventionCode' });
+  const openVisit = input.forOpenVisit === true ? await openVisitFor(ctx, facts.patientId, code) : undefined;
   const intervention = await ctx.patients.intervention(input.patientRef, code);
   if (intervention.handling.startsWith !== 'visit') {
     fail('INTERVENTION_NOT_ALLOWED', intervention.handling.startsWith === 'elective' ? 'This intervention needs a preauthorization: start the elective flow.' : 'This is an emergency intervention: start an emergency claim.', {
@@ -29,8 +34,8 @@ export async function beginConsent(ctx: Ctx, input: { patientRef: string; interv
     fail('INTERVENTION_NOT_ALLOWED', `This intervention is for ${intervention.handling.serviceType.toLowerCase()} visits.`, { field: 'serviceType' });
   }
   const { header, data } = verifyingWorkflow(ctx, 'consent', facts, intervention, 'visit');
-  const wf: ConsentWorkflow = { ...header, data: { ...data, serviceType, visitWorkflowId: null } };
-  return ctx.engine.create(wf, `consent for ${intervention.code} (${serviceType}), route ${wf.data.verification.route.route}`);
+  const wf: ConsentWorkflow = { ...header, data: { ...data, serviceType, visitWorkflowId: null, ...(openVisit === undefined ? {} : { openVisitGuid: openVisit.guid }) } };
+  return ctx.engine.create(wf, `consent for ${intervention.code} (${serviceType})${openVisit === undefined ? '' : ' under the visit open at SHA'}, route ${wf.data.verification.route.route}`);
 }
 
 export const consentHost: VerificationHost<ConsentWorkflow> = {

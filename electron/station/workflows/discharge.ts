@@ -16,7 +16,7 @@ import { journal } from './journal';
 import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
 import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { applyPreview, claimStatusOf, dateTimeOf, wireServiceType } from './visit';
+import { applyPreview, claimStatusOf, dateTimeOf, requireOwnVisit, wireServiceType } from './visit';
 
 export type DischargeView = z.infer<typeof dischargeViewSchema>;
 
@@ -37,6 +37,7 @@ function unusableUntil(ctx: Ctx, ref: string): number | null {
 export function beginDischarge(ctx: Ctx, visit: VisitWorkflow): DischargeWorkflow {
   if (visit.state !== 'open') fail('WRONG_STATE', 'Only an open visit can be ended.', { state: visit.state });
   if (visit.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim.', { state: visit.state });
+  requireOwnVisit(visit);
   const wf: DischargeWorkflow = {
     ...workflowHeader(ctx, 'discharge', 'verifying'),
     data: {

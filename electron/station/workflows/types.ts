@@ -108,6 +108,11 @@ export interface ConsentWorkflow extends Base<'consent', ConsentState> {
     serviceType: ServiceType;
     verification: VerificationData;
     visitWorkflowId: string | null;
+    /**
+     * secret: at the pharmacy window, the guid of the patient's visit open at SHA that this consent
+     * reaches (open-visits.ts); absent for a ward's consent, which may open a visit.
+     */
+    openVisitGuid?: string;
   };
 }
 
@@ -134,6 +139,12 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     fromWorkflowId: string | null;
     dischargeWorkflowId: string | null;
     claimReadBack?: ClaimReadBack;
+    /** secret: the visit answer's authorization_guid (absent on visits recorded before it was kept). */
+    authorizationGuid?: string;
+    /** Opened at another station and reached here by a consent at the pharmacy window, to dispense under. */
+    forDispensing?: true;
+    /** Dispensed at the pharmacy window under this visit (no prescription of this station to hold them). */
+    windowDispenses?: DispenseEntryRecord[];
     /** Written on this visit (absent on visits recorded before prescriptions were kept). */
     prescriptions?: PrescriptionRecord[];
   };

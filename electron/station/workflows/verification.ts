@@ -309,8 +309,9 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
           ctx.scrubber.add(a.dischargeAuthGuid);
           v.attempt = 'fingerprint';
           v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
-          const url = a.verificationUrl;
-          if (a.status !== 'AUTHORIZED' && (url === undefined || !/^https?:\/\//i.test(url))) {
+          // An AUTHORIZED answer needs no page (the open visit's record, R WORKFLOWS §9): whatever it carries is no link.
+          const url = a.verificationUrl !== undefined && /^https?:\/\//i.test(a.verificationUrl) ? a.verificationUrl : undefined;
+          if (a.status !== 'AUTHORIZED' && url === undefined) {
             linkless = a.token ?? a.guid ?? null;
             wf.lastError = makeError('EXCHANGE_ERROR', 'The exchange sent no link for the fingerprint page.');
             ctx.engine.save(wf);

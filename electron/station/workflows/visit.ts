@@ -11,6 +11,7 @@ import type { Ctx } from './context';
 import type { CallRecord } from './engine';
 import { OutcomeUnknown } from './engine';
 import { journal, type JournalEntry } from './journal';
+import { requireStillOpen } from './open-visits';
 import { workflowHeader } from './start';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
 import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
@@ -135,6 +136,8 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
       serviceType,
       closeBy: serviceType === 'INPATIENT' ? 'discharge' : 'submit',
       consentToken: visit.consentToken,
+      ...(visit.authorizationGuid === undefined ? {} : { authorizationGuid: visit.authorizationGuid }),
+      ...(source.kind === 'consent' && source.data.openVisitGuid !== undefined ? { forDispensing: true as const } : {}),
       openedWith: typeof request.auth_guid === 'string' ? { authGuid: request.auth_guid } : { otp: String(request.otp) },
       doctorAtStart: doctor,
       visitNumber: visit.visitNumber?.slice(0, 60) ?? null,
@@ -163,6 +166,8 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
  */
 export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow> {
   const request = visitRequestOf(ctx, source, doctor);
+  const expectedGuid = source.kind === 'consent' ? source.data.openVisitGuid : undefined;
+  if (expectedGuid !== undefined) await requireStillOpen(ctx, source.data.patient.patientId, expectedGuid);
   if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
   else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
   let opened: VisitWorkflow | null = null;
@@ -188,15 +193,34 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
         fail('OUTCOME_UNKNOWN', 'SHA did not confirm the visit: the station is checking whether it opened before anything is sent again.', { workflowId: source.id });
       }
       const visit = source.data.visitWorkflowId === null ? undefined : ctx.engine.get(source.data.visitWorkflowId);
-      if (visit?.kind === 'visit') return visit;
+      if (visit?.kind === 'visit') {
+        if (expectedGuid !== undefined) answeredAnotherVisit(ctx, visit, expectedGuid);
+        return visit;
+      }
       // Posted again and refused: the refusal is on the source, as for a first refusal.
       throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
     }
     throw error;
   }
   if (opened === null) throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
+  if (expectedGuid !== undefined) answeredAnotherVisit(ctx, opened, expectedGuid);
   followOpening(ctx, opened);
   return opened;
+}
+
+/**
+ * A consent at the pharmacy reached a visit other than the open one it was for (closed between the
+ * check and the post): SHA opened a new visit, which nobody meant. Said on that visit, for the
+ * facility to close it as opened by mistake; it is not dispensed under.
+ */
+function answeredAnotherVisit(ctx: Ctx, visit: VisitWorkflow, expectedGuid: string): void {
+  if (visit.data.authorizationGuid === undefined || visit.data.authorizationGuid === expectedGuid) return;
+  ctx.engine.commit(() => {
+    visit.lastError = makeError('WRONG_STATE', 'SHA answered with a new visit, not the open one this consent was for: close this visit as opened by mistake. Nothing is dispensed under it.', { state: 'open' });
+    delete visit.data.forDispensing;
+    ctx.engine.save(visit);
+  });
+  ctx.log.warn({ workflowId: visit.id }, 'a consent for an open visit reached a new visit at SHA');
 }
 
 /**
@@ -295,8 +319,17 @@ function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {
 
 // ---------------------------------------------------------------- billing
 
+/**
+ * A visit reached at the pharmacy window was opened at another station: its bill, doctor,
+ * prescriptions and end belong to that station, and this one only dispenses under it.
+ */
+export function requireOwnVisit(wf: VisitWorkflow): void {
+  if (wf.data.forDispensing === true) fail('WRONG_STATE', 'This visit was opened at another station and reached here to dispense: its bill, prescriptions and end belong to that station.', { state: wf.state });
+}
+
 export function requireOpen(wf: VisitWorkflow): string {
   if (wf.state !== 'open') fail('WRONG_STATE', 'The visit is not open for billing.', { state: wf.state });
+  requireOwnVisit(wf);
   if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
   return wf.data.consentToken;
 }
@@ -638,7 +671,9 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
 
 export function visitView(wf: VisitWorkflow): VisitView {
   const next: VisitView['next'] =
-    wf.state === 'open'
+    wf.state === 'open' && wf.data.forDispensing === true
+      ? ['visit.preview']
+      : wf.state === 'open'
       ? [
           'visit.addLine',
           ...(wf.data.lines.some((l) => !l.automatic) ? (['visit.removeLine', 'visit.editLine'] as const) : []),

@@ -72,17 +72,25 @@ export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; 
           </dd>
         </div>
       </dl>
-      {rx.dispenses.length > 0 && (
-        <ul className="prescription-dispenses">
-          {rx.dispenses.map((d) => (
-            <li key={d.dispenseRef}>
-              {format.dateTime(d.at)}: {d.products.map((p) => `${p.productCode} × ${format.number(p.quantity)} @ ${format.kes(p.priceKes)}`).join(', ')} ·{' '}
-              {d.state === 'unconfirmed' ? t('prescriptions.dispenseUnconfirmed') : d.completesFill ? t('prescriptions.fillCompleted') : t('prescriptions.partOfFill')}
-            </li>
-          ))}
-        </ul>
-      )}
+      <DispenseList dispenses={rx.dispenses} />
       {children}
     </article>
+  );
+}
+
+/** What was dispensed, each with its products and whether it completed a fill (or is unconfirmed). */
+export function DispenseList({ dispenses }: { readonly dispenses: Prescription['dispenses'] }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (dispenses.length === 0) return null;
+  return (
+    <ul className="prescription-dispenses">
+      {dispenses.map((d) => (
+        <li key={d.dispenseRef}>
+          {format.dateTime(d.at)}: {d.products.map((p) => `${p.productCode} × ${format.number(p.quantity)} @ ${format.kes(p.priceKes)}`).join(', ')} ·{' '}
+          {d.state === 'unconfirmed' ? t('prescriptions.dispenseUnconfirmed') : d.completesFill ? t('prescriptions.fillCompleted') : t('prescriptions.partOfFill')}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -85,6 +85,7 @@ const outpatientByFingerprint: Step = [
     const pending = await c.consent.authorizeBiometric(authorize);
     await presentFinger(w.raw, pending.guid ?? '', patient);
     await c.consent.getAuthorization({ token: pending.token ?? '', guid: pending.guid ?? '' });
+    await c.consent.listFacilityAuthorizations({});
     const visit = await c.claims.createVisit({ patient_id: patient, intervention_codes: [codes.capitation.code], service_type: 'CAPITATION', auth_guid: pending.guid ?? '', ...PRACTITIONER });
     const token = visit.consentToken;
     await c.claims.addBilling({ consent_token: token, intervention_code: codes.capitation.code, unit_price: 0, quantity: 1, diagnoses: [DIAGNOSIS[0].code] });

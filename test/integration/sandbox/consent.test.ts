@@ -191,7 +191,8 @@ describe('biometric authorization', () => {
     expect(byToken.body).toEqual(byGuid.body);
     expect(byToken.body).toMatchObject({ token: a.token, guid: a.guid, status: 'AUTHORIZED', beneficiaryCode: id, interventions: [{ code: CAPITATION, paymentMechanism: 'CAPITATION' }] });
     expectError(await h.dispensary.get('/api/v1/claims/authorizations', { guid: a.guid }), 404, 'NOT_FOUND');
-    expectError(await h.hospital.get('/api/v1/claims/authorizations', {}), 400, 'VALIDATION_ERROR');
+    // Neither token nor guid lists the facility's authorizations (R WORKFLOWS §9): tested below.
+    expect((await h.hospital.get('/api/v1/claims/authorizations', {})).body).toEqual([expect.objectContaining({ guid: a.guid })]);
   });
 
   it('rejects after three non-matching fingers', async () => {
@@ -349,5 +350,49 @@ describe('30000004: unusable fingerprints', () => {
     expect(sent.status).toBe(200);
     const sms = (await h.control.get('/sandbox/sms', { patient_id: id })).body as any[];
     expect(sms[sms.length - 1].purpose).toBe('discharge');
+  });
+});
+
+describe('the facility’s authorizations and the open visit returned again (R WORKFLOWS §9)', () => {
+  const openByOtp = async (patientId: string) => {
+    await h.hospital.post('/api/v1/claims/otp', { patient_id: patientId, intervention_codes: [CAPITATION] });
+    return otpVisit(h.hospital, patientId, await lastOtp(h.control, { patient_id: patientId }));
+  };
+
+  it('lists every authorization of the facility without token or guid, ignoring beneficiary_code, none of another facility', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const other = await crId(h.hospital, NID.covered);
+    const visit = await openByOtp(id);
+    const pending = await biometric(h.hospital, other);
+    const all = await h.hospital.get('/api/v1/claims/authorizations');
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual([
+      expect.objectContaining({ guid: pending.body.guid, status: 'PENDING', beneficiaryCode: other }),
+      expect.objectContaining({ guid: visit.body.authorization_guid, token: visit.body.authorization_code, status: 'AUTHORIZED', beneficiaryCode: id }),
+    ]);
+    expect((await h.hospital.get('/api/v1/claims/authorizations', { beneficiary_code: 'DOES-NOT-EXIST' })).body).toEqual(all.body);
+    expect((await h.dispensary.get('/api/v1/claims/authorizations')).body).toEqual([]);
+  });
+
+  it('answers the open visit again to a second code, and the open AUTHORIZED record to a fingerprint authorize, which opens the same visit', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const first = await openByOtp(id);
+    const again = await openByOtp(id);
+    expect(again.body).toMatchObject({ authorization_code: first.body.authorization_code, authorization_guid: first.body.authorization_guid });
+    const authorized = await biometric(h.hospital, id);
+    expect(authorized.body).toMatchObject({ guid: first.body.authorization_guid, token: first.body.authorization_code, status: 'AUTHORIZED' });
+    const byGuid = await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [CAPITATION], service_type: 'CAPITATION', auth_guid: authorized.body.guid });
+    expect(byGuid.body).toMatchObject({ authorization_code: first.body.authorization_code });
+    expect(((await h.hospital.get('/api/v1/claims/authorizations')).body as any[]).filter((a) => a.beneficiaryCode === id)).toHaveLength(1);
+  });
+
+  it('lists a closed visit’s authorization as CLOSED, and then a fingerprint authorize asks for a new consent', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const visit = await openByOtp(id);
+    const closed = await h.hospital.post('/api/v1/claims/close', { consent_token: visit.body.authorization_code, cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'opened for the wrong patient' });
+    expect(closed.status).toBe(200);
+    const rows = (await h.hospital.get('/api/v1/claims/authorizations')).body as any[];
+    expect(rows.find((a) => a.guid === visit.body.authorization_guid)).toMatchObject({ status: 'CLOSED' });
+    expect((await biometric(h.hospital, id)).body).toMatchObject({ status: 'PENDING' });
   });
 });

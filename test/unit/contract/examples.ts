@@ -524,6 +524,20 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'prescription.write': prescription,
   'prescription.list': { items: [prescription] },
   'prescription.check': { items: [{ ...prescription, reviewStatus: 'APPROVED', statusAt: later }], checkedAt: later, answer: 'matched', shownRef: 'rx_prescription01' },
+  'pharmacy.openVisits': {
+    visits: [
+      { interventions: [{ code: 'SHA-02-001', name: 'General outpatient consultation' }], workflowId: null, openedHere: false, prescription: null, dispenses: [] },
+      {
+        interventions: [{ code: 'SHA-12-001', name: null }],
+        workflowId: 'wf_visit000001',
+        openedHere: false,
+        prescription: { exchangeCode: 'RX-2026-000117', status: 'ACTIVE', reviewStatus: 'PENDING', medicines: ['AMOX-500'] },
+        dispenses: [],
+      },
+    ],
+    checkedAt: later,
+  },
+  'pharmacy.dispense': { dispenses: [{ dispenseRef: 'dx_dispense02', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 15 }], completesFill: true, state: 'dispensed', status: 'DISPENSED' }] },
   'prescription.dispense': {
     ...prescription,
     fillsCompleted: 0,

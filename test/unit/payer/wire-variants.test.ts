@@ -257,6 +257,18 @@ describe('consent', () => {
     expect(malformed(g.consent.getAuthorization, { ...record, status: 7 })).toMatchObject({ field: 'status' });
   });
 
+  it('reads the facility’s authorizations as every row of a list or {results}, an empty list as none, a bad row as malformed', () => {
+    const row = { token: 'AT-1', guid: 'G-1', status: 'AUTHORIZED', label: 'OTP', beneficiaryCode: 'CR1', interventions: [{ code: 'SHA-12-001', name: 'Consultation' }] };
+    const other = { ...row, token: 'AT-2', guid: 'G-2', status: 'CLOSED', beneficiaryCode: 'CR2' };
+    expect(read(g.consent.listFacilityAuthorizations, [row, other])).toMatchObject([
+      { token: 'AT-1', guid: 'G-1', status: 'AUTHORIZED', label: 'OTP', patientId: 'CR1', interventions: ['SHA-12-001'] },
+      { token: 'AT-2', status: 'CLOSED', patientId: 'CR2' },
+    ]);
+    expect(read(g.consent.listFacilityAuthorizations, { results: [row] })).toHaveLength(1);
+    expect(read(g.consent.listFacilityAuthorizations, [])).toEqual([]);
+    expect(malformed(g.consent.listFacilityAuthorizations, [row, { ...other, status: 7 }])).toMatchObject({ field: '[1].status' });
+  });
+
   it('reads the reject outcome as its message, or an empty body', () => {
     expect(read(g.consent.rejectAuthorization, { message: 'The authorization has been closed.' })).toEqual({ message: 'The authorization has been closed.' });
     expect(read(g.consent.rejectAuthorization, undefined)).toEqual({ message: undefined });

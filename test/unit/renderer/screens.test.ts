@@ -75,6 +75,8 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['prescription whose answer was lost, settled by SHA', flows.prescriptionSettled],
   ['pharmacy, a fill begun', flows.pharmacyPartlyDispensed, { fake: { stationRole: 'pharmacy' } }],
   ['pharmacy, no patient yet', (page) => flows.pharmacyWindow(page), { fake: { stationRole: 'pharmacy' } }],
+  ['pharmacy, a ward’s visit found at SHA', flows.pharmacyFindsWardVisit, { fake: { stationRole: 'pharmacy' } }],
+  ['pharmacy, dispensing under a ward’s visit', flows.pharmacyReachedWardVisit, { fake: { stationRole: 'pharmacy' } }],
   ['visit end, authorizing', flows.dischargeVerify],
   ['visit end, submit', flows.dischargeReady],
   ['referral, the destination found', flows.referralChosen],
@@ -559,6 +561,42 @@ describe('the pharmacy window', () => {
       await form.getByText('Say whether the fill is complete.').waitFor();
       await form.getByText("Give each product's code, its price in shillings and the quantity given.").waitFor();
       await page.getByText('0 of 2 fills').waitFor();
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('finds through SHA a visit a ward station opened, takes the patient’s consent at the window, then dispenses under it: part, then the rest', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.pharmacyFindsWardVisit(page);
+      const visit = page.getByRole('article', { name: 'Visit for General outpatient consultation' });
+      await visit.getByText('Before dispensing under a visit opened at another station').waitFor();
+      expect(await visit.getByRole('form').count()).toBe(0);
+      await flows.consentAtWindow(page);
+      await visit.getByText("SHA's status: ACTIVE · the prescriber's review: PENDING").waitFor();
+      await visit.getByText('Medicines: AMOX-500').waitFor();
+      await visit.getByText('ask the ward about the others').waitFor();
+      await flows.dispenseUnderVisit(page, '6', 'part');
+      await visit.getByText(/AMOX-500-CAP × 6 .* part of a fill/).waitFor();
+      await flows.dispenseUnderVisit(page, '9', 'rest');
+      await visit.getByText(/AMOX-500-CAP × 9 /).waitFor();
+      expect(await visit.getByRole('listitem').count()).toBe(2);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('says plainly when no visit is open for the patient, and offers no consent', async () => {
+    const page = await open(pharmacy);
+    try {
+      await flows.lookUp(page, '30000001');
+      await flows.pharmacyWindow(page);
+      await page.getByText('No visit is open for this patient at this facility').waitFor();
+      await page.getByText('The pharmacy never opens a visit: that would start a new claim.', { exact: false }).waitFor();
+      expect(await page.getByRole('button', { name: "Take the patient's consent to dispense" }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Check with SHA again' }).click();
+      await page.getByText('No visit is open for this patient at this facility').waitFor();
     } finally {
       await done(page);
     }

@@ -50,6 +50,7 @@ export const requestExamples: Record<OperationName, unknown> = {
   'consent.authorizeBiometric': { patient_id: 'CR0000001', service_type: 'OUTPATIENT', interventions: ['SHA-02-001'], ...biometric },
   'consent.authorizeDischarge': { patient_id: 'CR0000001', service_type: 'CAPITATION', interventions: ['SHA-02-001'], ...biometric },
   'consent.getAuthorization': { token: 'AT-1', guid: 'G-1' },
+  'consent.listFacilityAuthorizations': {},
   'consent.rejectAuthorization': { token: 'AT-1' },
   'consent.resendDoctorConsent': { consent_token: 'AT-1', intervention_code: 'SHA-05-010', practitioner_registration_number: 'A1234', ...doctor },
   'consent.requestOtpWhitelist': {
@@ -346,6 +347,7 @@ export const responseExamples: Record<OperationName, unknown[]> = {
   'consent.authorizeBiometric': [biometricAnswer, { ...biometricAnswer, shaVerificationRequest: { ...biometricAnswer.shaVerificationRequest, embedExpiry: '0' } }],
   'consent.authorizeDischarge': [biometricAnswer, { ...biometricAnswer, discharge_auth_guid: 'D-1' }, { guid: 'D-1', status: 'AUTHORIZED' }],
   'consent.getAuthorization': [authorizationRecord, [authorizationRecord], { results: [authorizationRecord] }, { ...authorizationRecord, interventions: ['SHA-02-001'] }],
+  'consent.listFacilityAuthorizations': [[authorizationRecord, { ...authorizationRecord, token: 'AT-2', guid: 'G-2', status: 'CLOSED' }], { results: [authorizationRecord] }, []],
   'consent.rejectAuthorization': [{ message: 'The authorization has been closed.' }, {}],
   'consent.resendDoctorConsent': [{ data: { status: 'success' }, message: 'Doctor consent request initiated' }, ''],
   'consent.requestOtpWhitelist': [{ guid: 'W-1', status: 'PENDING', reasonType: 'AMPUTEE', reason: 'Both hands amputated', beneficiaryCrId: 'CR0000001', reviewerResponseNotes: [], attachments: [] }],
