@@ -11,7 +11,7 @@ import { go } from '../../state/navigation';
 import { Button } from '../../ui/Button';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { DispenseForm } from './DispenseForm';
-import { DispenseList } from './PrescriptionList';
+import { DispenseList, useShaWords } from './PrescriptionList';
 
 type OpenVisits = CommandOutput<'pharmacy.openVisits'>;
 type OpenVisit = OpenVisits['visits'][number];
@@ -108,6 +108,7 @@ function OpenVisitRow({ patientRef, visit, primary, onDispensed }: RowProps) {
 /** A visit held here: SHA's prescription for it, what was dispensed at this window, and the dispense form. */
 function HeldVisit({ workflowId, visit, onDispensed }: { readonly workflowId: string; readonly visit: OpenVisit; readonly onDispensed: RowProps['onDispensed'] }) {
   const { t } = useTranslation();
+  const shaWords = useShaWords();
   const rx = visit.prescription;
   return (
     <>
@@ -119,7 +120,13 @@ function HeldVisit({ workflowId, visit, onDispensed }: { readonly workflowId: st
       ) : (
         <>
           <h4>{t('pharmacyFind.shaPrescription', { code: rx.exchangeCode ?? '' })}</h4>
-          <p>{t('pharmacyFind.shaStatus', { status: rx.status ?? t('pharmacyFind.notSaid'), review: rx.reviewStatus ?? t('pharmacyFind.notSaid') })}</p>
+          {rx.reviewStatus === 'REJECTED' && <Notice tone="bad">{t('rxReadback.review.REJECTED')}</Notice>}
+          <p>
+            {t('pharmacyFind.shaStatus', {
+              status: rx.status === null ? t('pharmacyFind.notSaid') : shaWords('status', rx.status),
+              review: rx.reviewStatus === null ? t('pharmacyFind.notSaid') : shaWords('review', rx.reviewStatus),
+            })}
+          </p>
           {rx.medicines.length > 0 && <p>{t('pharmacyFind.medicines', { list: rx.medicines.join(', ') })}</p>}
           <p className="muted">{t('pharmacyFind.oneAnswer')}</p>
           <p className="muted">{t('pharmacyFind.noFillCount')}</p>

@@ -15,14 +15,23 @@ export type Prescription = CommandOutput<'prescription.write'>;
 const knownStatuses = ['ACTIVE', 'COMPLETED', 'CANCELLED', 'EXPIRED'] as const;
 const knownReviews = ['NOT_REQUIRED', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 
+/** SHA's status or review word in the nurse's words where the station knows it, else SHA's own. */
+export function useShaWords(): (kind: 'status' | 'review', word: string) => string {
+  const { t } = useTranslation();
+  return (kind, word) => {
+    const known = (kind === 'status' ? knownStatuses : knownReviews) as readonly string[];
+    return known.includes(word) ? t(`rxReadback.${kind}.${word}`) : t('rxReadback.sayOther', { word });
+  };
+}
+
 export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; readonly children?: React.ReactNode }) {
   const { t } = useTranslation();
   const format = useFormat();
-  /** SHA's word in the nurse's words where the station knows it, else SHA's own; when SHA said it. */
+  const shaWords = useShaWords();
+  /** SHA's word in the nurse's words, and when SHA said it. */
   const inWords = (kind: 'status' | 'review', word: string | null) => {
     if (word === null) return t('common.notYet');
-    const known = (kind === 'status' ? knownStatuses : knownReviews) as readonly string[];
-    const said = known.includes(word) ? t(`rxReadback.${kind}.${word}`) : t('rxReadback.sayOther', { word });
+    const said = shaWords(kind, word);
     return rx.statusAt === null ? said : `${said} (${t('rxReadback.asOf', { time: format.dateTime(rx.statusAt) })})`;
   };
   return (

@@ -574,7 +574,7 @@ describe('the pharmacy window', () => {
       await visit.getByText('Before dispensing under a visit opened at another station').waitFor();
       expect(await visit.getByRole('form').count()).toBe(0);
       await flows.consentAtWindow(page);
-      await visit.getByText("SHA's status: ACTIVE · the prescriber's review: PENDING").waitFor();
+      await visit.getByText("SHA's status: Active: it may be dispensed · the prescriber's review: Waiting for the prescriber's review").waitFor();
       await visit.getByText('Medicines: AMOX-500').waitFor();
       await visit.getByText('ask the ward about the others').waitFor();
       await flows.dispenseUnderVisit(page, '6', 'part');
