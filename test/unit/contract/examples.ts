@@ -296,6 +296,7 @@ const claimSummaryExample = {
   totalKes: 850,
   checkedAt: at,
   nextCheckAt: later,
+  resubmitBy: { returnSeenAt: at, deadline: later, closeToDeadline: false },
 };
 
 const claimDetailExample = {
@@ -495,7 +496,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     withheld: 1,
     readAt: at,
   },
-  'claims.list': { items: [claimSummaryExample], needsNurse: 1 },
+  'claims.list': { items: [claimSummaryExample], needsNurse: 1, closeToDeadline: 0 },
   'claims.get': claimDetailExample,
   'claims.attach': { ...claimDetailExample, documents: [{ attachmentId: 'AT-1', documentType: 'INVOICE', title: 'invoice.pdf', interventionCode: 'SHA-02-001' }], documentTypes: { applicable: ['INVOICE'], missing: [] } },
   'claims.removeAttachment': claimDetailExample,
