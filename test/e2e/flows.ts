@@ -242,6 +242,16 @@ async function claimReturned(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
 }
 
+/** Ten days after the station saw the claim returned: 4 days or fewer left, the tab and the list warn. */
+async function claimCloseToDeadline(page: Page): Promise<void> {
+  await claimsList(page);
+  await control(page, { name: 'advanceClock', args: [10 * 24 * 3_600_000 + 60_000] });
+  await page.getByRole('button', { name: 'Check with SHA now' }).click();
+  await page.getByText('1 returned claim has 4 days or fewer left').waitFor();
+  await page.getByRole('button', { name: /^Claim INV/ }).first().click();
+  await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
+}
+
 /** A picture of the invoice chosen for the returned claim: the preview before it is sent. */
 async function claimDocumentPreview(page: Page): Promise<void> {
   await claimReturned(page);
@@ -423,6 +433,7 @@ export const flows = {
   workList,
   claimsList,
   claimReturned,
+  claimCloseToDeadline,
   claimDocumentPreview,
   activity,
   settings,

@@ -78,6 +78,7 @@ const shots: readonly Shot[] = [
   { name: '51-claim-returned-for-documents', reach: flows.claimReturned },
   { name: '52-claim-document-preview', reach: flows.claimDocumentPreview },
   { name: '53-claim-returned-1024x600', viewport: small, reach: flows.claimReturned },
+  { name: '54-claim-close-to-deadline', reach: flows.claimCloseToDeadline },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');

@@ -9,6 +9,8 @@ import { useNow } from '../../ui/useNow';
 
 type Deadline = NonNullable<ClaimSummary['resubmitBy']>;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** One line for the claims list: the deadline, marked when 4 days or fewer are left. */
 export function DeadlineLine({ deadline }: { readonly deadline: Deadline }) {
   const { t } = useTranslation();
@@ -36,7 +38,13 @@ export function DeadlineNotice({ deadline }: { readonly deadline: Deadline }) {
   const left = Date.parse(deadline.deadline) - now;
   return (
     <Notice tone={deadline.closeToDeadline ? 'bad' : 'warn'} title={t(left <= 0 ? 'claimDeadline.endedAt' : 'claimDeadline.sendBackBy', { time: format.dateTime(deadline.deadline) })}>
-      <p>{left <= 0 ? t('claimDeadline.pastTodo') : t('claimDeadline.left', { left: format.timeLeft(left) })}</p>
+      <p>
+        {left <= 0
+          ? t('claimDeadline.pastTodo')
+          : left >= DAY_MS
+            ? t('claimDeadline.daysLeft', { count: Math.floor(left / DAY_MS) })
+            : t('claimDeadline.hoursLeft', { left: format.timeLeft(left) })}
+      </p>
       <p>{t('claimDeadline.counted', { seen: format.dateTime(deadline.returnSeenAt) })}</p>
     </Notice>
   );

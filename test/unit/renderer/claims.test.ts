@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { StaticServer } from '../../fixtures/renderer/harness';
-import { flows } from '../../e2e/flows';
+import { control, flows } from '../../e2e/flows';
 
 let browser: Browser;
 let server: StaticServer;
@@ -86,6 +86,36 @@ describe('claims', () => {
       await page.getByRole('button', { name: 'All claims' }).click();
       await page.getByRole('heading', { name: 'Claims', exact: true }).waitFor();
       await expect.poll(() => tab.textContent()).toBe('Claims');
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it('shows SHA’s 14 days to send a returned claim back as a date and time, counted from when the station saw the return, and warns from 4 days left', { timeout: 60_000 }, async () => {
+    const page = await open();
+    try {
+      await flows.claimReturned(page);
+      const notice = page.getByText(/^Send back by /).first();
+      await notice.waitFor();
+      await page.getByText(/^Counted from .*, when this station first saw the claim returned\. SHA's own clock may have started earlier/).waitFor();
+      // Seen just now: 14 days less the moment since, in whole days.
+      await page.getByText(/^13 days left\. SHA rejects a claim returned for documents 14 days after its notice\.$/).waitFor();
+      const tab = page.getByRole('navigation').getByRole('button', { name: /^Claims/ });
+      expect(await tab.locator('.nav-count-urgent').count()).toBe(0);
+
+      await page.getByRole('button', { name: 'All claims' }).click();
+      await page.getByRole('heading', { name: 'Claims', exact: true }).waitFor();
+      expect(await page.getByText('4 days or fewer left').count()).toBe(0);
+      await control(page, { name: 'advanceClock', args: [10 * 24 * 3_600_000 + 60_000] });
+      await page.getByRole('button', { name: 'Check with SHA now' }).click();
+      await page.getByText('1 returned claim has 4 days or fewer left').waitFor();
+      await expect.poll(() => tab.textContent()).toBe('Claims1, 1 needs you, 1 close to SHA\'s deadline');
+      expect(await tab.locator('.nav-count-urgent').count()).toBe(1);
+      // The row keeps the deadline the station counted from its first sight, not from the latest check.
+      const row = page.getByRole('listitem').filter({ hasText: 'Returned for documents' });
+      await row.getByText('4 days or fewer left').waitFor();
+      await row.getByRole('button', { name: /^Claim INV/ }).click();
+      await page.getByText(/^3 days left\./).waitFor();
     } finally {
       await page.context().close();
     }
