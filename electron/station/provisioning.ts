@@ -25,6 +25,8 @@ export interface ProvisionedSettings {
   readonly idleLockMinutes?: number;
   /** The pharmacy window's stations are provisioned as such; a ward's need not say. */
   readonly stationRole?: 'ward' | 'pharmacy';
+  /** The scanner's folder (a full path on this computer). */
+  readonly scannerFolder?: string;
   /** A launcher's reader choice (station:web --reader); the ward may change it later. */
   readonly reader?: { readonly source: 'auto' | 'hardware-service' | 'station-reader' | 'virtual'; readonly readerId: string | null };
 }
@@ -53,6 +55,7 @@ export const provisioningFile = z.strictObject({
   allowedLinkOrigins: shape.allowedLinkOrigins.optional(),
   idleLockMinutes: shape.idleLockMinutes.optional(),
   stationRole: shape.stationRole.optional(),
+  scannerFolder: shape.scannerFolder.unwrap().optional(),
   staff: z
     .array(
       z.strictObject({

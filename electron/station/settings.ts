@@ -24,6 +24,7 @@ export const defaultSettings: Stored = {
   reader: { source: 'auto', readerId: null },
   defaultServiceType: 'OUTPATIENT',
   stationRole: 'ward',
+  scannerFolder: null,
 };
 
 const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];

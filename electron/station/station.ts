@@ -29,6 +29,7 @@ import {
 import { TRAINING_NURSE } from './access';
 import { AuditLog } from './audit';
 import { claimsCommands } from './commands/claims';
+import { scannerCommands } from './commands/scanner';
 import { followClaim, watchClaims } from './workflows/claims';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
@@ -284,6 +285,7 @@ export function createStation(deps: StationDeps): Station {
     ...claimsCommands(services),
     ...lookupCommands(services),
     ...prescriptionCommands(services),
+    ...scannerCommands(services),
   };
 
   async function start(): Promise<void> {

@@ -188,6 +188,7 @@ const settings = {
   reader: { source: 'virtual' as const, readerId: null },
   defaultServiceType: 'OUTPATIENT' as const,
   stationRole: 'ward' as const,
+  scannerFolder: 'C:\\Users\\Public\\Scans',
   missing: [],
   provisioned: ['exchangeBaseUrl' as const],
 };
@@ -518,6 +519,8 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     fillInProgress: true,
     dispenses: [{ dispenseRef: 'dx_dispense01', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 10 }], completesFill: false, state: 'dispensed', status: 'DISPENSED' }],
   },
+  'scanner.list': { folder: 'ready', files: [{ name: 'scan-0001.pdf', contentType: 'application/pdf', size: 48_213, modifiedAt: at }], listedAt: later },
+  'scanner.read': { name: 'scan-0001.pdf', size: 12, dataBase64: 'JVBERi0xLjQKJSVFT0Y=' },
 };
 
 export const eventExamples: StationEvent[] = [
