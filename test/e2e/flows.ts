@@ -252,6 +252,21 @@ async function claimCloseToDeadline(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
 }
 
+/** The scanner's folder as a facility sets it (the fake's option: the picker reads it with the settings at start). */
+export const SCANNER_FOLDER = 'C:\\Users\\Public\\Scans';
+
+/** The invoice scanned and chosen from the scanner's folder for the returned claim: the preview before it is sent. */
+async function claimFromScanner(page: Page): Promise<void> {
+  await control(page, { name: 'scannerSaves', args: [{ name: 'scan-0001.pdf', dataBase64: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n%%EOF\n').toString('base64') }] });
+  await control(page, { name: 'scannerSaves', args: [{ name: 'invoice-scan-0002.png', dataBase64: INVOICE_SCAN.toString('base64') }] });
+  await claimReturned(page);
+  const scanner = page.getByRole('region', { name: 'From the scanner' });
+  await scanner.getByRole('button', { name: /^invoice-scan-0002\.png/ }).click();
+  await page.getByRole('group', { name: 'Preview before sending' }).getByRole('img', { name: 'invoice-scan-0002.png' }).waitFor();
+  await page.getByRole('combobox', { name: 'Document type' }).selectOption('INVOICE');
+  await page.getByRole('button', { name: 'Attach document' }).scrollIntoViewIfNeeded();
+}
+
 /** A picture of the invoice chosen for the returned claim: the preview before it is sent. */
 async function claimDocumentPreview(page: Page): Promise<void> {
   await claimReturned(page);
@@ -434,6 +449,7 @@ export const flows = {
   claimsList,
   claimReturned,
   claimCloseToDeadline,
+  claimFromScanner,
   claimDocumentPreview,
   activity,
   settings,

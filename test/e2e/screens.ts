@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ensureRendererBuilt, launchChromium, openWithFake, root, serveRenderer } from '../fixtures/renderer/harness';
 import type { FakeStationOptions } from '../fixtures/renderer/fake-station';
-import { flows } from './flows';
+import { flows, SCANNER_FOLDER } from './flows';
 
 interface Shot {
   readonly name: string;
@@ -79,6 +79,7 @@ const shots: readonly Shot[] = [
   { name: '52-claim-document-preview', reach: flows.claimDocumentPreview },
   { name: '53-claim-returned-1024x600', viewport: small, reach: flows.claimReturned },
   { name: '54-claim-close-to-deadline', reach: flows.claimCloseToDeadline },
+  { name: '55-claim-document-from-scanner', fake: { scannerFolder: SCANNER_FOLDER }, reach: flows.claimFromScanner },
 ];
 
 const clockAt = new Date('2025-06-12T09:41:00+03:00');

@@ -90,6 +90,7 @@ function SettingsForm() {
     readerId: settings?.reader.readerId ?? '',
     defaultServiceType: settings?.defaultServiceType ?? 'OUTPATIENT',
     stationRole: settings?.stationRole ?? 'ward',
+    scannerFolder: settings?.scannerFolder ?? '',
   }));
   const [readers, setReaders] = useState<readonly Reader[]>([]);
   const [error, setError] = useState<StationError | null>(null);
@@ -116,6 +117,7 @@ function SettingsForm() {
       reader: { source: draft.source, readerId: draft.readerId === '' ? null : draft.readerId },
       defaultServiceType: draft.defaultServiceType,
       stationRole: draft.stationRole,
+      scannerFolder: draft.scannerFolder.trim() === '' ? null : draft.scannerFolder.trim(),
       ...(draft.exchangeBaseUrl.trim() === '' ? {} : { exchangeBaseUrl: draft.exchangeBaseUrl.trim() }),
       ...(draft.facilityCode.trim() === '' ? {} : { facilityCode: draft.facilityCode.trim() }),
       ...(draft.facilityName.trim() === '' ? {} : { facilityName: draft.facilityName.trim() }),
@@ -214,6 +216,15 @@ function SettingsForm() {
           choices={[{ value: '', label: t('settings.anyReader') }, ...readers.map((r) => ({ value: r.readerId, label: `${r.label}${r.path === null ? '' : ` (${r.path})`}` }))]}
         />
       </div>
+      <TextField
+        label={t('scannerFolder.setting')}
+        hint={t('scannerFolder.settingHint')}
+        value={draft.scannerFolder}
+        readOnly={locked('scannerFolder')}
+        onChange={(e) => change('scannerFolder', e.target.value)}
+        error={fieldError('scannerFolder')}
+        spellCheck={false}
+      />
       <TextArea
         label={t('settings.origins')}
         hint={t('settings.originsHint')}

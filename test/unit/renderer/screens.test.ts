@@ -14,7 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
-import { cancelButton, control, flows } from '../../e2e/flows';
+import { cancelButton, control, flows, SCANNER_FOLDER } from '../../e2e/flows';
 import { suggestedIntervention } from '../../fixtures/renderer/world';
 
 let browser: Browser;
@@ -95,6 +95,7 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['claims', flows.claimsList],
   ['claim returned for documents', flows.claimReturned],
   ['claim close to SHA’s deadline', flows.claimCloseToDeadline],
+  ['claim, a document from the scanner', flows.claimFromScanner, { fake: { scannerFolder: SCANNER_FOLDER } }],
   ['activity', flows.activity],
   ['settings', flows.settings],
   ['locked', flows.locked],
