@@ -368,6 +368,13 @@ async function electiveDoctorFailed(page: Page): Promise<void> {
   await page.getByText('The request did not reach the doctor').waitFor();
 }
 
+/** SHA holds the preauthorization request as a draft (the sandbox's control API, ours): what it means and what to do. */
+async function electiveHeldAsDraft(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await control(page, { name: 'shaHoldsPreauth', args: ['DRAFT'] });
+  await page.getByText('SHA holds the request as a draft').waitFor();
+}
+
 async function electiveClarification(page: Page): Promise<void> {
   await electiveWaiting(page);
   await control(page, { name: 'approveDoctor', args: [] });
@@ -443,6 +450,7 @@ export const flows = {
   doctorChanged,
   electiveDoctorFailed,
   electiveClarification,
+  electiveHeldAsDraft,
   emergencySecondProtocol,
   fillPreauth,
   workList,

@@ -73,6 +73,7 @@ const shots: readonly Shot[] = [
   { name: '36-visit-doctor-changed', reach: flows.doctorChanged },
   { name: '37-elective-doctor-request-failed', reach: flows.electiveDoctorFailed },
   { name: '38-elective-clarification', reach: flows.electiveClarification },
+  { name: '38b-elective-held-as-draft', reach: flows.electiveHeldAsDraft },
   { name: '39-emergency-second-protocol', reach: flows.emergencySecondProtocol },
   { name: '50-claims', reach: flows.claimsList },
   { name: '51-claim-returned-for-documents', reach: flows.claimReturned },

@@ -23,6 +23,9 @@ type PreauthStatus = PreauthData['status'];
 /** The preauth statuses the contract names (the client's, tested equal in test/unit/station/enumerations.test.ts); any other is OTHER. */
 const knownPreauthStatuses = new Set<string>(preauthStatus.options);
 
+/** Where the doctor has not been asked (yet, or any more): a draft, one SHA has still to send on, one cancelled. */
+const NOT_WITH_DOCTOR: ReadonlySet<PreauthStatus> = new Set(['DRAFT', 'PENDING_SUBMISSION', 'CANCELLED']);
+
 function preauthStatusOf(value: string): PreauthStatus {
   return knownPreauthStatuses.has(value) ? (value as PreauthStatus) : 'OTHER';
 }
@@ -408,7 +411,7 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
       : {
           reference: p.reference,
           status: p.status,
-          doctorStep: p.doctorApprovedSeen ? ('approved' as const) : p.status === 'DOCTOR_REQUEST_FAILED' ? ('failed' as const) : p.status === 'CANCELLED' ? ('not-started' as const) : ('waiting' as const),
+          doctorStep: p.doctorApprovedSeen ? ('approved' as const) : p.status === 'DOCTOR_REQUEST_FAILED' ? ('failed' as const) : NOT_WITH_DOCTOR.has(p.status) ? ('not-started' as const) : ('waiting' as const),
           payerStep:
             p.status === 'FINALISED'
               ? ('approved' as const)

@@ -90,6 +90,7 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['visit, the doctor changed', flows.doctorChanged],
   ['elective, doctor request failed', flows.electiveDoctorFailed],
   ['elective, clarification asked', flows.electiveClarification],
+  ['elective, held by SHA as a draft', flows.electiveHeldAsDraft],
   ['emergency, a second protocol', flows.emergencySecondProtocol],
   ['work in progress', flows.workList],
   ['claims', flows.claimsList],
@@ -964,6 +965,26 @@ describe('corrections', () => {
       await page.getByRole('button', { name: 'Send to the doctor again' }).click();
       await page.getByText('Sent to the doctor', { exact: true }).waitFor();
       expect(await page.getByText('The request did not reach the doctor').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('says what a draft and a request SHA has still to send on mean and what to do, with the doctor not yet asked, and the notice goes once SHA sends it on', async () => {
+    const page = await open();
+    try {
+      await flows.electiveHeldAsDraft(page);
+      await page.getByText(/SHA has the preauthorization request but keeps it as a draft: it has not gone on to the doctor yet\./).waitFor();
+      await page.getByText(/Nothing to send again: the station keeps checking with SHA\./).waitFor();
+      expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Draft');
+      expect(await page.locator('dt:text-is("Doctor") + dd').textContent()).toBe('not asked yet');
+      await control(page, { name: 'shaHoldsPreauth', args: ['PENDING_SUBMISSION'] });
+      await page.getByText('SHA has still to send the request on').waitFor();
+      expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Waiting to be sent');
+      expect(await page.getByText('SHA holds the request as a draft').count()).toBe(0);
+      await control(page, { name: 'failDoctorRequest', args: [] });
+      await page.getByText('The request did not reach the doctor').waitFor();
+      expect(await page.getByText('SHA has still to send the request on').count()).toBe(0);
     } finally {
       await done(page);
     }
