@@ -398,7 +398,8 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   if (taking) next.push(...verificationNextActions(v).filter((a) => wf.state === 'verifying' || a !== 'consent.cancel'));
   // Consent in and the preauth not at the exchange (never sent, or refused): it is sent (again) from here.
   if ((wf.state === 'verifying' && wf.data.preauthRequest === null) || wf.state === 'verified') next.push('elective.submitPreauth');
-  if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
+  // Not while SHA holds the request back (a draft, or not yet sent on): there is no doctor's request to send again.
+  if (wf.state === 'awaiting-doctor' && !NOT_WITH_DOCTOR.has(wf.data.preauth?.status ?? 'OTHER')) next.push('elective.resendDoctorRequest');
   if (wf.state === 'awaiting-doctor' && (wf.data.preauthRequest?.diagnoses.length ?? 0) > 1) next.push('elective.removeDiagnosis');
   if (wf.state === 'awaiting-doctor') next.push('elective.changeDoctor');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');

@@ -216,7 +216,11 @@ describe('preauth corrections', () => {
   it('DRAFT and PENDING_SUBMISSION (the sandbox’s control API, ours) wait with the doctor not yet asked, take corrections and a cancel, and go on once SHA sends the request on', async () => {
     const { workflowId, reference } = await electiveAwaitingDoctor();
     await world.control.post(`/preauths/${reference}/status`, { to: 'DRAFT' });
-    expect(await s.ok('elective.refreshPreauth', { workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DRAFT', doctorStep: 'not-started', payerStep: 'not-started' } });
+    const draft = await s.ok('elective.refreshPreauth', { workflowId });
+    expect(draft).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DRAFT', doctorStep: 'not-started', payerStep: 'not-started' } });
+    // No doctor's request to send again while SHA holds it back.
+    expect(draft.next).not.toContain('elective.resendDoctorRequest');
+    expect(draft.next).toEqual(expect.arrayContaining(['elective.refreshPreauth', 'elective.cancelPreauth']));
     // A draft is not refused a correction: no source says the live service refuses one there.
     expect(await s.ok('elective.removeDiagnosis', { workflowId, code: 'ME84' })).toMatchObject({ preauth: { status: 'DRAFT', diagnoses: [{ code: 'DD51' }] } });
     await world.control.post(`/preauths/${reference}/status`, { to: 'PENDING_SUBMISSION' });

@@ -978,6 +978,7 @@ describe('corrections', () => {
       await page.getByText(/Nothing to send again: the station keeps checking with SHA\./).waitFor();
       expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Draft');
       expect(await page.locator('dt:text-is("Doctor") + dd').textContent()).toBe('not asked yet');
+      expect(await page.getByRole('button', { name: 'Send to the doctor again' }).count()).toBe(0);
       await control(page, { name: 'shaHoldsPreauth', args: ['PENDING_SUBMISSION'] });
       await page.getByText('SHA has still to send the request on').waitFor();
       expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Waiting to be sent');
@@ -985,6 +986,7 @@ describe('corrections', () => {
       await control(page, { name: 'failDoctorRequest', args: [] });
       await page.getByText('The request did not reach the doctor').waitFor();
       expect(await page.getByText('SHA has still to send the request on').count()).toBe(0);
+      await page.getByRole('button', { name: 'Send to the doctor again' }).waitFor();
     } finally {
       await done(page);
     }
