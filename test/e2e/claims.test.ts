@@ -128,7 +128,9 @@ describe('a claim returned for documents', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await page.getByRole('textbox', { name: 'Scanner\'s folder' }).fill(scans);
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('Settings saved.').waitFor();
+    // Saved: the form is drawn again from the station's settings (its "saved" note goes with the old one).
+    await expect.poll(() => page.getByRole('button', { name: 'Save settings' }).getAttribute('aria-busy')).toBeNull();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Scanner\'s folder' }).inputValue()).toBe(scans);
     await page.getByRole('button', { name: 'Patients' }).click();
 
     await submitAClaim();
@@ -136,7 +138,8 @@ describe('a claim returned for documents', () => {
     for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to);
     writeFileSync(join(scans, 'scan-0001.pdf'), PDF);
     await page.getByRole('navigation').getByRole('button', { name: /^Claims/ }).click();
-    await page.getByRole('main').getByRole('listitem').first().getByRole('button', { name: /^Claim INV/ }).click();
+    await page.getByText('1 claim needs you').waitFor();
+    await page.getByRole('main').getByRole('listitem').filter({ hasText: 'Needs documents' }).getByRole('button', { name: /^Claim INV/ }).click();
     await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
     // SHA's 14 days, counted from now, when the station first saw the return.
     await page.getByText(/^Send back by /).waitFor();
