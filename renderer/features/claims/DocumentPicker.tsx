@@ -55,6 +55,8 @@ export function DocumentPicker({
   const [missing, setMissing] = useState<'type' | 'file' | null>(null);
   const [inputKey, setInputKey] = useState(0);
   const scannerFolder = useStation((s) => s.settings?.scannerFolder ?? null);
+  // Drawn afresh (and listed again) once the document went, or a file from the computer took the scan's place.
+  const [scanListKey, setScanListKey] = useState(0);
   const limit = sizeWords(MAX_BYTES, format.locale);
   const listedTypes = listed ?? [];
   const others = documentTypes.filter((d) => !listedTypes.includes(d));
@@ -95,6 +97,7 @@ export function DocumentPicker({
     setTitle('');
     setFile(null);
     setInputKey((k) => k + 1);
+    setScanListKey((k) => k + 1);
   };
 
   const picture = file !== null && file.contentType !== 'application/pdf';
@@ -144,7 +147,10 @@ export function DocumentPicker({
           type="file"
           className="file-input"
           accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
-          onChange={(event) => void choose(event.target.files?.[0])}
+          onChange={(event) => {
+            setScanListKey((k) => k + 1);
+            void choose(event.target.files?.[0]);
+          }}
           aria-invalid={problem !== null || missing === 'file' || undefined}
           aria-describedby={problem !== null || missing === 'file' ? `${fileId}-error` : undefined}
         />
@@ -154,7 +160,7 @@ export function DocumentPicker({
           </span>
         )}
       </div>
-      {scannerFolder !== null && <ScannerFiles folder={scannerFolder} onChoose={chooseScan} onTooBig={scanTooBig} />}
+      {scannerFolder !== null && <ScannerFiles key={scanListKey} folder={scannerFolder} onChoose={chooseScan} onTooBig={scanTooBig} />}
       {file !== null && (
         <div className="document-preview" aria-label={t('claims.documents.preview')} role="group">
           <p className="document-preview-what">

@@ -156,6 +156,9 @@ describe('claims', () => {
       await page.getByRole('combobox', { name: 'Document type' }).selectOption('INVOICE');
       await page.getByRole('button', { name: 'Attach document' }).click();
       await page.getByText('Invoice is on the claim.').waitFor();
+      // The form empties, and the scanner's list with it (listed again, nothing chosen).
+      await expect.poll(() => scanner.locator('[aria-pressed="true"]').count()).toBe(0);
+      expect(await names()).toContain('invoice-0004.png');
     } finally {
       await page.context().close();
     }
