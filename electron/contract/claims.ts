@@ -40,6 +40,13 @@ export const claimSummary = z.strictObject({
   checkedAt: timestamp.nullable(),
   /** When it reads it back next by itself; null when it does not (an open visit, a final state). */
   nextCheckAt: timestamp.nullable(),
+  /**
+   * A claim returned for papers: SHA's Missing Documents Resubmission Module rejects it 14 days after
+   * its notice. The wire carries no date of the notice, so the days count from when this station
+   * first saw it returned (`returnSeenAt`); SHA's clock may have started earlier. `closeToDeadline`
+   * from 4 days left (and once past). Null in every other state.
+   */
+  resubmitBy: z.strictObject({ returnSeenAt: timestamp, deadline: timestamp, closeToDeadline: z.boolean() }).nullable(),
 });
 
 export const claimDetail = z.strictObject({
@@ -66,7 +73,12 @@ export const claimsCommands = {
    */
   'claims.list': {
     input: z.strictObject({ checkWithSha: z.boolean().optional() }),
-    output: z.strictObject({ items: z.array(claimSummary), needsNurse: z.number().int().min(0) }),
+    output: z.strictObject({
+      items: z.array(claimSummary),
+      needsNurse: z.number().int().min(0),
+      /** Of those, the claims returned for papers with 4 days or fewer left to send them back. */
+      closeToDeadline: z.number().int().min(0),
+    }),
   },
   /** One claim, read back from SHA now (its state and its papers). */
   'claims.get': { input: z.strictObject({ workflowId }), output: claimDetail },

@@ -17,6 +17,7 @@ import type { Outcome, StationError } from './errors';
 import { patientCommands } from './patient';
 import { programmeCommands } from './programmes';
 import { readerCommands, readerEvents } from './readers';
+import { scannerCommands } from './scanner';
 import { settingsCommands } from './settings';
 import { staffCommands } from './staff';
 import { statusCommands, statusEvents } from './status';
@@ -43,6 +44,7 @@ export const commandGroups = {
   claims: claimsCommands,
   lookups: lookupCommands,
   prescriptions: prescriptionCommands,
+  scanner: scannerCommands,
 } as const;
 
 export const commands = {
@@ -64,6 +66,7 @@ export const commands = {
   ...claimsCommands,
   ...lookupCommands,
   ...prescriptionCommands,
+  ...scannerCommands,
 } satisfies Record<string, CommandSpec>;
 
 export type Commands = typeof commands;
@@ -216,6 +219,7 @@ export * from './prescriptions';
 export * from './patient';
 export * from './programmes';
 export * from './readers';
+export * from './scanner';
 export * from './settings';
 export * from './staff';
 export * from './status';

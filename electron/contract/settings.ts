@@ -2,6 +2,7 @@
 // facility.signIn, and is kept by the main side's secret store: no output ever carries it back.
 import { z } from 'zod';
 import { httpUrl, noInput, origin, serviceType, shortText, timestamp } from './common';
+import { scannerFolderPath } from './scanner';
 
 export const language = z.enum(['en', 'sw']);
 
@@ -48,6 +49,8 @@ const editable = {
   stationRole: z.enum(['ward', 'pharmacy']),
   /** The terminology search's owner and source for medicines and for diagnoses. */
   terminology: terminologySources,
+  /** Where the facility's scanner saves its files, offered beside "From a file" wherever a document is attached; null: none. */
+  scannerFolder: scannerFolderPath.nullable(),
 };
 
 const settingName = z.enum(['clientId', ...(Object.keys(editable) as [keyof typeof editable])]);
@@ -68,6 +71,7 @@ export const stationSettings = z.strictObject({
   defaultServiceType: editable.defaultServiceType,
   stationRole: editable.stationRole,
   terminology: editable.terminology,
+  scannerFolder: editable.scannerFolder,
   /** Settings still to fill in before the station can work (first run). */
   missing: z.array(settingName),
   /** Settings the provisioning file fixes: read-only to the station window, the administrator included. */
@@ -86,10 +90,11 @@ export const facilitySession = z.strictObject({
 /**
  * What only an administrator may change (outside training mode's first run, see the station core's
  * README): where the exchange is and who the station is to it, where the link may load from, training
- * mode, and how soon the station locks. Changing the exchange URL drops the stored client secret: the
- * administrator gives it again (facility.signIn) for the new address.
+ * mode, how soon the station locks, and which folder on this computer documents may be read from.
+ * Changing the exchange URL drops the stored client secret: the administrator gives it again
+ * (facility.signIn) for the new address.
  */
-export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes', 'stationRole', 'terminology'] as const;
+export const administratorSettings = ['exchangeBaseUrl', 'trainingMode', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId', 'allowedLinkOrigins', 'idleLockMinutes', 'stationRole', 'terminology', 'scannerFolder'] as const;
 
 export const settingsCommands = {
   'settings.get': { input: noInput, output: stationSettings },

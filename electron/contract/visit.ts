@@ -60,7 +60,7 @@ export const claimDocumentType = z.enum([
  * The files of one line travel inside the command, base64-encoded: together at most 700 000
  * characters (about 510 KiB), so the command fits the browser host's 1 MiB message.
  */
-const MAX_LINE_FILES_BASE64 = 700_000;
+export const MAX_LINE_FILES_BASE64 = 700_000;
 
 /** A paper sent with a billing line (a lab result, the final bill): PDF, JPEG or PNG. */
 export const lineAttachment = z.strictObject({

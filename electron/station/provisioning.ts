@@ -27,6 +27,8 @@ export interface ProvisionedSettings {
   readonly stationRole?: 'ward' | 'pharmacy';
   /** The terminology search's owner and source the facility was given, for medicines and diagnoses. */
   readonly terminology?: TerminologySources;
+  /** The scanner's folder (a full path on this computer). */
+  readonly scannerFolder?: string;
   /** A launcher's reader choice (station:web --reader); the ward may change it later. */
   readonly reader?: { readonly source: 'auto' | 'hardware-service' | 'station-reader' | 'virtual'; readonly readerId: string | null };
 }
@@ -56,6 +58,7 @@ export const provisioningFile = z.strictObject({
   idleLockMinutes: shape.idleLockMinutes.optional(),
   stationRole: shape.stationRole.optional(),
   terminology: shape.terminology.optional(),
+  scannerFolder: shape.scannerFolder.unwrap().optional(),
   staff: z
     .array(
       z.strictObject({

@@ -25,6 +25,7 @@ export const defaultSettings: Stored = {
   defaultServiceType: 'OUTPATIENT',
   stationRole: 'ward',
   terminology: { medicines: null, diagnoses: null },
+  scannerFolder: null,
 };
 
 const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];

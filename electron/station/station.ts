@@ -30,6 +30,7 @@ import {
 import { TRAINING_NURSE } from './access';
 import { AuditLog } from './audit';
 import { claimsCommands } from './commands/claims';
+import { scannerCommands } from './commands/scanner';
 import { followClaim, watchClaims } from './workflows/claims';
 import { consentCommands } from './commands/consent';
 import { dischargeCommands } from './commands/discharge';
@@ -286,6 +287,7 @@ export function createStation(deps: StationDeps): Station {
     ...claimsCommands(services),
     ...lookupCommands(services),
     ...prescriptionCommands(services),
+    ...scannerCommands(services),
   };
 
   async function start(): Promise<void> {

@@ -2,14 +2,21 @@
 // its sandbox) in Chromium, by role and accessible name: an outpatient claim submitted, returned by
 // SHA for documents (the sandbox's control API plays SHA), seen on the Claims tab with its count,
 // its state in words and the missing document named, fixed with a PDF attached from a file
-// (checked and previewed first) and sent back; SHA has it again. axe-core on every screen on the
-// way, in English and in Kiswahili.
+// (checked and previewed first) and sent back; SHA has it again. Then a second claim fixed with a
+// scan from the scanner's folder the administrator set (a real folder on this computer, read by the
+// station core). axe-core on every screen on the way, in English and in Kiswahili.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
-const session = useTrainingStation(15_000);
+const IT_OFFICER = { name: 'IT officer', pin: '771199' };
+const session = useTrainingStation(15_000, ['--admin', `${IT_OFFICER.name}:${IT_OFFICER.pin}`]);
+const scans = mkdtempSync(join(tmpdir(), 'idhini-e2e-scans-'));
+afterAll(() => rmSync(scans, { recursive: true, force: true }));
 let station: StationWeb;
 let page: Page;
 beforeAll(() => {
@@ -110,5 +117,48 @@ describe('a claim returned for documents', () => {
     const back = (await station.sandbox.transitions()).filter((t) => t.consent_token === token).map((t) => t.to_state);
     expect(back.slice(-2)).toEqual(['DRAFT_RESUBMIT_DOCUMENTS', 'SUBMITTED']);
     await expectAccessible(page, 'claim sent back');
+  });
+
+  it('is fixed with a scan from the scanner’s folder the administrator set', { timeout: 120_000 }, async () => {
+    // The administrator sets the folder (the Training nurse may not).
+    await page.getByRole('button', { name: 'Lock' }).click();
+    await page.getByRole('textbox', { name: 'PIN' }).fill(IT_OFFICER.pin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('textbox', { name: 'Scanner\'s folder' }).fill(scans);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    // Saved: the form is drawn again from the station's settings (its "saved" note goes with the old one).
+    await expect.poll(() => page.getByRole('button', { name: 'Save settings' }).getAttribute('aria-busy')).toBeNull();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Scanner\'s folder' }).inputValue()).toBe(scans);
+    await page.getByRole('button', { name: 'Patients' }).click();
+
+    await submitAClaim();
+    const token = (await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).at(-1)!.consent_token;
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to);
+    writeFileSync(join(scans, 'scan-0001.pdf'), PDF);
+    await page.getByRole('navigation').getByRole('button', { name: /^Claims/ }).click();
+    await page.getByText('1 claim needs you').waitFor();
+    await page.getByRole('main').getByRole('listitem').filter({ hasText: 'Needs documents' }).getByRole('button', { name: /^Claim INV/ }).click();
+    await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
+    // SHA's 14 days, counted from now, when the station first saw the return.
+    await page.getByText(/^Send back by /).waitFor();
+
+    const scanner = page.getByRole('region', { name: 'From the scanner' });
+    await scanner.getByRole('button', { name: /^scan-0001\.pdf/ }).waitFor();
+    // The scanner saves the invoice after the picker opened: "Look again" finds it, newest first.
+    writeFileSync(join(scans, 'invoice-0002.pdf'), PDF);
+    await scanner.getByRole('button', { name: 'Look again' }).click();
+    await expect.poll(() => scanner.locator('.scanner-name').allTextContents()).toEqual(['invoice-0002.pdf', 'scan-0001.pdf']);
+    await expectAccessible(page, 'the scanner’s files');
+    await scanner.getByRole('button', { name: /^invoice-0002\.pdf/ }).click();
+    await page.getByRole('group', { name: 'Preview before sending' }).getByText('PDF, 1 page,').waitFor();
+    await page.getByRole('combobox', { name: 'Document type' }).selectOption('INVOICE');
+    await page.getByRole('button', { name: 'Attach document' }).click();
+    await page.getByText('Invoice is on the claim.').waitFor({ timeout: 20_000 });
+    // Read back from SHA after the upload: the paper is on the claim there, and the claim goes back.
+    await page.getByText('A document of every type SHA lists is on the claim.').waitFor();
+    await page.getByRole('region', { name: 'Next step' }).getByRole('button', { name: 'Send back to SHA' }).click();
+    await page.getByText('The claim is back with SHA.').waitFor({ timeout: 20_000 });
   });
 });

@@ -336,6 +336,31 @@ async function claimReturned(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
 }
 
+/** Ten days after the station saw the claim returned: 4 days or fewer left, the tab and the list warn. */
+async function claimCloseToDeadline(page: Page): Promise<void> {
+  await claimsList(page);
+  await control(page, { name: 'advanceClock', args: [10 * 24 * 3_600_000 + 60_000] });
+  await page.getByRole('button', { name: 'Check with SHA now' }).click();
+  await page.getByText('1 returned claim has 4 days or fewer left').waitFor();
+  await page.getByRole('button', { name: /^Claim INV/ }).first().click();
+  await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
+}
+
+/** The scanner's folder as a facility sets it (the fake's option: the picker reads it with the settings at start). */
+export const SCANNER_FOLDER = 'C:\\Users\\Public\\Scans';
+
+/** The invoice scanned and chosen from the scanner's folder for the returned claim: the preview before it is sent. */
+async function claimFromScanner(page: Page): Promise<void> {
+  await control(page, { name: 'scannerSaves', args: [{ name: 'scan-0001.pdf', dataBase64: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n%%EOF\n').toString('base64') }] });
+  await control(page, { name: 'scannerSaves', args: [{ name: 'invoice-scan-0002.png', dataBase64: INVOICE_SCAN.toString('base64') }] });
+  await claimReturned(page);
+  const scanner = page.getByRole('region', { name: 'From the scanner' });
+  await scanner.getByRole('button', { name: /^invoice-scan-0002\.png/ }).click();
+  await page.getByRole('group', { name: 'Preview before sending' }).getByRole('img', { name: 'invoice-scan-0002.png' }).waitFor();
+  await page.getByRole('combobox', { name: 'Document type' }).selectOption('INVOICE');
+  await page.getByRole('button', { name: 'Attach document' }).scrollIntoViewIfNeeded();
+}
+
 /** A picture of the invoice chosen for the returned claim: the preview before it is sent. */
 async function claimDocumentPreview(page: Page): Promise<void> {
   await claimReturned(page);
@@ -468,6 +493,13 @@ async function electiveDoctorFailed(page: Page): Promise<void> {
   await page.getByText('The request did not reach the doctor').waitFor();
 }
 
+/** SHA holds the preauthorization request as a draft (the sandbox's control API, ours): what it means and what to do. */
+async function electiveHeldAsDraft(page: Page): Promise<void> {
+  await electiveWaiting(page);
+  await control(page, { name: 'shaHoldsPreauth', args: ['DRAFT'] });
+  await page.getByText('SHA holds the request as a draft').waitFor();
+}
+
 async function electiveClarification(page: Page): Promise<void> {
   await electiveWaiting(page);
   await control(page, { name: 'approveDoctor', args: [] });
@@ -555,11 +587,14 @@ export const flows = {
   doctorChanged,
   electiveDoctorFailed,
   electiveClarification,
+  electiveHeldAsDraft,
   emergencySecondProtocol,
   fillPreauth,
   workList,
   claimsList,
   claimReturned,
+  claimCloseToDeadline,
+  claimFromScanner,
   claimDocumentPreview,
   activity,
   settings,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { ensureRendererBuilt, launchChromium, openWithFake, root, serveRenderer } from '../fixtures/renderer/harness';
 import type { FakeStationOptions } from '../fixtures/renderer/fake-station';
-import { flows } from './flows';
+import { flows, SCANNER_FOLDER } from './flows';
 
 interface Shot {
   readonly name: string;
@@ -80,6 +80,7 @@ const shots: readonly Shot[] = [
   { name: '36-visit-doctor-changed', reach: flows.doctorChanged },
   { name: '37-elective-doctor-request-failed', reach: flows.electiveDoctorFailed },
   { name: '38-elective-clarification', reach: flows.electiveClarification },
+  { name: '38b-elective-held-as-draft', reach: flows.electiveHeldAsDraft },
   { name: '39-emergency-second-protocol', reach: flows.emergencySecondProtocol },
   { name: '50-claims', reach: flows.claimsList },
   { name: '51-claim-returned-for-documents', reach: flows.claimReturned },
@@ -97,6 +98,8 @@ const shots: readonly Shot[] = [
   },
   { name: '60-elective-preauth-documents', reach: flows.electivePapers },
   { name: '61-whitelist-request-document', reach: flows.whitelistWithLetter },
+  { name: '54-claim-close-to-deadline', reach: flows.claimCloseToDeadline },
+  { name: '55-claim-document-from-scanner', fake: { scannerFolder: SCANNER_FOLDER }, reach: flows.claimFromScanner },
 ];
 
 /** The search field (`field`, a selector: its name has changed language) focused again, and its list, named in Kiswahili, shown. */

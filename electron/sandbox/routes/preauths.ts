@@ -52,8 +52,9 @@ const preauthCreate = z
 const preauthCancel = z.object({ consent_token: text, intervention_code: text });
 const diagnosisRemoval = z.object({ consent_token: text, icd_code: text.optional(), intervention_code: text });
 
-const LIVE: readonly string[] = ['PENDING_DOCTOR_APPROVAL', 'DOCTOR_REQUEST_SENT', 'DOCTOR_REQUEST_FAILED', 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', 'FINALISED'];
-const EDITABLE: readonly string[] = [...AWAITING_DOCTOR, 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'];
+const LIVE: readonly string[] = ['DRAFT', 'PENDING_SUBMISSION', 'PENDING_DOCTOR_APPROVAL', 'DOCTOR_REQUEST_SENT', 'DOCTOR_REQUEST_FAILED', 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', 'FINALISED'];
+// DRAFT and PENDING_SUBMISSION (ours) are not refused: no source says the live service refuses a change there.
+const EDITABLE: readonly string[] = ['DRAFT', 'PENDING_SUBMISSION', ...AWAITING_DOCTOR, 'ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS'];
 
 /** The latest preauth of this consent token and intervention that is not cancelled or rejected. */
 function livePreauth(ctx: SandboxContext, facility: Facility, consentToken: string, interventionCode: string): PreauthRecord {

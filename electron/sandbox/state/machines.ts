@@ -34,6 +34,8 @@ export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEv
 };
 
 export type PreauthStatus =
+  | 'DRAFT'
+  | 'PENDING_SUBMISSION'
   | 'PENDING_DOCTOR_APPROVAL'
   | 'DOCTOR_REQUEST_SENT'
   | 'DOCTOR_REQUEST_FAILED'
@@ -54,7 +56,11 @@ export type PreauthEvent =
   | 'payer_rejection'
   | 'clarification_requested'
   | 'clarified'
-  | 'rejected_after_approval';
+  | 'rejected_after_approval'
+  // ours: no source says how a created preauth becomes a DRAFT or PENDING_SUBMISSION, or leaves it
+  | 'held_as_draft'
+  | 'submission_queued'
+  | 'sent_to_doctor';
 
 /**
  * Field notes' statuses (FN "Visit, discharge, submit"). A create is PENDING_DOCTOR_APPROVAL; the
@@ -63,7 +69,12 @@ export type PreauthEvent =
  * reject a preauth after approving it. FINALISED is cancelled only while no visit used it (ours).
  */
 export const PREAUTH_MACHINE: Machine<PreauthStatus, PreauthEvent> = {
-  PENDING_DOCTOR_APPROVAL: { doctor_approval: 'ACTIVE', doctor_request_failed: 'DOCTOR_REQUEST_FAILED', cancel: 'CANCELLED' },
+  // Ours, marked so: the field notes list DRAFT and PENDING_SUBMISSION [doc] and no source says how
+  // a preauth gets there. The control API holds a created one back as a draft, queues it for
+  // submission, and sends it on to the doctor; the facility may cancel it meanwhile.
+  DRAFT: { submission_queued: 'PENDING_SUBMISSION', sent_to_doctor: 'PENDING_DOCTOR_APPROVAL', cancel: 'CANCELLED' },
+  PENDING_SUBMISSION: { sent_to_doctor: 'PENDING_DOCTOR_APPROVAL', held_as_draft: 'DRAFT', cancel: 'CANCELLED' },
+  PENDING_DOCTOR_APPROVAL: { doctor_approval: 'ACTIVE', doctor_request_failed: 'DOCTOR_REQUEST_FAILED', held_as_draft: 'DRAFT', cancel: 'CANCELLED' },
   DOCTOR_REQUEST_SENT: { doctor_approval: 'ACTIVE', doctor_request_failed: 'DOCTOR_REQUEST_FAILED', cancel: 'CANCELLED' },
   DOCTOR_REQUEST_FAILED: { doctor_request_resent: 'DOCTOR_REQUEST_SENT', cancel: 'CANCELLED' },
   ACTIVE: { payer_approval: 'FINALISED', payer_rejection: 'REJECTED', clarification_requested: 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', cancel: 'CANCELLED' },
@@ -83,6 +94,9 @@ export const PAYER_PREAUTH_EVENTS: readonly PreauthEvent[] = [
   'clarification_requested',
   'clarified',
   'rejected_after_approval',
+  'held_as_draft',
+  'submission_queued',
+  'sent_to_doctor',
 ];
 
 /** While the doctor has not approved: the preauth's diagnoses and doctor may still change. */

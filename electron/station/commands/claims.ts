@@ -25,7 +25,7 @@ export const claimsCommands = (s: StationServices) => {
     'claims.list': async (input: ValidInput<'claims.list'>) => {
       const c = s.ctx();
       const items = (await listClaims(c, input.checkWithSha === true)).map((wf) => claimSummary(c, wf)).sort(byAttention);
-      return { items, needsNurse: items.filter((i) => i.attention !== 'none').length };
+      return { items, needsNurse: items.filter((i) => i.attention !== 'none').length, closeToDeadline: items.filter((i) => i.resubmitBy?.closeToDeadline === true).length };
     },
     'claims.get': onClaim((c, wf) => readBack(c, wf)),
     'claims.attach': onClaim((c, wf, input: ValidInput<'claims.attach'>) => attachPaper(c, wf, input.interventionCode, input.document)),

@@ -12,6 +12,7 @@ import { OutcomeUnknown, type CallRecord } from './engine';
 import { journal } from './journal';
 import type { ClaimReadBack, EmergencyWorkflow, VisitWorkflow, AnyWorkflow } from './types';
 import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
+import { noteDocumentsReturn, resubmitBy } from './documents-deadline';
 
 export type ClaimHolder = VisitWorkflow | EmergencyWorkflow;
 type ClaimStatus = NonNullable<ClaimSummary['status']>;
@@ -123,6 +124,7 @@ function applyClaim(ctx: Ctx, wf: ClaimHolder, preview: WireClaimPreview): void 
     wf.data.submittedAt = dateTimeOf(preview.submittedAt) ?? wf.data.submittedAt;
   }
   wf.data.claimReadBack = readBackOf(ctx, preview);
+  noteDocumentsReturn(wf, ctx.nowIso());
 }
 
 /**
@@ -283,6 +285,7 @@ export function claimSummary(ctx: Ctx, wf: ClaimHolder): ClaimSummary {
     totalKes: wf.kind === 'visit' ? wf.data.totalKes : 0,
     checkedAt: wf.data.claimReadBack?.checkedAt ?? null,
     nextCheckAt: nextCheckAt(ctx, wf),
+    resubmitBy: resubmitBy(wf, ctx.clock.now()),
   };
 }
 

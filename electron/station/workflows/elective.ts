@@ -24,6 +24,9 @@ type PreauthStatus = PreauthData['status'];
 /** The preauth statuses the contract names (the client's, tested equal in test/unit/station/enumerations.test.ts); any other is OTHER. */
 const knownPreauthStatuses = new Set<string>(preauthStatus.options);
 
+/** Where the doctor has not been asked (yet, or any more): a draft, one SHA has still to send on, one cancelled. */
+const NOT_WITH_DOCTOR: ReadonlySet<PreauthStatus> = new Set(['DRAFT', 'PENDING_SUBMISSION', 'CANCELLED']);
+
 function preauthStatusOf(value: string): PreauthStatus {
   return knownPreauthStatuses.has(value) ? (value as PreauthStatus) : 'OTHER';
 }
@@ -446,7 +449,8 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
   if (taking) next.push(...verificationNextActions(v).filter((a) => wf.state === 'verifying' || a !== 'consent.cancel'));
   // Consent in and the preauth not at the exchange (never sent, or refused): it is sent (again) from here.
   if ((wf.state === 'verifying' && (wf.data.preauthRequest === null || wf.data.preauthRequest.documentsGone === true)) || wf.state === 'verified') next.push('elective.submitPreauth');
-  if (wf.state === 'awaiting-doctor') next.push('elective.resendDoctorRequest');
+  // Not while SHA holds the request back (a draft, or not yet sent on): there is no doctor's request to send again.
+  if (wf.state === 'awaiting-doctor' && !NOT_WITH_DOCTOR.has(wf.data.preauth?.status ?? 'OTHER')) next.push('elective.resendDoctorRequest');
   if (wf.state === 'awaiting-doctor' && (wf.data.preauthRequest?.diagnoses.length ?? 0) > 1) next.push('elective.removeDiagnosis');
   if (wf.state === 'awaiting-doctor') next.push('elective.changeDoctor');
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') next.push('elective.refreshPreauth');
@@ -459,7 +463,7 @@ export function electiveView(ctx: Ctx, wf: ElectiveWorkflow): ElectiveView {
       : {
           reference: p.reference,
           status: p.status,
-          doctorStep: p.doctorApprovedSeen ? ('approved' as const) : p.status === 'DOCTOR_REQUEST_FAILED' ? ('failed' as const) : p.status === 'CANCELLED' ? ('not-started' as const) : ('waiting' as const),
+          doctorStep: p.doctorApprovedSeen ? ('approved' as const) : p.status === 'DOCTOR_REQUEST_FAILED' ? ('failed' as const) : NOT_WITH_DOCTOR.has(p.status) ? ('not-started' as const) : ('waiting' as const),
           payerStep:
             p.status === 'FINALISED'
               ? ('approved' as const)

@@ -145,6 +145,8 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     forDispensing?: true;
     /** Dispensed at the pharmacy window under this visit (no prescription of this station to hold them). */
     windowDispenses?: DispenseEntryRecord[];
+    /** When the station first saw the claim returned for papers (DRAFT_RESUBMIT_DOCUMENTS); absent otherwise. */
+    documentsReturnSeenAt?: string;
     /** Written on this visit (absent on visits recorded before prescriptions were kept). */
     prescriptions?: PrescriptionRecord[];
   };
@@ -281,6 +283,8 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
     invoiceNumber: string | null;
     intent: { reason: z.infer<typeof dischargeReason>; invoiceNumber: string; unknownPatientReason: 'SHA_UNREGISTERED' | 'DECEASED' | null; notes: string | null } | null;
     claimReadBack?: ClaimReadBack;
+    /** When the station first saw the claim returned for papers (DRAFT_RESUBMIT_DOCUMENTS); absent otherwise. */
+    documentsReturnSeenAt?: string;
   };
 }
 

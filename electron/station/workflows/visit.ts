@@ -13,6 +13,7 @@ import { OutcomeUnknown } from './engine';
 import { journal, type JournalEntry } from './journal';
 import { requireStillOpen } from './open-visits';
 import { workflowHeader } from './start';
+import { noteDocumentsReturn } from './documents-deadline';
 import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
 import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
 
@@ -586,7 +587,10 @@ export async function attachDoctor(ctx: Ctx, wf: VisitWorkflow, doctor: Attendin
 export async function refreshFromPreview(ctx: Ctx, wf: VisitWorkflow): Promise<WireClaimPreview> {
   if (wf.data.consentToken === null) fail('WRONG_STATE', 'The visit has no claim yet.', { state: wf.state });
   const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken });
-  ctx.engine.commit(() => applyPreview(wf, preview));
+  ctx.engine.commit(() => {
+    applyPreview(wf, preview);
+    noteDocumentsReturn(wf, ctx.nowIso());
+  });
   ctx.engine.save(wf);
   return preview;
 }

@@ -17,6 +17,7 @@ import { Screen } from '../../ui/Screen';
 import { DocumentPicker, type ChosenDocument } from './DocumentPicker';
 import { claimAnswered, refreshClaims, useClaims } from './store';
 import { typesWords } from '../shared/documents';
+import { DeadlineLine, DeadlineNotice } from './ResubmitDeadline';
 
 const attentionTone = { documents: 'warn', correction: 'warn', 'on-hold': 'warn', failed: 'bad', none: 'neutral' } as const;
 
@@ -35,6 +36,7 @@ function ClaimList() {
   const format = useFormat();
   const items = useClaims((s) => s.items);
   const needsNurse = useClaims((s) => s.needsNurse);
+  const closeToDeadline = useClaims((s) => s.closeToDeadline);
   const error = useClaims((s) => s.error);
   const [busy, setBusy] = useState(false);
   const reload = useCallback(async () => {
@@ -48,6 +50,11 @@ function ClaimList() {
     <Screen title={t('claims.title')} aside={<Button busy={busy} onClick={() => void reload()}>{t('claims.checkNow')}</Button>}>
       <p className="muted">{t('claims.intro')}</p>
       {needsNurse > 0 && <Notice tone="warn" title={t('claims.needsCount', { count: needsNurse })} />}
+      {closeToDeadline > 0 && (
+        <Notice tone="bad" title={t('claimDeadline.closeCount', { count: closeToDeadline })}>
+          <p>{t('claimDeadline.closeWhy')}</p>
+        </Notice>
+      )}
       {error !== null && <ErrorNotice error={error} onRetry={() => void reload()} />}
       {items === null && error === null && <p className="progress">{t('common.loading')}</p>}
       {items !== null && items.length === 0 && <p className="muted">{t('claims.none')}</p>}
@@ -68,6 +75,7 @@ function ClaimList() {
                     </>
                   )}
                 </p>
+                {claim.resubmitBy !== null && <DeadlineLine deadline={claim.resubmitBy} />}
                 <p className="muted">{claim.checkedAt === null ? t('claims.notChecked') : t('claims.checkedAt', { time: format.clock(claim.checkedAt) })}</p>
               </div>
               <Button tone={claim.attention === 'none' ? 'secondary' : 'primary'} onClick={() => go({ name: 'claims', workflowId: claim.workflowId })}>
@@ -163,6 +171,7 @@ function ClaimView({ workflowId }: { readonly workflowId: string }) {
             </p>
           </Notice>
         )}
+        {claim.resubmitBy !== null && <DeadlineNotice deadline={claim.resubmitBy} />}
         <p className="muted">
           {claim.checkedAt === null ? t('claims.notChecked') : t('claims.checkedAt', { time: format.clock(claim.checkedAt) })} ·{' '}
           {claim.nextCheckAt === null ? t('claims.noNextCheck') : t('claims.nextCheck', { time: format.clock(claim.nextCheckAt) })}

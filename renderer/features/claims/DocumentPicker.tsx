@@ -1,6 +1,7 @@
 // Attaching a document: its type (those SHA lists for the service first, nothing chosen for the
-// nurse), its title, the file from the computer or a scanner's folder, checked and previewed
-// before it is sent, then sent by the caller. Reusable wherever a document goes to SHA.
+// nurse), its title, the file from the computer or from the scanner's folder (when the administrator
+// set one), checked and previewed before it is sent, then sent by the caller. Reusable wherever a
+// document goes to SHA.
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { claimDocumentType } from '../../../electron/contract';
@@ -11,6 +12,8 @@ import { TextField } from '../../ui/Field';
 import { Notice } from '../../ui/Notice';
 import { MAX_BYTES, readDocument, sizeWords, type ChosenFile, type FileProblem } from './files';
 import { documentTypes } from '../shared/documents';
+import { useStation } from '../../state/station-store';
+import { ScannerFiles } from './ScannerFiles';
 
 type DocumentType = z.infer<typeof claimDocumentType>;
 
@@ -61,6 +64,9 @@ export function DocumentPicker({
   const [problem, setProblem] = useState<{ key: string; size?: string } | null>(null);
   const [missing, setMissing] = useState<'type' | 'file' | null>(null);
   const [inputKey, setInputKey] = useState(0);
+  const scannerFolder = useStation((s) => s.settings?.scannerFolder ?? null);
+  // Drawn afresh (and listed again) once the document went, or a file from the computer took the scan's place.
+  const [scanListKey, setScanListKey] = useState(0);
   const limit = sizeWords(MAX_BYTES, format.locale);
   const typed = chosen.listed !== 'untyped';
   const listedTypes = chosen.listed === 'untyped' ? [] : (chosen.listed ?? []);
@@ -75,6 +81,16 @@ export function DocumentPicker({
     const read = await readDocument(chosen);
     if (typeof read === 'string') setProblem({ key: problemKey[read], size: sizeWords(chosen.size, format.locale) });
     else setFile(read);
+  };
+  // A scan replaces a file chosen from the computer: the file input is emptied so the two never disagree.
+  const chooseScan = async (scan: File) => {
+    setInputKey((k) => k + 1);
+    await choose(scan);
+  };
+  const scanTooBig = (size: number) => {
+    setInputKey((k) => k + 1);
+    setFile(null);
+    setProblem({ key: problemKey['too-big'], size: sizeWords(size, format.locale) });
   };
 
   const attach = async () => {
@@ -93,6 +109,7 @@ export function DocumentPicker({
     setTitle('');
     setFile(null);
     setInputKey((k) => k + 1);
+    setScanListKey((k) => k + 1);
   };
 
   const picture = file !== null && file.contentType !== 'application/pdf';
@@ -135,6 +152,7 @@ export function DocumentPicker({
         </div>
       )}
       <TextField label={t('claims.documents.name')} value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
+      {scannerFolder !== null && <h4 className="document-source">{t('scannerFolder.fromFile')}</h4>}
       <div className="field">
         <label htmlFor={fileId}>{t('claims.documents.file', { limit })}</label>
         <input
@@ -143,7 +161,10 @@ export function DocumentPicker({
           type="file"
           className="file-input"
           accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
-          onChange={(event) => void choose(event.target.files?.[0])}
+          onChange={(event) => {
+            setScanListKey((k) => k + 1);
+            void choose(event.target.files?.[0]);
+          }}
           aria-invalid={problem !== null || missing === 'file' || undefined}
           aria-describedby={problem !== null || missing === 'file' ? `${fileId}-error` : undefined}
         />
@@ -153,6 +174,7 @@ export function DocumentPicker({
           </span>
         )}
       </div>
+      {scannerFolder !== null && <ScannerFiles key={scanListKey} folder={scannerFolder} onChoose={chooseScan} onTooBig={scanTooBig} />}
       {file !== null && (
         <div className="document-preview" aria-label={t('claims.documents.preview')} role="group">
           <p className="document-preview-what">

@@ -10,10 +10,12 @@ import { holdsPatientData } from '../../state/patient-data';
 interface ClaimsState {
   readonly items: readonly ClaimSummary[] | null;
   readonly needsNurse: number;
+  /** Claims returned for papers with 4 days or fewer left (the tab warns). */
+  readonly closeToDeadline: number;
   readonly error: StationError | null;
 }
 
-export const useClaims = create<ClaimsState>()(() => ({ items: null, needsNurse: 0, error: null }));
+export const useClaims = create<ClaimsState>()(() => ({ items: null, needsNurse: 0, closeToDeadline: 0, error: null }));
 
 let reading: Promise<void> | null = null;
 
@@ -23,7 +25,7 @@ export async function refreshClaims(checkWithSha = false): Promise<void> {
   if (checkWithSha && reading !== null) await reading;
   reading ??= (async () => {
     const answer = await call('claims.list', checkWithSha ? { checkWithSha } : {});
-    useClaims.setState(answer.ok ? { items: answer.value.items, needsNurse: answer.value.needsNurse, error: null } : { error: answer.error });
+    useClaims.setState(answer.ok ? { items: answer.value.items, needsNurse: answer.value.needsNurse, closeToDeadline: answer.value.closeToDeadline, error: null } : { error: answer.error });
   })().finally(() => {
     reading = null;
   });
@@ -42,15 +44,19 @@ export function claimAnswered(claim: ClaimSummary): void {
   const { items } = useClaims.getState();
   if (items === null) return;
   const next = items.map((i) => (i.workflowId === claim.workflowId ? pick(claim) : i));
-  useClaims.setState({ items: next, needsNurse: next.filter((i) => i.attention !== 'none').length });
+  useClaims.setState({
+    items: next,
+    needsNurse: next.filter((i) => i.attention !== 'none').length,
+    closeToDeadline: next.filter((i) => i.resubmitBy?.closeToDeadline === true).length,
+  });
 }
 
 function pick(c: ClaimSummary): ClaimSummary {
-  const { workflowId, kind, patient, intervention, invoiceNumber, visitNumber, status, attention, totalKes, checkedAt, nextCheckAt } = c;
-  return { workflowId, kind, patient, intervention, invoiceNumber, visitNumber, status, attention, totalKes, checkedAt, nextCheckAt };
+  const { workflowId, kind, patient, intervention, invoiceNumber, visitNumber, status, attention, totalKes, checkedAt, nextCheckAt, resubmitBy } = c;
+  return { workflowId, kind, patient, intervention, invoiceNumber, visitNumber, status, attention, totalKes, checkedAt, nextCheckAt, resubmitBy };
 }
 
 holdsPatientData(() => {
   clearTimeout(settleTimer);
-  useClaims.setState({ items: null, needsNurse: 0, error: null });
+  useClaims.setState({ items: null, needsNurse: 0, closeToDeadline: 0, error: null });
 });

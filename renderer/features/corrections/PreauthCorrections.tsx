@@ -1,4 +1,5 @@
-// The preauthorization's corrections and the payer's questions (issue 14): a request that never
+// The preauthorization's corrections and the payer's questions (issue 14): a request SHA holds as a
+// draft or has still to send on to the doctor says so and what to do; a request that never
 // reached the doctor (DOCTOR_REQUEST_FAILED) is not the end — it says so and what to do, and the
 // request is sent again from the preauth panel; a clarification shows the payer's note and what to
 // do; a diagnosis is removed, or another requesting doctor named, while the doctor has not approved yet.
@@ -21,6 +22,16 @@ export function PreauthCorrections({ view }: { readonly view: ElectiveView }) {
       {preauth.status === 'DOCTOR_REQUEST_FAILED' && (
         <Notice tone="warn" title={t('corrections.preauth.doctorFailedTitle')} alert>
           <p>{t('corrections.preauth.doctorFailedBody')}</p>
+        </Notice>
+      )}
+      {(preauth.status === 'DRAFT' || preauth.status === 'PENDING_SUBMISSION') && (
+        <Notice tone="info" title={t(`preauthNotSent.${preauth.status}.title`)}>
+          <p>
+            <strong>{t('preauthNotSent.meaning')}:</strong> {t(`preauthNotSent.${preauth.status}.meaning`)}
+          </p>
+          <p>
+            <strong>{t('preauthNotSent.todo')}:</strong> {t(`preauthNotSent.${preauth.status}.todo`)}
+          </p>
         </Notice>
       )}
       {preauth.status === 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS' && (

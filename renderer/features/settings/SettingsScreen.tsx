@@ -99,6 +99,7 @@ function SettingsForm() {
     medicinesSource: settings?.terminology.medicines?.source ?? '',
     diagnosesOwner: settings?.terminology.diagnoses?.owner ?? '',
     diagnosesSource: settings?.terminology.diagnoses?.source ?? '',
+    scannerFolder: settings?.scannerFolder ?? '',
   }));
   const [readers, setReaders] = useState<readonly Reader[]>([]);
   const [error, setError] = useState<StationError | null>(null);
@@ -134,6 +135,7 @@ function SettingsForm() {
       defaultServiceType: draft.defaultServiceType,
       stationRole: draft.stationRole,
       terminology: { medicines: conceptSource(draft.medicinesOwner, draft.medicinesSource), diagnoses: conceptSource(draft.diagnosesOwner, draft.diagnosesSource) },
+      scannerFolder: draft.scannerFolder.trim() === '' ? null : draft.scannerFolder.trim(),
       ...(draft.exchangeBaseUrl.trim() === '' ? {} : { exchangeBaseUrl: draft.exchangeBaseUrl.trim() }),
       ...(draft.facilityCode.trim() === '' ? {} : { facilityCode: draft.facilityCode.trim() }),
       ...(draft.facilityName.trim() === '' ? {} : { facilityName: draft.facilityName.trim() }),
@@ -242,6 +244,15 @@ function SettingsForm() {
           </div>
         ))}
       </fieldset>
+      <TextField
+        label={t('scannerFolder.setting')}
+        hint={t('scannerFolder.settingHint')}
+        value={draft.scannerFolder}
+        readOnly={locked('scannerFolder')}
+        onChange={(e) => change('scannerFolder', e.target.value)}
+        error={fieldError('scannerFolder')}
+        spellCheck={false}
+      />
       <TextArea
         label={t('settings.origins')}
         hint={t('settings.originsHint')}

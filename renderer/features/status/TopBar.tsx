@@ -35,6 +35,7 @@ export function TopBar() {
   const seen = useQueue((s) => s.seen);
   const answers = unseenAnswers({ items, seen }).length;
   const claimsNeeding = useClaims((s) => s.needsNurse);
+  const claimsCloseToDeadline = useClaims((s) => s.closeToDeadline);
 
   const changeLanguage = async () => {
     await switchLanguage(other);
@@ -68,9 +69,10 @@ export function TopBar() {
                     </span>
                   )}
                   {place.route.name === 'claims' && claimsNeeding > 0 && (
-                    <span className="nav-count">
+                    <span className={claimsCloseToDeadline > 0 ? 'nav-count nav-count-urgent' : 'nav-count'}>
                       <span aria-hidden="true">{claimsNeeding}</span>
                       <span className="visually-hidden">{t('claims.navNeeds', { count: claimsNeeding })}</span>
+                      {claimsCloseToDeadline > 0 && <span className="visually-hidden">{t('claimDeadline.navClose', { count: claimsCloseToDeadline })}</span>}
                     </span>
                   )}
                 </button>

@@ -174,5 +174,44 @@ describe('claims after submit', () => {
     const claim = await s.ok('claims.get', { workflowId: created.workflowId });
     expect(claim).toMatchObject({ kind: 'emergency', resubmit: null, next: ['claims.get'] });
   });
+
+  // Last in the file: it moves the sandbox's clock (and the station's with it) by days.
+  it('counts SHA’s 14 days for a claim returned for documents from when the station first saw it, warns from 4 days left, and forgets them once it is sent back', async () => {
+    const DAY = 24 * 3_600_000;
+    const { visitId, token } = await submittedClaim();
+    expect((await s.ok('claims.get', { workflowId: visitId })).resubmitBy).toBeNull();
+    const toReturned = async (documents: string[]) => {
+      for (const to of ['PENDING', 'SUBMISSION_READY', 'DISPATCHED', 'SUBMITTED_PAYER']) await payer(token, to);
+      await payer(token, 'DRAFT_RESUBMIT_DOCUMENTS', { documents });
+    };
+    await toReturned(['INVOICE']);
+    const seenAt = world.sandbox.context.clock.now();
+    const returned = (await s.ok('claims.get', { workflowId: visitId })).resubmitBy!;
+    expect(Date.parse(returned.returnSeenAt)).toBeGreaterThanOrEqual(seenAt);
+    expect(Date.parse(returned.deadline) - Date.parse(returned.returnSeenAt)).toBe(14 * DAY);
+    expect(returned.closeToDeadline).toBe(false);
+    expect((await s.ok('claims.list', { checkWithSha: true })).closeToDeadline).toBe(0);
+
+    // Read back again days later: the count still starts at the first sight, not the latest read-back.
+    await world.control.advanceClock(9 * DAY);
+    const fiveLeft = (await s.ok('claims.list', { checkWithSha: true })).items.find((i) => i.workflowId === visitId)!;
+    expect(fiveLeft.resubmitBy).toEqual({ ...returned, closeToDeadline: false });
+    await world.control.advanceClock(DAY + 60_000);
+    const close = await s.ok('claims.list', { checkWithSha: true });
+    expect(close.items.find((i) => i.workflowId === visitId)?.resubmitBy).toEqual({ ...returned, closeToDeadline: true });
+    expect(close.closeToDeadline).toBe(1);
+    expect(close.needsNurse).toBeGreaterThanOrEqual(1);
+
+    await s.ok('claims.attach', { workflowId: visitId, document: invoicePaper });
+    const back = await s.ok('claims.resubmit', { workflowId: visitId });
+    expect(back).toMatchObject({ status: 'SUBMITTED', resubmitBy: null });
+    expect((await s.ok('claims.list', {})).closeToDeadline).toBe(0);
+
+    // Returned again: a new notice, with its own 14 days from when the station sees it.
+    await toReturned(['DISCHARGE_SUMMARY']);
+    const again = (await s.ok('claims.get', { workflowId: visitId })).resubmitBy!;
+    expect(Date.parse(again.returnSeenAt)).toBeGreaterThan(Date.parse(returned.returnSeenAt) + 10 * DAY);
+    expect(again.closeToDeadline).toBe(false);
+  });
 });
 

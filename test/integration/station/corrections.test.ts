@@ -213,6 +213,33 @@ describe('preauth corrections', () => {
     return { workflowId: elective.workflowId, reference: sent.preauth.reference };
   }
 
+  it('DRAFT and PENDING_SUBMISSION (the sandbox’s control API, ours) wait with the doctor not yet asked, take corrections and a cancel, and go on once SHA sends the request on', async () => {
+    const { workflowId, reference } = await electiveAwaitingDoctor();
+    await world.control.post(`/preauths/${reference}/status`, { to: 'DRAFT' });
+    const draft = await s.ok('elective.refreshPreauth', { workflowId });
+    expect(draft).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'DRAFT', doctorStep: 'not-started', payerStep: 'not-started' } });
+    // No doctor's request to send again while SHA holds it back.
+    expect(draft.next).not.toContain('elective.resendDoctorRequest');
+    expect(draft.next).toEqual(expect.arrayContaining(['elective.refreshPreauth', 'elective.cancelPreauth']));
+    // A draft is not refused a correction: no source says the live service refuses one there.
+    expect(await s.ok('elective.removeDiagnosis', { workflowId, code: 'ME84' })).toMatchObject({ preauth: { status: 'DRAFT', diagnoses: [{ code: 'DD51' }] } });
+    await world.control.post(`/preauths/${reference}/status`, { to: 'PENDING_SUBMISSION' });
+    expect(await s.ok('elective.refreshPreauth', { workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_SUBMISSION', doctorStep: 'not-started' } });
+    // Only along the table: SHA's queue does not jump to the payer's approval.
+    const jump = await fetch(`${world.control.url}/sandbox/preauths/${reference}/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'FINALISED' }) });
+    expect(jump.status).toBe(409);
+    await world.control.post(`/preauths/${reference}/status`, { to: 'PENDING_DOCTOR_APPROVAL' });
+    expect(await s.ok('elective.refreshPreauth', { workflowId })).toMatchObject({ state: 'awaiting-doctor', preauth: { status: 'PENDING_DOCTOR_APPROVAL', doctorStep: 'waiting' } });
+    await world.control.post(`/preauths/${reference}/doctor-approval`);
+    await eventually(() => s.ok('workflow.get', { workflowId }), (v) => v.state === 'awaiting-payer', 'the doctor’s approval');
+
+    // Held as a draft, then cancelled by the facility.
+    const second = await electiveAwaitingDoctor();
+    await world.control.post(`/preauths/${second.reference}/status`, { to: 'DRAFT' });
+    await s.ok('elective.refreshPreauth', { workflowId: second.workflowId });
+    expect(await s.ok('elective.cancelPreauth', { workflowId: second.workflowId, reason: 'Admission postponed' })).toMatchObject({ state: 'cancelled', preauth: { status: 'CANCELLED' } });
+  });
+
   it('DOCTOR_REQUEST_FAILED waits for a resend instead of ending; the resend reaches the doctor; a diagnosis removed before approval', async () => {
     const awaiting = await electiveAwaitingDoctor();
     const workflowId = awaiting.workflowId;

@@ -190,6 +190,7 @@ const settings = {
   defaultServiceType: 'OUTPATIENT' as const,
   stationRole: 'ward' as const,
   terminology: { medicines: { owner: 'MOH-PPB', source: 'HPT' }, diagnoses: null },
+  scannerFolder: 'C:\\Users\\Public\\Scans',
   missing: [],
   provisioned: ['exchangeBaseUrl' as const],
 };
@@ -298,6 +299,7 @@ const claimSummaryExample = {
   totalKes: 850,
   checkedAt: at,
   nextCheckAt: later,
+  resubmitBy: { returnSeenAt: at, deadline: later, closeToDeadline: false },
 };
 
 const claimDetailExample = {
@@ -499,7 +501,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     withheld: 1,
     readAt: at,
   },
-  'claims.list': { items: [claimSummaryExample], needsNurse: 1 },
+  'claims.list': { items: [claimSummaryExample], needsNurse: 1, closeToDeadline: 0 },
   'claims.get': claimDetailExample,
   'claims.attach': { ...claimDetailExample, documents: [{ attachmentId: 'AT-1', documentType: 'INVOICE', title: 'invoice.pdf', interventionCode: 'SHA-02-001' }], documentTypes: { applicable: ['INVOICE'], missing: [] } },
   'claims.removeAttachment': claimDetailExample,
@@ -544,6 +546,8 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     fillInProgress: true,
     dispenses: [{ dispenseRef: 'dx_dispense01', at: later, products: [{ productCode: 'AMOX-500-CAP', priceKes: 12.5, quantity: 10 }], completesFill: false, state: 'dispensed', status: 'DISPENSED' }],
   },
+  'scanner.list': { folder: 'ready', files: [{ name: 'scan-0001.pdf', contentType: 'application/pdf', size: 48_213, modifiedAt: at }], listedAt: later },
+  'scanner.read': { name: 'scan-0001.pdf', size: 12, dataBase64: 'JVBERi0xLjQKJSVFT0Y=' },
 };
 
 export const eventExamples: StationEvent[] = [

@@ -14,13 +14,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
 import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
-import { cancelButton, control, flows } from '../../e2e/flows';
+import { cancelButton, control, flows, SCANNER_FOLDER } from '../../e2e/flows';
 import { suggestedIntervention } from '../../fixtures/renderer/world';
 
 let browser: Browser;
 let server: StaticServer;
 /** Where the 1024x600 photographs go: kept under IDHINI_SCREENSHOTS, else in a temporary folder kept only when a check fails. */
 const keepShots = process.env.IDHINI_SCREENSHOTS;
+/** Checks only the screens whose name matches (a new screen checked without the minutes the whole list takes); all when unset. */
+const onlyScreens = process.env.IDHINI_SCREENS_ONLY === undefined ? null : new RegExp(process.env.IDHINI_SCREENS_ONLY, 'i');
 let shots: string;
 
 beforeAll(async () => {
@@ -96,10 +98,13 @@ const screens: readonly [string, (page: Page) => Promise<void>, FakePageOptions?
   ['visit, the doctor changed', flows.doctorChanged],
   ['elective, doctor request failed', flows.electiveDoctorFailed],
   ['elective, clarification asked', flows.electiveClarification],
+  ['elective, held by SHA as a draft', flows.electiveHeldAsDraft],
   ['emergency, a second protocol', flows.emergencySecondProtocol],
   ['work in progress', flows.workList],
   ['claims', flows.claimsList],
   ['claim returned for documents', flows.claimReturned],
+  ['claim close to SHA’s deadline', flows.claimCloseToDeadline],
+  ['claim, a document from the scanner', flows.claimFromScanner, { fake: { scannerFolder: SCANNER_FOLDER } }],
   ['activity', flows.activity],
   ['settings', flows.settings],
   ['locked', flows.locked],
@@ -218,6 +223,7 @@ describe('every screen', () => {
     async () => {
       const found: string[] = [];
       for (const [name, reach, options] of screens) {
+        if (onlyScreens !== null && !onlyScreens.test(name)) continue;
         const page = await open({ ...options, viewport: small });
         const file = name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
         try {
@@ -1111,6 +1117,28 @@ describe('corrections', () => {
       await page.getByRole('button', { name: 'Send to the doctor again' }).click();
       await page.getByText('Sent to the doctor', { exact: true }).waitFor();
       expect(await page.getByText('The request did not reach the doctor').count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
+  it('says what a draft and a request SHA has still to send on mean and what to do, with the doctor not yet asked, and the notice goes once SHA sends it on', async () => {
+    const page = await open();
+    try {
+      await flows.electiveHeldAsDraft(page);
+      await page.getByText(/SHA has the preauthorization request but keeps it as a draft: it has not gone on to the doctor yet\./).waitFor();
+      await page.getByText(/Nothing to send again: the station keeps checking with SHA\./).waitFor();
+      expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Draft');
+      expect(await page.locator('dt:text-is("Doctor") + dd').textContent()).toBe('not asked yet');
+      expect(await page.getByRole('button', { name: 'Send to the doctor again' }).count()).toBe(0);
+      await control(page, { name: 'shaHoldsPreauth', args: ['PENDING_SUBMISSION'] });
+      await page.getByText('SHA has still to send the request on').waitFor();
+      expect(await page.locator('dt:text-is("Status") + dd').textContent()).toBe('Waiting to be sent');
+      expect(await page.getByText('SHA holds the request as a draft').count()).toBe(0);
+      await control(page, { name: 'failDoctorRequest', args: [] });
+      await page.getByText('The request did not reach the doctor').waitFor();
+      expect(await page.getByText('SHA has still to send the request on').count()).toBe(0);
+      await page.getByRole('button', { name: 'Send to the doctor again' }).waitFor();
     } finally {
       await done(page);
     }
