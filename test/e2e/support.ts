@@ -34,11 +34,26 @@ async function freePorts(): Promise<[number, number]> {
   }
 }
 
+/**
+ * A port found free can be taken by another test file's process before station:web binds it (the
+ * launcher's device service port too): such a start is tried again on fresh ports, twice at most.
+ * Any other failure is thrown at once.
+ */
+async function startOnFreePorts(more: readonly string[]) {
+  for (let attempt = 1; ; attempt++) {
+    const [port, sandboxPort] = await freePorts();
+    try {
+      return { port, sandboxPort, running: await startStationWebProcess(['--port', String(port), '--sandbox-port', String(sandboxPort), ...more], 2, 60_000) };
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !/is taken|EADDRINUSE/.test(error.message)) throw error;
+    }
+  }
+}
+
 /** Starts `npm run station:web -- --port N --sandbox-port M [more]` (e.g. `--staff "NAME:PIN"`) and waits for its two URL lines. */
 export async function startStationWeb(more: readonly string[] = []): Promise<StationWeb> {
   await ensureRendererBuilt();
-  const [port, sandboxPort] = await freePorts();
-  const running = await startStationWebProcess(['--port', String(port), '--sandbox-port', String(sandboxPort), ...more], 2, 60_000);
+  const { port, sandboxPort, running } = await startOnFreePorts(more);
   const [station, sandbox] = running.lines.map(urlIn);
   if (!station?.startsWith(`http://127.0.0.1:${port}`) || !sandbox?.startsWith(`http://127.0.0.1:${sandboxPort}`)) {
     await running.stop();
