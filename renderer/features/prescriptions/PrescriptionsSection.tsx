@@ -87,12 +87,15 @@ export function PrescriptionsSection({ view }: { readonly view: ViewOf<'visit'> 
 
   const open = view.state === 'open';
   const shown = open || (items !== null && items.length > 0);
-  const readBack = usePrescriptionReadBack(workflowId, shown, useCallback((read: Prescription[]) => setItems(read), []));
+  // Only a visit with prescriptions on it is read back on opening: every visit screen asking SHA
+  // would add a round trip to each one a nurse opens, for nothing on most.
+  const held = items !== null && items.length > 0;
+  const readBack = usePrescriptionReadBack(workflowId, held, useCallback((read: Prescription[]) => setItems(read), []));
   if (!shown) return null;
   return (
     <section className="panel" aria-labelledby="prescriptions-title">
       <h2 id="prescriptions-title">{t('prescriptions.title')}</h2>
-      <ReadBackBar readBack={readBack} />
+      {held && <ReadBackBar readBack={readBack} />}
       {items !== null && items.length === 0 && <p className="muted">{t('prescriptions.none')}</p>}
       {items?.map((rx) => <PrescriptionCard key={rx.prescriptionRef} rx={rx} />)}
       {open &&

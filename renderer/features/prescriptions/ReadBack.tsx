@@ -2,7 +2,7 @@
 // SHA answers about one prescription of a visit at a time, so the bar says which one it was when
 // the visit has several, tells the nurse when a prescription whose answer was lost is now known to
 // be at SHA, and never suggests writing one again on SHA's silence alone.
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CommandOutput, StationError } from '../../bridge/types';
 import { useFormat } from '../../i18n/format';
@@ -13,13 +13,17 @@ import type { Prescription } from './PrescriptionList';
 
 type Check = CommandOutput<'prescription.check'>;
 
-/** Reads the visit's prescriptions back once `enabled` (the section shown); `check` asks again. */
+/** Reads the visit's prescriptions back the first time `enabled` (prescriptions held on it); `check` asks again. */
 export function usePrescriptionReadBack(workflowId: string, enabled: boolean, onItems: (items: Prescription[]) => void) {
   const [last, setLast] = useState<Check | null>(null);
   const [error, setError] = useState<StationError | null>(null);
   const [busy, setBusy] = useState(false);
+  // Asked once on opening (once there is something to read back), then on demand: a check that
+  // makes the list non-empty must not be followed by another that replaces what it said.
+  const asked = useRef(false);
 
   const check = useCallback(async () => {
+    asked.current = true;
     setBusy(true);
     const answer = await call('prescription.check', { workflowId });
     setBusy(false);
@@ -31,7 +35,12 @@ export function usePrescriptionReadBack(workflowId: string, enabled: boolean, on
   }, [workflowId, onItems]);
 
   useEffect(() => {
-    if (enabled) void check();
+    asked.current = false;
+  }, [workflowId]);
+  useEffect(() => {
+    if (!enabled || asked.current) return;
+    asked.current = true;
+    void check();
   }, [check, enabled]);
 
   return { last, error, busy, check };

@@ -461,6 +461,19 @@ describe('prescriptions on a visit', () => {
   const askedOf = (page: Page, name: string) =>
     page.evaluate((command) => (globalThis as unknown as { __idhiniFake: { control: { calls: string[] } } }).__idhiniFake.control.calls.filter((c) => c === command).length, name);
 
+  it('asks SHA nothing about prescriptions on a visit with none here, and offers no read-back there', async () => {
+    const page = await open();
+    try {
+      await flows.openVisit(page);
+      await page.getByRole('heading', { name: 'Prescriptions' }).waitFor();
+      await page.getByRole('button', { name: 'Write a prescription' }).waitFor();
+      expect(await askedOf(page, 'prescription.check')).toBe(0);
+      expect(await page.getByRole('button', { name: 'Check with SHA now' }).count()).toBe(0);
+    } finally {
+      await done(page);
+    }
+  });
+
   it('reads the prescriptions back from SHA on opening and on demand: the prescriber’s review in words, and when SHA said it', async () => {
     const page = await open();
     try {
