@@ -7,6 +7,7 @@
 // down shows before anything is given.
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { StationError } from '../../bridge/types';
 import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { Button } from '../../ui/Button';
