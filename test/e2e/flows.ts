@@ -1,7 +1,7 @@
 // The nurse's steps on the renderer against the fake station (test/fixtures/renderer), by role and
 // accessible name as contracts.md fixes them. Shared by the screenshots script and the renderer's
 // browser tests; the fake's control plays the patient, the doctor and the payer.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { FakeStationControl } from '../fixtures/renderer/fake-station';
 
 type ControlCall = { [K in keyof FakeStationControl]: FakeStationControl[K] extends (...args: infer A) => unknown ? { name: K; args: A } : never }[keyof FakeStationControl];
@@ -208,7 +208,11 @@ async function pharmacyWindow(page: Page): Promise<void> {
 
 /** A dispense against the written prescription: the dispenser's ID, one product, part of the fill or the rest. */
 async function dispense(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
-  const form = page.getByRole('form', { name: /^Dispense against RX-/ });
+  await recordDispense(page.getByRole('form', { name: /^Dispense against RX-/ }), quantity, how);
+}
+
+/** A dispense form filled and sent: the dispenser's ID, one product, part of the fill or the rest. */
+async function recordDispense(form: Locator, quantity: string, how: 'part' | 'rest'): Promise<void> {
   await form.getByRole('combobox', { name: "Dispenser's kind of ID" }).selectOption('National ID');
   await form.getByRole('textbox', { name: "Dispenser's ID number" }).fill('26802244');
   await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
@@ -256,14 +260,7 @@ async function consentAtWindow(page: Page): Promise<void> {
 
 /** A dispense under a visit reached at the window: the dispenser's ID, one product, part of the fill or the rest. */
 async function dispenseUnderVisit(page: Page, quantity: string, how: 'part' | 'rest'): Promise<void> {
-  const form = page.getByRole('form', { name: 'Dispense under this visit' });
-  await form.getByRole('combobox', { name: "Dispenser's kind of ID" }).selectOption('National ID');
-  await form.getByRole('textbox', { name: "Dispenser's ID number" }).fill('26802244');
-  await form.getByRole('textbox', { name: 'Product code' }).fill('AMOX-500-CAP');
-  await form.getByRole('textbox', { name: 'Price each (KES)' }).fill('12.50');
-  await form.getByRole('textbox', { name: 'Quantity given' }).fill(quantity);
-  await form.getByRole('radio', { name: how === 'part' ? /^Part of it/ : /^All of it/ }).check();
-  await form.getByRole('button', { name: 'Record the dispense with SHA' }).click();
+  await recordDispense(page.getByRole('form', { name: 'Dispense under this visit' }), quantity, how);
 }
 
 async function dischargeVerify(page: Page): Promise<void> {
