@@ -183,7 +183,23 @@ async function fingerprintPath(page: Page): Promise<number> {
   await until(page, `window.__bench.ready[${JSON.stringify(id)}] !== undefined`);
   const [hint, open] = (await page.evaluate(`[window.__bench.hint, window.__bench.ready[${JSON.stringify(id)}]]`)) as [number, number];
   if (hint === 0) throw new Error('the authorization page sent no completion message');
+  await closeVisit(page);
   return open - hint;
+}
+
+/**
+ * The visit just opened closed again, untimed: SHA answers a patient's open visit with its
+ * authorization instead of a new fingerprint request (R WORKFLOWS §9, as the sandbox does), so
+ * the next run needs 30000001 without one.
+ */
+async function closeVisit(page: Page): Promise<void> {
+  const toVisit = page.getByRole('button', { name: 'Open visit' });
+  if (await toVisit.isVisible()) await toVisit.click();
+  await page.getByRole('button', { name: 'Close this visit…' }).click();
+  await page.getByRole('radio', { name: 'Wrong patient' }).check();
+  await page.getByRole('textbox', { name: 'What happened (sent to SHA)' }).fill('Bench run: the next run needs the patient without an open visit');
+  await page.getByRole('button', { name: 'Close the visit for good' }).click();
+  await page.getByText('This visit was closed', { exact: true }).waitFor({ timeout: STEP_TIMEOUT_MS });
 }
 
 /**
