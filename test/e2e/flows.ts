@@ -150,16 +150,21 @@ async function medicineBySearch(page: Page): Promise<void> {
   await form.getByRole('group', { name: 'Medicines found' }).getByRole('button', { name: amoxicillin }).waitFor();
 }
 
-/** The rest of the item (dose, how often, how long, one refill), then sent. */
-async function sendItem(page: Page): Promise<void> {
-  const form = page.getByRole('form', { name: 'New prescription' });
+/** The item's dose (one capsule), how often (3 times a day), how long (5 days) and refills, on the prescription form. */
+async function fillItemDetails(form: Locator, refills: string): Promise<void> {
   await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
   await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
   await form.getByRole('textbox', { name: 'How many times' }).fill('3');
   await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
   await form.getByRole('textbox', { name: 'For how long' }).fill('5');
   await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
-  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('1');
+  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill(refills);
+}
+
+/** The rest of the item (dose, how often, how long, one refill), then sent. */
+async function sendItem(page: Page): Promise<void> {
+  const form = page.getByRole('form', { name: 'New prescription' });
+  await fillItemDetails(form, '1');
   await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
 }
 
@@ -538,6 +543,7 @@ async function locked(page: Page): Promise<void> {
 }
 
 export const flows = {
+  fillItemDetails,
   lookUp,
   lookupWithRecent,
   exchangeDownAtLookup,

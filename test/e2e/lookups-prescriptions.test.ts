@@ -40,10 +40,8 @@ describe('look-ups, a prescription and the pharmacy window', () => {
   });
 
   it('writes a prescription on the visit, the medicine found by search: SHA’s number and the prescriber’s review come back', { timeout: 60_000 }, async () => {
-    await page.getByRole('button', { name: 'Write a prescription' }).click();
+    await flows.startPrescription(page);
     const form = page.getByRole('form', { name: 'New prescription' });
-    await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
-    await form.getByText('Dr. Achieng Odhiambo').waitFor();
     // The medicine found by a few letters in the sandbox's medicines (the launcher provisions their owner and source).
     await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('amoxi');
     const medicines = form.getByRole('group', { name: 'Medicines found' });
@@ -53,13 +51,7 @@ describe('look-ups, a prescription and the pharmacy window', () => {
     await medicines.getByRole('button', { name: /^Choose GE10110 Amoxicillin 500 mg oral capsule/ }).click();
     expect(await form.getByRole('textbox', { name: 'Generic medicine code' }).inputValue()).toBe('GE10110');
     expect(await form.getByRole('textbox', { name: 'Medicine name (optional)' }).inputValue()).toBe('Amoxicillin 500 mg oral capsule');
-    await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
-    await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
-    await form.getByRole('textbox', { name: 'How many times' }).fill('3');
-    await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
-    await form.getByRole('textbox', { name: 'For how long' }).fill('5');
-    await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
-    await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('0');
+    await flows.fillItemDetails(form, '0');
     await expectAccessible(page, 'prescription form');
     await form.getByRole('button', { name: 'Send the prescription to SHA' }).click();
     const card = page.getByRole('article', { name: /^Prescription RX-/ });

@@ -6,6 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { PATIENTS } from '../../electron/sandbox/world/patients';
 import { axeViolations, ensureRendererBuilt, launchChromium } from '../fixtures/renderer/harness';
+import { flows } from './flows';
 import { startStationWeb as startStationWebProcess, urlIn } from '../support/station-web-process';
 
 export interface StationWeb {
@@ -244,18 +245,10 @@ export async function openVisitBySms(page: Page, sandbox: SandboxControl, nation
 
 /** On an open visit: the prescription form filled in (amoxicillin for five days, no refill by the registry's doctor), not yet sent. */
 export async function fillPrescription(page: Page): Promise<Locator> {
-  await page.getByRole('button', { name: 'Write a prescription' }).click();
+  await flows.startPrescription(page);
   const form = page.getByRole('form', { name: 'New prescription' });
-  await form.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
-  await form.getByText('Dr. Achieng Odhiambo').waitFor();
   await form.getByRole('textbox', { name: 'Generic medicine code' }).fill('AMOX-500');
   await form.getByRole('textbox', { name: 'Medicine name (optional)' }).fill('Amoxicillin 500 mg');
-  await form.getByRole('textbox', { name: 'Dose', exact: true }).fill('1');
-  await form.getByRole('textbox', { name: 'Dose unit' }).fill('capsule');
-  await form.getByRole('textbox', { name: 'How many times' }).fill('3');
-  await form.getByRole('combobox', { name: 'Each' }).selectOption('day');
-  await form.getByRole('textbox', { name: 'For how long' }).fill('5');
-  await form.getByRole('combobox', { name: 'Length in' }).selectOption('day');
-  await form.getByRole('textbox', { name: 'Refills (0 for none)' }).fill('0');
+  await flows.fillItemDetails(form, '0');
   return form;
 }
