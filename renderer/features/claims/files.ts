@@ -1,9 +1,10 @@
 // A document chosen from a file (or a scanner's folder) checked before anything is sent: PDF, JPEG
 // or PNG by its content, not its name; within the contract's limit for the files of one command;
 // read as base64 for the station, and what the preview shows (a picture, or a PDF's page count).
+import { MAX_LINE_FILES_BASE64 } from '../../../electron/contract/visit';
 
-/** The contract's limit for the files of one command (lineAttachment): 700 000 base64 characters. */
-export const MAX_BASE64 = 700_000;
+/** The contract's limit for the files of one command (lineAttachment), in base64 characters. */
+export const MAX_BASE64 = MAX_LINE_FILES_BASE64;
 /** The largest file that fits it. */
 export const MAX_BYTES = Math.floor((MAX_BASE64 * 3) / 4);
 

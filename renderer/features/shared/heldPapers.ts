@@ -1,10 +1,10 @@
 // Documents held in a form until the command that carries them is sent (a billing line, a
 // preauthorization request): at most so many, and together within the contract's limit for the
 // files of one command. The caller words the refusal for its own place.
-import { MAX_BASE64 } from '../claims/files';
+import { MAX_BASE64, MAX_BYTES } from '../claims/files';
 
 /** The largest total the files of one command may have together. */
-export const MAX_BYTES_TOGETHER = Math.floor((MAX_BASE64 * 3) / 4);
+export const MAX_BYTES_TOGETHER = MAX_BYTES;
 
 /** Why one more document cannot join those held, or null when it can. */
 export function heldPaperRefusal(held: readonly { readonly dataBase64: string }[], paper: { readonly dataBase64: string }, max: number): 'too-many' | 'too-big' | null {
