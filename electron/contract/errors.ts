@@ -12,6 +12,7 @@ export const errorCatalogue = {
   OUTCOME_UNKNOWN: { retryable: true }, // a write the exchange did not confirm: the station checks with the exchange before anything is sent again
   EXCHANGE_ERROR: { retryable: false }, // the exchange refused with a code the station does not map; see details.exchangeCode
   SIGN_IN_FAILED: { retryable: false }, // the exchange refused the facility's client id and secret
+  SIGN_IN_TOKEN_UNUSABLE: { retryable: false }, // the exchange answered the sign-in with a token or lifetime the station cannot use (details.field); nothing is signed in
   NOT_SIGNED_IN: { retryable: false },
   SETTINGS_MISSING: { retryable: false }, // details.issues names the settings to fill in
   NOT_FOUND: { retryable: false }, // patient, workflow, line or protocol

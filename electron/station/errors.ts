@@ -56,6 +56,15 @@ export function fromExchangeError(error: ExchangeError, scrub: Scrub): StationEr
   const common: ErrorDetails = {};
   if (error.code !== undefined) common.exchangeCode = error.code.slice(0, 100);
   if (error.traceId !== undefined) common.traceId = error.traceId.slice(0, 100);
+  if (error.operation === 'auth.token' && error.kind === 'malformed_response') {
+    // A token the station cannot send (a line break in it) or a lifetime that is none: taking it as
+    // a sign-in would fail every later call as "unreachable", so the sign-in itself is refused.
+    const field = error.field?.slice(0, 200);
+    return makeError('SIGN_IN_TOKEN_UNUSABLE', `The exchange answered the sign-in with a token the station cannot use${field ? ` (${field})` : ''}: the facility is not signed in. Tell the exchange’s support, quoting the trace id.`, {
+      ...common,
+      ...(field ? { field } : {}),
+    });
+  }
   const known = error.code === undefined ? undefined : exchangeCodes[error.code];
   if (known !== undefined) return makeError(known.code, known.message, common);
   switch (error.kind) {

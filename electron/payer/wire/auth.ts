@@ -17,16 +17,30 @@ export interface AccessToken {
   readonly tokenType: string;
 }
 
+/**
+ * A token the client can send: it goes into an `Authorization: Bearer` header, whose value may hold
+ * no line break or control character, and a space would end the token. Visible ASCII covers RFC
+ * 6750's b64token and the JWTs the live service issues (wire-doc, "Authentication and headers"). A
+ * token that breaks this would be taken as a sign-in and fail every later call as a network error.
+ */
+const usableToken = z
+  .string()
+  .min(1, 'is empty: no token to send')
+  .max(16_384, 'is longer than any header the client may send')
+  .regex(/^[\x21-\x7E]+$/, 'holds a space, a line break or a character a header cannot carry');
+
 export const tokenResponse = z
   .looseObject({
-    access_token: z.string().min(1),
-    expires_in: optionalNumber,
+    access_token: usableToken,
+    // A lifetime that is there must be one: zero or less would make every call refresh the token
+    // first (R's client refuses such an answer too). Absent, the client assumes a short one.
+    expires_in: optionalNumber.refine((seconds) => seconds === undefined || seconds > 0, 'must be a positive number of seconds'),
     token_type: optionalText,
   })
   .transform(
     (t): AccessToken => ({
       accessToken: t.access_token,
-      expiresInSeconds: t.expires_in !== undefined && t.expires_in > 0 ? t.expires_in : assumedTokenLifetimeSeconds,
+      expiresInSeconds: t.expires_in ?? assumedTokenLifetimeSeconds,
       tokenType: t.token_type ?? 'Bearer',
     }),
   );

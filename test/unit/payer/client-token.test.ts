@@ -126,6 +126,36 @@ describe('token', () => {
     expect(exchange.tokenRequests).toHaveLength(1);
   });
 
+  // Issue 20, defect 7: a token with a line break, or a lifetime below zero, was taken as a sign-in
+  // and every later call then failed as "the exchange cannot be reached".
+  it.each([
+    ['a line break in the token', { access_token: 'eyJhbGci.part\r\nX-Injected: 1', expires_in: 3600 }, 'access_token'],
+    ['a space in the token', { access_token: 'two words', expires_in: 3600 }, 'access_token'],
+    ['an empty token', { access_token: '', expires_in: 3600 }, 'access_token'],
+    ['a negative lifetime', { access_token: 'token-ok', expires_in: -60 }, 'expires_in'],
+    ['a lifetime of zero', { access_token: 'token-ok', expires_in: '0' }, 'expires_in'],
+  ])('refuses an answer it cannot use (%s) as malformed, naming the field, and sends nothing with it', async (_what, json, field) => {
+    const { exchange, client } = await setup({ token: () => ({ status: 201, json }), routes: { 'GET /api/v1/patients': () => patient } });
+    await expect(client.auth.authenticate()).rejects.toMatchObject({ kind: 'malformed_response', operation: 'auth.token', field });
+    await expect(client.registry.findPatient(lookup)).rejects.toMatchObject({ kind: 'malformed_response', operation: 'auth.token', field });
+    expect(exchange.requests).toHaveLength(0);
+  });
+
+  it('still assumes a short lifetime when the answer gives none', async () => {
+    let now = 1_000_000;
+    const { exchange, client } = await setup(
+      { token: (_r, n) => ({ status: 201, json: { access_token: `token-${n}` } }), routes: { 'GET /api/v1/patients': () => patient } },
+      { now: () => now, tokenRefreshMarginMs: 60_000 },
+    );
+    await client.registry.findPatient(lookup);
+    now += 200_000; // 100 s left of the assumed 300: outside the margin
+    await client.registry.findPatient(lookup);
+    expect(exchange.tokenRequests).toHaveLength(1);
+    now += 60_000;
+    await client.registry.findPatient(lookup);
+    expect(exchange.tokenRequests).toHaveLength(2);
+  });
+
   it('reports wrong credentials as unauthorized from auth.token, without calling the operation', async () => {
     const { exchange, client } = await setup({
       token: () => exchangeError(401, 'INVALID_CLIENT', 'wrong client_id or client_secret'),
