@@ -43,8 +43,12 @@ export interface RecordedAnswer {
 }
 
 export interface Recorded extends RecordedRequest {
-  /** 1, 2, … in the order the requests arrived. */
+  /** 1, 2, … in the order the requests arrived (with `oneWriteAtATime`, writes in the order they were forwarded). */
   readonly seq: number;
+  /** When it was forwarded or answered, by the recorder's clock (`RecorderOptions.now`). */
+  readonly at: number;
+  /** The body's bytes as they came. */
+  readonly raw: Buffer;
   /** Filled in once the answer is sent; undefined while it is under way or when the connection dropped. */
   answer: RecordedAnswer | undefined;
   /** What the stand-in took the request for (stand-in mode), e.g. `claims.createVisit`. */
@@ -65,6 +69,17 @@ export interface Answer {
 export type StandIn = (request: RecordedRequest) => Answer | Promise<Answer>;
 
 export type RecorderMode = { readonly target: string } | { readonly standIn: StandIn };
+
+export interface RecorderOptions {
+  /** The clock each record's `at` is read from (default: the machine's); e.g. the sandbox's time. */
+  readonly now?: () => number;
+  /**
+   * Forward a request that may change something (any method but GET and HEAD) only once the one
+   * before it is answered, so the order of the records is the order the target applied them in
+   * (a replay of them then reaches the same state).
+   */
+  readonly oneWriteAtATime?: boolean;
+}
 
 export interface WireRecorder {
   /** http://127.0.0.1:port, to give the station or the client as the exchange's base URL. */
@@ -149,8 +164,10 @@ function answerOf(status: number, contentType: string | undefined, body: Buffer)
   return { status, contentType, text, json };
 }
 
-export async function startWireRecorder(mode: RecorderMode): Promise<WireRecorder> {
+export async function startWireRecorder(mode: RecorderMode, options: RecorderOptions = {}): Promise<WireRecorder> {
   const records: Recorded[] = [];
+  const now = options.now ?? Date.now;
+  let writes: Promise<unknown> = Promise.resolve();
   const sockets = new Set<Socket>();
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer) => {
     res.writeHead(status, { ...headers, 'content-length': String(body.length) });
@@ -161,17 +178,22 @@ export async function startWireRecorder(mode: RecorderMode): Promise<WireRecorde
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      void (async () => {
+      const method = req.method ?? 'GET';
+      const handle = async () => {
         const raw = Buffer.concat(chunks);
         const url = new URL(req.url ?? '/', 'http://127.0.0.1');
         const query: Record<string, string[]> = groupFields(url.searchParams);
+        const body = await decodeBody(firstHeader(req.headers['content-type']), raw);
+        // Numbered and stamped as it is pushed: no await between, so two requests never share a number.
         const record: Recorded = {
           seq: records.length + 1,
-          method: req.method ?? 'GET',
+          at: now(),
+          raw,
+          method,
           path: url.pathname,
           query,
           headers: req.headers,
-          body: await decodeBody(firstHeader(req.headers['content-type']), raw),
+          body,
           answer: undefined,
           operation: undefined,
         };
@@ -202,7 +224,14 @@ export async function startWireRecorder(mode: RecorderMode): Promise<WireRecorde
           record.answer = answerOf(502, 'application/json', body);
           send(res, 502, { 'content-type': 'application/json' }, body);
         }
-      })();
+      };
+      if (options.oneWriteAtATime === true && method !== 'GET' && method !== 'HEAD') {
+        const turn = writes.then(handle);
+        writes = turn.catch(() => undefined);
+        void turn;
+      } else {
+        void handle();
+      }
     });
   });
   server.on('connection', (socket) => {
