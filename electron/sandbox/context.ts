@@ -19,12 +19,14 @@ export interface SandboxConfig {
   readonly seed: string | number | undefined;
   /** CSP frame-ancestors of the authorization page: the station's loopback origins. */
   readonly frameAncestors: readonly string[];
+  /** The time sandbox time runs on (the machine's, unless a test puts the sandbox at another moment). */
+  readonly now: () => number;
 }
 
 export const DEFAULT_FRAME_ANCESTORS: readonly string[] = ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'];
 
 export class SandboxContext {
-  readonly clock = new SandboxClock();
+  readonly clock: SandboxClock;
   readonly rng: Rng;
   readonly callbacks: CallbackDispatcher;
   readonly faults: FaultInjector;
@@ -35,6 +37,7 @@ export class SandboxContext {
   baseUrl = '';
 
   constructor(readonly config: SandboxConfig) {
+    this.clock = new SandboxClock(config.now);
     this.rng = createRng(config.seed);
     this.callbacks = new CallbackDispatcher({
       endpoints: () => this.state.endpoints.values(),

@@ -26,6 +26,11 @@ export interface SandboxOptions {
   readonly seed?: string | number;
   /** CSP frame-ancestors of the authorization page (default: 'self' and the loopback origins). */
   readonly frameAncestors?: readonly string[];
+  /**
+   * The time sandbox time runs on (default: the machine's). A test replaying calls recorded earlier
+   * puts the sandbox back at the moment each was made, so expiries come out as they did.
+   */
+  readonly now?: () => number;
 }
 
 export interface RunningSandbox {
@@ -53,6 +58,7 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
     deviceServiceUrl: (options.deviceServiceUrl ?? DEFAULT_DEVICE_SERVICE_URL).replace(/\/+$/, ''),
     seed: options.seed,
     frameAncestors: options.frameAncestors ?? DEFAULT_FRAME_ANCESTORS,
+    now: options.now ?? Date.now,
   };
   if (!Number.isInteger(config.port) || config.port < 0 || config.port > 65535) throw new RangeError(`port must be an integer 0..65535, got ${config.port}`);
   if (!Number.isFinite(config.latencyMs) || config.latencyMs < 0 || config.latencyMs > 120_000) {

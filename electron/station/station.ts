@@ -370,6 +370,16 @@ export function createStation(deps: StationDeps): Station {
       // Reconciliation holds each unfinished workflow's lock until it is done; start waits for it
       // only so long, so that an unreachable exchange does not keep the station from opening.
       if (session.hasClient) await Promise.race([resumeAll(ctx), new Promise((r) => setTimeout(r, timing.exchangeTimeoutMs).unref())]);
+      else {
+        // Started without a client (no stored secret, or one for another exchange): the waits in
+        // flight resume once the facility signs in, not at the next start.
+        const off = session.onChange(() => {
+          if (!session.hasClient) return;
+          off();
+          void resumeAll(c);
+        });
+        unsubscribers.push(off);
+      }
       watchClaims(ctx);
     })();
     return starting;

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { forward } from './wire-recorder';
 
 /** The fixture's own description: who made it, who may sign in, which workflows it holds. */
 export const fixtureManifest = z.strictObject({
@@ -74,4 +75,72 @@ export function readFixture(folder: string): { manifest: FixtureManifest; exchan
     return parsed.data;
   };
   return { manifest: read(MANIFEST_FILE, fixtureManifest), exchange: read(EXCHANGE_FILE, exchangeLog) };
+}
+
+/** The clock a fixture's sandbox and station share: held at a moment while calls are replayed, then running from one. */
+export class FixtureTime {
+  private base = 0;
+  private runningSince: number | null = null;
+
+  readonly now = (): number => (this.runningSince === null ? this.base : this.base + (Date.now() - this.runningSince));
+
+  holdAt(ms: number): void {
+    this.base = ms;
+    this.runningSince = null;
+  }
+
+  runFrom(ms: number): void {
+    this.base = ms;
+    this.runningSince = Date.now();
+  }
+}
+
+/**
+ * Sends a fresh sandbox (started with the log's seed, on `time`) the recorded calls again, each at
+ * its own sandbox time, and checks every answer against the recorded one. Throws naming each call
+ * the sandbox answered otherwise.
+ */
+export async function replayExchange(log: ExchangeLog, sandboxUrl: string, time: FixtureTime): Promise<void> {
+  const problems: string[] = [];
+  for (const call of log.calls) {
+    time.holdAt(call.at);
+    const body = call.body === null ? Buffer.alloc(0) : Buffer.from(call.body, 'base64');
+    const answered = await forward(sandboxUrl, call.method, call.url, call.headers, body);
+    const what = `call ${call.seq} (${call.method} ${call.url.split('?')[0]})`;
+    if (Math.floor(answered.status / 100) !== Math.floor(call.status / 100)) {
+      problems.push(`${what}: answered ${answered.status}, recorded ${call.status}: ${answered.body.toString('utf8').slice(0, 300)}`);
+      continue;
+    }
+    if (call.answer === null) continue;
+    const recorded = JSON.parse(JSON.stringify(call.answer).split(log.sandbox.origin).join(sandboxUrl)) as unknown;
+    const text = answered.body.toString('utf8');
+    let now: unknown = text;
+    try {
+      now = JSON.parse(text);
+    } catch {
+      // A text answer is compared as text.
+    }
+    for (const difference of differences(recorded, now, '$')) problems.push(`${what}: ${difference}`);
+  }
+  if (problems.length > 0) throw new Error(`The sandbox no longer answers this fixture's calls as it did:\n${problems.slice(0, 20).join('\n')}`);
+}
+
+/** Every value of `recorded` that `now` does not have the same, times left out (they differ by the milliseconds a call took). */
+function differences(recorded: unknown, now: unknown, at: string): string[] {
+  if (isTime(recorded) || at.endsWith('.trace_id')) return [];
+  if (Array.isArray(recorded)) {
+    if (!Array.isArray(now)) return [`${at} is no longer a list`];
+    return recorded.flatMap((item, i) => differences(item, now[i], `${at}[${i}]`));
+  }
+  if (recorded !== null && typeof recorded === 'object') {
+    if (now === null || typeof now !== 'object' || Array.isArray(now)) return [`${at} is no longer an object`];
+    return Object.entries(recorded).flatMap(([key, value]) => differences(value, (now as Record<string, unknown>)[key], `${at}.${key}`));
+  }
+  return Object.is(recorded, now) ? [] : [`${at} was ${JSON.stringify(recorded)}, now ${JSON.stringify(now)}`];
+}
+
+/** A date-time, or a moment in epoch milliseconds. */
+function isTime(value: unknown): boolean {
+  if (typeof value === 'number') return value > 1e12;
+  return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) && !Number.isNaN(Date.parse(value));
 }
