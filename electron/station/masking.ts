@@ -1,7 +1,7 @@
 // What may cross to the renderer about a person in lists, workflow views, events and the activity
 // record: enough to tell patients apart, not enough to identify them from a screenshot. Every masked
 // value carries a '*'. (The patient being looked up at the bedside is shown in full for the nurse's
-// check, in the look-up's own answer only: patients.ts, `identity`.)
+// check, in the look-up's own answer only: patients/record.ts, `identity`.)
 
 /** "Wanjiku Mumbi Kamau" → "W*** M*** K***". */
 export function maskName(fullName: string | undefined): string {

@@ -1,0 +1,3 @@
+export { PatientDirectory } from './directory';
+export { briefOf, suggestIntervention, toContractIntervention, type ContractIntervention } from './interventions';
+export { summariseUtilization } from './utilization';
