@@ -1,0 +1,12 @@
+// The claim documents the station makes (the invoice; for an inpatient, the discharge summary).
+export { loadDocumentFonts, type DocumentFonts } from './fonts';
+export {
+  DocumentInputError,
+  documentDischargeReasons,
+  documentLanguages,
+  documentServiceTypes,
+  type DischargeSummaryInput,
+  type DocumentLanguage,
+  type InvoiceInput,
+} from './input';
+export { DocumentTooLargeError, makeDischargeSummary, makeInvoice, type ClaimDocument, type Invoice } from './make';
