@@ -2,11 +2,15 @@
 // (training mode, open-protocol readers): the same GET /status shape and /ws/devices events on
 // loopback, plus POST /capture, which the sandbox's authorization page calls to take a finger.
 //
-// Only configured origins (the sandbox's, the payer's) may use it from a browser: any other
+// Two checks come before anything else. The Host header must name this service as a browser on
+// this machine reaches it (127.0.0.1, localhost or [::1], with its port): a page on another name
+// that resolves here (DNS rebinding) is refused, so no page reads /status through its own origin.
+// And only configured origins (the sandbox's, the payer's) may use it from a browser: any other
 // Origin gets 403 and no CORS headers. The origins change without a restart (setAllowedOrigins):
-// one removed loses access at once, open WebSocket connections and a capture under way included. A request without an Origin header does not come from a web
-// page (browsers always send one on cross-origin calls) and is served; it can come only from a
-// process on this machine. Every capture request is announced as an event.
+// one removed loses access at once, open WebSocket connections and a capture under way included.
+// A request without an Origin header does not come from a web page (browsers send one on
+// cross-origin calls): a program on this machine may read the status, but a fingerprint is taken
+// only for an allowed origin's page. Every capture request is announced as an event.
 import os from 'node:os';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -35,11 +39,14 @@ export interface LocalDeviceServiceOptions {
   readonly now?: () => Date;
 }
 
+/** Why a request was refused before it was served. */
+export type RefusalReason = 'origin-not-allowed' | 'origin-required' | 'host-not-allowed';
+
 export type LocalDeviceServiceEvent =
-  | { readonly type: 'capture-requested'; readonly origin: string | null; readonly deviceId: string | null; readonly at: string }
+  | { readonly type: 'capture-requested'; readonly origin: string; readonly deviceId: string | null; readonly at: string }
   | {
       readonly type: 'capture-completed';
-      readonly origin: string | null;
+      readonly origin: string;
       readonly deviceId: string;
       readonly templateBytes: number;
       readonly durationMs: number;
@@ -47,26 +54,36 @@ export type LocalDeviceServiceEvent =
     }
   | {
       readonly type: 'capture-failed';
-      readonly origin: string | null;
+      readonly origin: string;
       readonly deviceId: string | null;
       readonly error: string;
       readonly message: string;
       readonly at: string;
     }
-  | { readonly type: 'request-refused'; readonly origin: string; readonly method: string; readonly path: string; readonly at: string };
+  | {
+      readonly type: 'request-refused';
+      /** The Origin header, or null when the request had none (a program on this machine). */
+      readonly origin: string | null;
+      readonly reason: RefusalReason;
+      readonly method: string;
+      readonly path: string;
+      readonly at: string;
+    };
 
 /** "capture requested by https://payer.example" — for the station's screen and its audit log. */
 export function describeServiceEvent(event: LocalDeviceServiceEvent): string {
-  const who = event.origin ?? 'a program on this computer';
   switch (event.type) {
     case 'capture-requested':
-      return `capture requested by ${who}`;
+      return `capture requested by ${event.origin}`;
     case 'capture-completed':
-      return `capture for ${who} done (${event.templateBytes}-byte template from ${event.deviceId})`;
+      return `capture for ${event.origin} done (${event.templateBytes}-byte template from ${event.deviceId})`;
     case 'capture-failed':
-      return `capture for ${who} failed: ${event.message}`;
-    case 'request-refused':
-      return `refused ${event.method} ${event.path} from ${who}`;
+      return `capture for ${event.origin} failed: ${event.message}`;
+    case 'request-refused': {
+      const who = event.origin ?? 'a program on this computer';
+      const why = event.reason === 'host-not-allowed' ? ' (not addressed to this machine: DNS rebinding?)' : event.reason === 'origin-required' ? ' (no Origin: a capture is only for an allowed page)' : '';
+      return `refused ${event.method} ${event.path} from ${who}${why}`;
+    }
   }
 }
 
@@ -106,8 +123,8 @@ const captureBodySchema = {
 
 export async function startLocalDeviceService(options: LocalDeviceServiceOptions): Promise<LocalDeviceService> {
   let allowed = new Set(options.allowedOrigins.map(normaliseOrigin));
-  /** Captures under way, by the origin of the page that asked (null: a program on this machine). */
-  const captures = new Set<{ readonly origin: string | null; readonly abort: AbortController }>();
+  /** Captures under way, by the origin of the page that asked. */
+  const captures = new Set<{ readonly origin: string; readonly abort: AbortController }>();
   /** The origin of each open /ws/devices connection. */
   const sockets = new Map<WebSocket, string | undefined>();
   const listeners = new Set<(event: LocalDeviceServiceEvent) => void>();
@@ -121,16 +138,29 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
   // On close, drop every connection at once: a page's kept-alive socket must not hold the station up.
   const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 16 * 1024, forceCloseConnections: true });
 
-  // CORS by hand: @fastify/cors answers an unlisted origin without CORS headers but still serves
-  // it; here such a request is refused outright, so a page of another origin cannot even trigger
-  // a capture whose answer it would not be allowed to read.
+  /** The Host values a browser on this machine sends to this service, set once the port is known. */
+  let ownHosts: ReadonlySet<string> = new Set();
+
+  // The Host first (a rebinding page's requests carry its own name), then CORS by hand:
+  // @fastify/cors answers an unlisted origin without CORS headers but still serves it; here such a
+  // request is refused outright, so a page of another origin cannot even trigger a capture whose
+  // answer it would not be allowed to read.
   app.addHook('onRequest', async (request, reply) => {
     const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (!allowed.has(origin)) {
-      emit({ type: 'request-refused', origin, method: request.method, path: request.url, at: now().toISOString() });
-      return reply.code(403).send({ error: 'ORIGIN_NOT_ALLOWED', message: `The origin ${origin} may not use this device service.` });
+    const refuse = (code: number, reason: RefusalReason, message: string) => {
+      emit({ type: 'request-refused', origin: origin ?? null, reason, method: request.method, path: request.url, at: now().toISOString() });
+      return reply.code(code).send({ error: REFUSAL_ERRORS[reason], message });
+    };
+    if (!ownHosts.has((request.headers.host ?? '').toLowerCase())) {
+      return refuse(421, 'host-not-allowed', 'This device service answers only requests addressed to 127.0.0.1, localhost or [::1] with its port.');
     }
+    if (origin === undefined) {
+      if (request.method === 'POST' && request.url.split('?')[0] === '/capture') {
+        return refuse(403, 'origin-required', 'A fingerprint is taken only for the authorization page of an allowed origin.');
+      }
+      return;
+    }
+    if (!allowed.has(origin)) return refuse(403, 'origin-not-allowed', `The origin ${origin} may not use this device service.`);
     reply.header('access-control-allow-origin', origin);
     reply.header('vary', 'Origin');
     if (request.method === 'OPTIONS') {
@@ -172,7 +202,8 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
   app.get('/status', async () => status());
 
   app.post('/capture', { schema: { body: captureBodySchema } }, async (request: FastifyRequest<{ Body: CaptureBody | undefined }>, reply: FastifyReply) => {
-    const origin = request.headers.origin ?? null;
+    // The hook above let through only an allowed page's capture.
+    const origin = request.headers.origin ?? '';
     const body = request.body ?? {};
     const reader = options.devices.chosen();
     emit({ type: 'capture-requested', origin, deviceId: reader?.id ?? null, at: now().toISOString() });
@@ -235,11 +266,15 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
   app.server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     const origin = request.headers.origin;
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path !== '/ws/devices' || (origin !== undefined && !allowed.has(origin))) {
-      if (origin !== undefined && !allowed.has(origin)) {
-        emit({ type: 'request-refused', origin, method: 'GET', path, at: now().toISOString() });
-      }
-      socket.end(`HTTP/1.1 ${path === '/ws/devices' ? '403 Forbidden' : '404 Not Found'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    const refusal: RefusalReason | null = !ownHosts.has((request.headers.host ?? '').toLowerCase())
+      ? 'host-not-allowed'
+      : origin !== undefined && !allowed.has(origin)
+        ? 'origin-not-allowed'
+        : null;
+    if (refusal !== null || path !== '/ws/devices') {
+      if (refusal !== null) emit({ type: 'request-refused', origin: origin ?? null, reason: refusal, method: 'GET', path, at: now().toISOString() });
+      const status = refusal === 'host-not-allowed' ? '421 Misdirected Request' : refusal !== null ? '403 Forbidden' : '404 Not Found';
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws: WebSocket) => {
@@ -261,13 +296,14 @@ export async function startLocalDeviceService(options: LocalDeviceServiceOptions
     throw error;
   }
   const bound = (app.server.address() as AddressInfo).port;
+  ownHosts = new Set([`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`]);
 
   return {
     url: `http://127.0.0.1:${bound}`,
     port: bound,
     setAllowedOrigins(origins) {
       allowed = new Set(origins.map(normaliseOrigin));
-      const removed = (origin: string | null | undefined) => origin !== null && origin !== undefined && !allowed.has(origin);
+      const removed = (origin: string | undefined) => origin !== undefined && !allowed.has(origin);
       for (const [ws, origin] of sockets) {
         if (!removed(origin)) continue;
         sockets.delete(ws);
@@ -313,6 +349,12 @@ async function listen(app: FastifyInstance, options: LocalDeviceServiceOptions):
   }
   await at(0);
 }
+
+const REFUSAL_ERRORS: Record<RefusalReason, string> = {
+  'origin-not-allowed': 'ORIGIN_NOT_ALLOWED',
+  'origin-required': 'ORIGIN_REQUIRED',
+  'host-not-allowed': 'HOST_NOT_ALLOWED',
+};
 
 const HTTP_FOR_READER_ERROR: Record<ReaderErrorCode, readonly [number, string]> = {
   'no-finger': [408, 'NO_FINGER'],

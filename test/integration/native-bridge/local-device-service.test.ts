@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ReaderError } from '../../../native-bridge/drivers/reader';
@@ -50,6 +51,20 @@ const capture = (svc: LocalDeviceService, body: unknown, origin: string | undefi
     headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
     body: JSON.stringify(body),
   });
+
+/** A request with headers fetch() will not let a caller set (Host), as a rebinding page's would arrive. */
+function raw(svc: LocalDeviceService, o: { method?: string; path: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: svc.port, method: o.method ?? 'GET', path: o.path, headers: o.headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
 
 describe('the local device service', () => {
   it('answers GET /status in the hardware service’s shape', async () => {
@@ -250,6 +265,50 @@ describe('the local device service', () => {
     expect(() => svc.setAllowedOrigins([STRANGER, 'not an origin'])).toThrow(RangeError);
     expect((await get(svc, '/status', STRANGER)).status).toBe(200);
     expect((await get(svc, '/status', STRANGER)).headers.get('access-control-allow-origin')).toBe(STRANGER);
+  });
+
+  // Issue 20, defect 6: a DNS-rebinding page read /status (host name, devices, version) through its
+  // own name, and any local caller without an Origin got a fingerprint template.
+  it('answers only requests addressed to 127.0.0.1, localhost or [::1] with its port: a rebinding name gets 421, HTTP and WebSocket alike', async () => {
+    const { reader, source } = fakeReader();
+    await reader.probe();
+    const { svc, events } = await service(source);
+    for (const host of [`127.0.0.1:${svc.port}`, `localhost:${svc.port}`, `LOCALHOST:${svc.port}`, `[::1]:${svc.port}`]) {
+      expect((await raw(svc, { path: '/status', headers: { host } })).status, host).toBe(200);
+    }
+    for (const host of [`rebind.attacker.example:${svc.port}`, `127.0.0.1.nip.io:${svc.port}`, '127.0.0.1', `127.0.0.1:${svc.port + 1}`, `localhost.attacker.example:${svc.port}`]) {
+      const refused = await raw(svc, { path: '/status', headers: { host } });
+      expect(refused.status, host).toBe(421);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: 'HOST_NOT_ALLOWED' });
+      expect(refused.body).not.toContain('WS-TEST-01');
+    }
+    // The page's own origin is even allowed: the Host still decides.
+    const rebound = await raw(svc, { method: 'POST', path: '/capture', headers: { host: `rebind.attacker.example:${svc.port}`, origin: SANDBOX, 'content-type': 'application/json' }, body: '{}' });
+    expect(rebound.status).toBe(421);
+    expect(reader.captures).toHaveLength(0);
+    const ws = new WebSocket(`ws://127.0.0.1:${svc.port}/ws/devices`, { headers: { host: `rebind.attacker.example:${svc.port}` } });
+    const status = await new Promise<number>((resolve) => {
+      ws.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      ws.on('error', () => undefined);
+    });
+    expect(status).toBe(421);
+    expect(events.filter((e) => e.type === 'request-refused').map((e) => e.type === 'request-refused' && e.reason)).toEqual(Array(7).fill('host-not-allowed'));
+    expect(describeServiceEvent(events.at(-1)!)).toBe('refused GET /ws/devices from a program on this computer (not addressed to this machine: DNS rebinding?)');
+  });
+
+  it('takes a fingerprint only for an allowed origin: a program on this machine without an Origin reads the status but gets no capture', async () => {
+    const { reader, source } = fakeReader();
+    await reader.probe();
+    const { svc, events } = await service(source);
+    const withoutOrigin = await capture(svc, { hint: { patient_id: 'CR1' } }, '');
+    expect(withoutOrigin.status).toBe(403);
+    expect(await withoutOrigin.json()).toMatchObject({ error: 'ORIGIN_REQUIRED' });
+    expect(reader.captures).toHaveLength(0);
+    expect(events.map((e) => e.type)).toEqual(['request-refused']);
+    expect(describeServiceEvent(events[0]!)).toBe('refused POST /capture from a program on this computer (no Origin: a capture is only for an allowed page)');
+    expect((await get(svc, '/status')).status).toBe(200);
+    expect((await capture(svc, {}, SANDBOX)).status).toBe(200);
+    expect(reader.captures).toHaveLength(1);
   });
 
   it('takes the preferred port only when nothing answers there', async () => {

@@ -39,7 +39,7 @@ describe('fingerprint by the virtual reader through the local device service', (
     expect(authorization.request).toMatchObject({ work_station_id: 'WS-TRAINING-07', authorizing_device_os: 'windows', agent_id: '22334455', provider: 'FID-00-000004-0', ekyc_provider_id: 'Idhini Demo Hospital', factors: ['SHA'], is_integration: true, is_emergency: false });
 
     // The page: capture at the station's device service, then present the template to the exchange.
-    const capture = await fetch(`${service.url}/capture`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hint: { patient_id: cr } }) });
+    const capture = await fetch(`${service.url}/capture`, { method: 'POST', headers: { 'content-type': 'application/json', origin: world.sandbox.url }, body: JSON.stringify({ hint: { patient_id: cr } }) });
     expect(capture.status).toBe(200);
     const { template } = (await capture.json()) as { template: string };
     expect(s.events.some((e) => e.type === 'capture.requested')).toBe(true);
