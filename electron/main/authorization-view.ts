@@ -17,7 +17,7 @@ import type { LinkSessionApi, LinkViewApi, ShellLog } from './electron-api';
 import type { NavigationPolicy } from './navigation';
 import { describe } from './navigation';
 import { isAllowedUrl } from './origins';
-import { guardLinkRequests } from './link-requests';
+import { addressesOf, guardLinkRequests } from './link-requests';
 import { applyPermissionPolicy } from './permissions';
 
 type Area = z.output<typeof screenArea>;
@@ -174,7 +174,12 @@ export class AuthorizationView<S extends LinkSessionApi, V extends LinkViewApi> 
     this.#sessionsMade += 1;
     // Set once per session: both read the allowlist and the ports at the moment they decide.
     applyPermissionPolicy(session, { label: 'authorization-link', localNetworkOrigins: () => deps.allowedOrigins(), log: deps.log });
-    guardLinkRequests(session.webRequest, { allowedOrigins: () => deps.allowedOrigins(), deviceServicePorts: () => deps.deviceServicePorts(), log: deps.log });
+    guardLinkRequests(session.webRequest, {
+      allowedOrigins: () => deps.allowedOrigins(),
+      deviceServicePorts: () => deps.deviceServicePorts(),
+      resolveHost: addressesOf((host) => session.resolveHost(host)),
+      log: deps.log,
+    });
     return session;
   }
 

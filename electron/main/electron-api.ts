@@ -84,6 +84,8 @@ export interface WebRequestApi {
  */
 export interface LinkSessionApi extends SessionApi {
   readonly webRequest: WebRequestApi;
+  /** The session's own resolver: the link request guard judges a name by the addresses it leads to. */
+  resolveHost: Session['resolveHost'];
   clearStorageData: Session['clearStorageData'];
   clearCache: Session['clearCache'];
   clearAuthCache: Session['clearAuthCache'];

@@ -15,6 +15,7 @@ import { HARDWARE_SERVICE_PORT } from '../../native-bridge/service';
 import { SafeStorageSecretStore } from './secret-store';
 import { prepareShell, runShell, type CoreHandle, type ShellElectron } from './shell';
 import { ShellLogRelay } from './shell-log';
+import { guardLaunch } from './switches';
 import { updatePolicyFile } from './update-policy';
 import { linkWebPreferences } from './web-preferences';
 
@@ -45,7 +46,20 @@ const logFile = createWriteStream(path.join(dataDir, 'logs', 'station.log'), { f
 // core exists every line goes through station.log, whose scrubber knows the core's secrets (shell-log.ts).
 const shellLog = new ShellLogRelay(createStationLogger({ destination: logFile }).log.child({ component: 'shell', phase: 'boot' }));
 
-const prepared = prepareShell({ app, protocol }, shellLog);
+// A packaged station started with a debugger's or another network route's switch stops here,
+// before anything else is set up (switches.ts); its log line is flushed before it exits.
+const launchAllowed = guardLaunch({
+  argv: process.argv,
+  env: process.env,
+  platform: process.platform,
+  commandLine: app.commandLine,
+  isPackaged: app.isPackaged,
+  log: shellLog,
+  tell: (title, body) => dialog.showErrorBox(title, body),
+  exit: (code) => logFile.end(() => app.exit(code)),
+});
+
+const prepared = launchAllowed ? prepareShell({ app, protocol }, shellLog) : null;
 
 function readUpdatePolicy(): string | null {
   const file = updatePolicyFile({ isPackaged: app.isPackaged, env: process.env, resourcesPath: process.resourcesPath, log: shellLog });

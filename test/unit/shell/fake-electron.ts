@@ -1,6 +1,7 @@
 // Small fakes of the Electron objects the shell's services take through their constructors. Each
 // records what was set on it and lets a test fire the events Electron would fire.
 import { EventEmitter } from 'node:events';
+import { isIP } from 'node:net';
 import type { ShellLog } from '../../../electron/main/electron-api';
 
 /**
@@ -80,6 +81,12 @@ type PermissionCheckHandler = (contents: unknown, permission: string, requesting
 
 type BeforeRequestListener = (details: { url: string; resourceType: string }, callback: (response: { cancel?: boolean }) => void) => void;
 
+/** The names the fake sessions' resolver knows (session.resolveHost); any other name does not resolve. A test may add its own. */
+export const fakeDns = new Map<string, string[]>([
+  ['cdn.example.net', ['93.184.216.34']],
+  ['ekyc.example.com', ['203.0.113.10']],
+]);
+
 export class FakeSession extends EventEmitter {
   static created: FakeSession[] = [];
   requestHandler: PermissionRequestHandler | null = null;
@@ -122,6 +129,16 @@ export class FakeSession extends EventEmitter {
   }
   async closeAllConnections(): Promise<void> {
     this.connectionsClosed += 1;
+  }
+
+  /** Every name resolved through this session. */
+  resolved: string[] = [];
+
+  async resolveHost(host: string): Promise<{ endpoints: { address: string; family: 'ipv4' | 'ipv6' }[] }> {
+    this.resolved.push(host);
+    const addresses = fakeDns.get(host);
+    if (addresses === undefined) throw new Error(`net::ERR_NAME_NOT_RESOLVED (${host})`);
+    return { endpoints: addresses.map((address) => ({ address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' })) };
   }
 
   /** Sends a request through the session's request guard; resolves with whether it went out. */
