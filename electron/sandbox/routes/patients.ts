@@ -1,5 +1,5 @@
 // Registry, eligibility, benefits, contacts, covers, OTP whitelist and POMSF balances.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
@@ -29,6 +29,16 @@ const interventionsQuery = byPatient
     message: 'required: the sub-benefit whose interventions are wanted (or one intervention code)',
   });
 const utilizationQuery = byPatient.extend({ intervention_code: text });
+
+/**
+ * Benefit lists come whole, one page, unless the caller asks for a page size: UAT served a member's
+ * sub-benefits and each sub-benefit's interventions so (pageSize 10000 in R's fixture, WE
+ * "Sub-benefits"), and A reads the first answer's `results` only.
+ */
+function wholeUnlessPaged(request: FastifyRequest, query: { page: number; pageSize: number }, count: number): { page: number; pageSize: number } {
+  const paged = typeof request.query === 'object' && request.query !== null && 'pageSize' in request.query;
+  return paged ? query : { page: query.page, pageSize: Math.max(1, count) };
+}
 // R `set_coverage()`, K `lockCover`: the cover is chosen under a consent token.
 const coverRequest = z.object({ consent_token: text, principal_cr_id: text, policy_number: text });
 /** V documents beneficiary_cr_id and guid; A sends beneficiary_cr_id and facility_fr_code: both are accepted. */
@@ -245,7 +255,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const paying = patient.schemes.find((s) => s.covered);
     const year = policyYear(ctx.now());
     const items = paying === undefined ? [] : CATALOGUE.subBenefits.map((s, i) => subBenefitView(s, i, { number: paying.policyNumber, ...year }));
-    return paginate(items, query, requestUrl(ctx, request));
+    return paginate(items, wholeUnlessPaged(request, query, items.length), requestUrl(ctx, request));
   });
 
   app.get('/patients/benefits/interventions', async (request) => {
@@ -257,9 +267,7 @@ export function patientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
           (i) => (query.sub_benefit_code === undefined || i.sub_benefit_code === query.sub_benefit_code) && (query.code === undefined || i.intervention_code === query.code),
         )
       : [];
-    // Without a pageSize the whole list is one page, as UAT serves it (pageSize 10000 in R's fixture).
-    const whole = typeof request.query !== 'object' || request.query === null || !('pageSize' in request.query);
-    return paginate(items.map(interventionView), { page: query.page, pageSize: whole ? Math.max(1, items.length) : query.pageSize }, requestUrl(ctx, request));
+    return paginate(items.map(interventionView), wholeUnlessPaged(request, query, items.length), requestUrl(ctx, request));
   });
 
   // UAT answered a bare list, one record per limit scope (R); the portal documents one object.

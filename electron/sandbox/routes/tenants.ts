@@ -15,8 +15,10 @@ const tokenRequest = z.object({
 });
 
 export function tokenRoutes(app: FastifyInstance, ctx: SandboxContext): void {
-  // Form-encoded [doc] or JSON: both arrive here as an object.
-  app.post('/tenants/token', async (request, reply) => {
+  // Form-encoded [doc] or JSON: both arrive here as an object. 200, as UAT answers R's client, which
+  // takes nothing else (R infrastructure/auth.py, CHANGELOG "verified against DHA UAT"); V's copy of
+  // the portal says 201, which the exchange client accepts too.
+  app.post('/tenants/token', async (request) => {
     const body = parse(tokenRequest, request.body);
     const client = API_CLIENTS.find((c) => c.clientId === body.client_id && c.clientSecret === body.client_secret);
     if (client === undefined) throw fail.invalidClient();
@@ -26,7 +28,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       facilityCode: client.facilityCode,
       expiresAt: ctx.now() + TOKEN_LIFETIME_S * 1000,
     });
-    return reply.code(201).send({ access_token: token, expires_in: TOKEN_LIFETIME_S, token_type: 'Bearer' });
+    return { access_token: token, expires_in: TOKEN_LIFETIME_S, token_type: 'Bearer' };
   });
 }
 

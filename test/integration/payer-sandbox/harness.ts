@@ -66,7 +66,7 @@ export class Raw {
 
   async token(who: { clientId: string; clientSecret: string }): Promise<string> {
     const r = await this.call<{ access_token: string }>('POST', '/api/v1/tenants/token', { body: { client_id: who.clientId, client_secret: who.clientSecret } });
-    if (r.status !== 201) throw new Error(`token: ${r.status}`);
+    if (r.status !== 200) throw new Error(`token: ${r.status}`);
     return r.body.access_token;
   }
 }

@@ -39,7 +39,7 @@ describe('the access token', () => {
     expect((await client.eligibility.check(id)).covered).toBe(true);
     expect(events.map((e) => [e.operation, e.status, e.attempt, e.replay, e.errorCode])).toEqual([
       ['eligibility.check', 401, 1, false, 'TOKEN_EXPIRED'],
-      ['auth.token', 201, 1, false, undefined],
+      ['auth.token', 200, 1, false, undefined],
       ['eligibility.check', 200, 2, true, undefined],
     ]);
     // The new token serves the next calls: no further token request.

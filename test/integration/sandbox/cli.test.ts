@@ -54,7 +54,7 @@ describe('npm run sandbox', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'client_id=demo-hospital&client_secret=demo-hospital-secret',
     });
-    expect(r.status).toBe(201);
+    expect(r.status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
   });

@@ -96,9 +96,16 @@ describe('the demo world', () => {
 });
 
 describe('benefits', () => {
-  it('gives a covered member ~30 sub-benefits, paged as asked', async () => {
+  it('gives a covered member ~30 sub-benefits in one answer, as UAT served them (R fixture; A reads only the first answer)', async () => {
     const id = await crId(h.hospital, NID.covered);
-    const first = await h.hospital.get('/api/v1/patients/sub-benefits', { patient_id: id });
+    const whole = await h.hospital.get('/api/v1/patients/sub-benefits', { patient_id: id });
+    expect(whole.body).toMatchObject({ count: 30, currentPage: 1, pageSize: 30, totalPages: 1, startIndex: 1, endIndex: 30, previous: null, next: null });
+    expect(whole.body.results).toHaveLength(30);
+  });
+
+  it('pages the sub-benefits when a page size is asked for', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const first = await h.hospital.get('/api/v1/patients/sub-benefits', { patient_id: id, pageSize: '20' });
     expect(first.body).toMatchObject({ count: 30, currentPage: 1, pageSize: 20, totalPages: 2, startIndex: 1, endIndex: 20, previous: null });
     expect(first.body.results).toHaveLength(20);
     const second = await h.hospital.get(new URL(first.body.next).pathname + new URL(first.body.next).search);

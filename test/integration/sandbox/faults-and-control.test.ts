@@ -67,7 +67,7 @@ describe('fault injection', () => {
       expectError(r, 503, 'SERVICE_UNAVAILABLE');
       const control = new Client(faulty.url);
       await control.post('/sandbox/faults', { fail_rate: 0 });
-      expect((await new Client(faulty.url).post('/api/v1/tenants/token', { client_id: HOSPITAL.clientId, client_secret: HOSPITAL.secret })).status).toBe(201);
+      expect((await new Client(faulty.url).post('/api/v1/tenants/token', { client_id: HOSPITAL.clientId, client_secret: HOSPITAL.secret })).status).toBe(200);
       await control.post('/sandbox/reset');
       expect((await control.get('/sandbox/faults')).body.global.fail_rate).toBe(1);
     } finally {

@@ -99,7 +99,7 @@ export interface Harness {
 
 export async function tokenFor(baseUrl: string, who: { clientId: string; secret: string }): Promise<string> {
   const r = await new Client(baseUrl).post('/api/v1/tenants/token', { client_id: who.clientId, client_secret: who.secret });
-  if (r.status !== 201) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
+  if (r.status !== 200) throw new Error(`token: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.access_token as string;
 }
 
