@@ -18,6 +18,7 @@ import {
   requirePatient,
   sendPatientOtp,
   startBiometricAuthorization,
+  verifyTextedAuthorization,
 } from '../state/consent';
 import type { AuthorizationRecord, ClaimRecord } from '../state/store';
 import { tenantOf } from '../tenancy';
@@ -75,6 +76,21 @@ const otpAuthorize = z.object({
   service_type: authorizeServiceType,
   beneficiary_contact_id: contactId.optional(),
 });
+
+/**
+ * R's two-step consent: an authorize with neither code nor biometric fields (R `requests.py`
+ * `authorize()`: patient_id, service_type, interventions) answers PENDING and texts the patient a
+ * code; the code then opens the visit (or is given to the OTP authorize) as one from POST
+ * /claims/otp does (R CHANGELOG 0.1.2, WORKFLOWS §9 "two-step handshake").
+ */
+const codeSendingAuthorize = z.object({
+  patient_id: text,
+  service_type: authorizeServiceType,
+  interventions: interventionList,
+});
+
+/** Fields only a biometric authorize carries: any of them makes the request one. */
+const BIOMETRIC_ONLY = ['agent_id', 'work_station_id', 'authorizing_device_os', 'factors', 'ekyc_provider_id', 'provider', 'is_integration'] as const;
 
 const dischargeOtpRequest = z.object({ consent_token: text, patient_id: text.optional() });
 /** Without token or guid the facility's authorizations are listed; beneficiary_code is ignored, as on UAT (R WORKFLOWS §9). */
@@ -200,16 +216,18 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
       if (outside.length > 0) throw fail.rule('AUTHORIZATION_MISMATCH', `The OTP was not sent for ${outside.join(', ')}`);
       const phase = phaseFor(ctx, facility, patient.crId, interventions);
       otp.used_at = ctx.now();
-      const a = createAuthorization(ctx, {
-        facility,
-        patient,
-        interventions: interventions.map((i) => i.intervention_code),
-        serviceType: body.service_type,
-        phase,
-        method: 'otp',
-        status: phase === 'pre_visit' ? 'AUTHORIZED_PENDING_VISIT' : 'AUTHORIZED',
-        request: { ...raw, otp: '******' },
-      });
+      const a =
+        verifyTextedAuthorization(ctx, otp, phase) ??
+        createAuthorization(ctx, {
+          facility,
+          patient,
+          interventions: interventions.map((i) => i.intervention_code),
+          serviceType: body.service_type,
+          phase,
+          method: 'otp',
+          status: phase === 'pre_visit' ? 'AUTHORIZED_PENDING_VISIT' : 'AUTHORIZED',
+          request: { ...raw, otp: '******' },
+        });
       return { token: a.token, guid: a.guid, status: a.status, label: a.label, ...(a.patient_id === null ? {} : { beneficiaryCode: a.patient_id }) };
     }
 
@@ -229,6 +247,33 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
         request: raw,
       });
       return biometricAuthorizeView(ctx, a);
+    }
+
+    if (!BIOMETRIC_ONLY.some((field) => raw[field] !== undefined)) {
+      const body = parse(codeSendingAuthorize, raw);
+      const patient = requirePatient(body.patient_id);
+      effectiveScheme(ctx, patient);
+      const interventions = requireInterventions(body.interventions);
+      requireFitsServiceType(interventions, body.service_type);
+      requireCapitationServiceType(interventions, body.service_type);
+      const open = openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions);
+      if (open !== undefined) return listed(ctx, open);
+      requireNoPendingAuthorization(ctx, facility, patient.crId);
+      requireOtpConsentAllowed(ctx, facility, patient);
+      const codes = interventions.map((i) => i.intervention_code);
+      const a = createAuthorization(ctx, {
+        facility,
+        patient,
+        interventions: codes,
+        serviceType: body.service_type,
+        phase: phaseFor(ctx, facility, patient.crId, interventions),
+        method: 'otp',
+        status: 'PENDING',
+        request: raw,
+      });
+      const sent = sendPatientOtp(ctx, { facility, purpose: 'consent', patient, interventions: codes, claimToken: null, authorizationGuid: a.guid });
+      // R saw guid, token, status PENDING, label and isOpen; the contact is the OTP send's word.
+      return { token: a.token, guid: a.guid, status: a.status, label: a.label, isOpen: true, beneficiaryCode: patient.crId, contact: sent.contact };
     }
 
     const body = parse(biometricAuthorize, raw);

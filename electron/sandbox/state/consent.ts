@@ -108,11 +108,15 @@ export function requireOtpConsentAllowed(ctx: SandboxContext, facility: Facility
   );
 }
 
-/** A PENDING biometric authorization blocks the OTP path until it is rejected or expires. */
+/**
+ * A PENDING biometric authorization blocks the OTP path until it is rejected or expires ("Kindly
+ * ensure the biometrics visit has been successfully verified", R WORKFLOWS §9). One waiting for the
+ * SMS code its own authorize texted does not: the code is that path.
+ */
 export function requireNoPendingAuthorization(ctx: SandboxContext, facility: Facility, crId: string): void {
   ctx.sweep();
   for (const a of ctx.state.authorizations.values()) {
-    if (a.facility === facility.code && a.patient_id === crId && a.status === 'PENDING') {
+    if (a.facility === facility.code && a.patient_id === crId && a.status === 'PENDING' && a.method === 'biometric') {
       throw fail.conflict(
         'PENDING_AUTHORIZATION_EXISTS',
         `A biometric authorization for patient ${crId} is still PENDING: complete it or reject it first`,
@@ -148,6 +152,7 @@ export function sendPatientOtp(
     contactId?: string | undefined;
     interventions: readonly string[];
     claimToken: string | null;
+    authorizationGuid?: string;
   },
 ): SentOtp {
   const contact = chooseContact(input.patient, input.contactId);
@@ -168,6 +173,7 @@ export function sendPatientOtp(
     code: ctx.rng.digits(6),
     interventions: input.interventions,
     claim_consent_token: input.claimToken,
+    authorization_guid: input.authorizationGuid ?? null,
     sent_at: now,
     expires_at: now + OTP_TTL_MS,
     used_at: null,
@@ -234,6 +240,18 @@ export function checkOtp(
   }
   if (live.expires_at <= ctx.now()) throw fail.rule('OTP_EXPIRED', 'The OTP has expired: send a new one');
   return live;
+}
+
+/**
+ * The PENDING authorization whose authorize texted this code, verified by it for a visit
+ * (AUTHORIZED) or before one (AUTHORIZED_PENDING_VISIT, an elective waiting for its preauth).
+ * Undefined for a code from POST /claims/otp, or one whose authorization is no longer PENDING.
+ */
+export function verifyTextedAuthorization(ctx: SandboxContext, otp: OtpRecord, phase: AuthorizationPhase): AuthorizationRecord | undefined {
+  const a = otp.authorization_guid === null ? undefined : ctx.state.authorizations.get(otp.authorization_guid);
+  if (a === undefined || a.status !== 'PENDING') return undefined;
+  ctx.state.fireAuthorization(a, phase === 'pre_visit' ? 'code_pre_visit' : 'code_visit', 'AUTHORIZATION_NOT_PENDING', 'the SMS code it sent was given');
+  return a;
 }
 
 export function phaseFor(ctx: SandboxContext, facility: Facility, crId: string, interventions: readonly Intervention[]): AuthorizationPhase {

@@ -13,12 +13,24 @@ export type AuthorizationStatus =
   | 'EXPIRED'
   | 'EMERGENCY_AUTHORIZED'
   | 'AUTHORIZED_MULTISESSION';
-export type AuthorizationEvent = 'match_visit' | 'match_pre_visit' | 'third_mismatch' | 'reject' | 'expire' | 'preauth_finalised' | 'multisession';
+export type AuthorizationEvent =
+  | 'match_visit'
+  | 'match_pre_visit'
+  | 'code_visit'
+  | 'code_pre_visit'
+  | 'third_mismatch'
+  | 'reject'
+  | 'expire'
+  | 'preauth_finalised'
+  | 'multisession';
 
 export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEvent> = {
   PENDING: {
     match_visit: 'AUTHORIZED',
     match_pre_visit: 'AUTHORIZED_PENDING_VISIT',
+    // The SMS code an authorize texted (R's two-step consent), spent on the visit or the pre-visit authorize.
+    code_visit: 'AUTHORIZED',
+    code_pre_visit: 'AUTHORIZED_PENDING_VISIT',
     third_mismatch: 'REJECTED',
     reject: 'REJECTED',
     expire: 'EXPIRED',

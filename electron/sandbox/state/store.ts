@@ -207,6 +207,8 @@ export interface OtpRecord {
   readonly code: string;
   readonly interventions: readonly string[];
   readonly claim_consent_token: string | null;
+  /** The PENDING authorization whose authorize texted this code (R's authorize-then-code), else null. */
+  readonly authorization_guid: string | null;
   readonly sent_at: number;
   readonly expires_at: number;
   used_at: number | null;

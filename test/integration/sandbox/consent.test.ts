@@ -243,7 +243,8 @@ describe('biometric authorization', () => {
       expectError(r, 400, 'VALIDATION_ERROR');
       return (r.body.details as { field: string }[]).map((d) => d.field);
     };
-    expect(await fieldOf({ patient_id: id })).toEqual(expect.arrayContaining(['interventions', 'service_type', 'agent_id', 'work_station_id']));
+    // A body with no biometric field at all is R's code-sending authorize (below), not a biometric one.
+    expect(await fieldOf({ patient_id: id, work_station_id: BIOMETRIC.work_station_id })).toEqual(expect.arrayContaining(['interventions', 'service_type', 'agent_id']));
     expect(await fieldOf({ ...body, service_type: 'DAYCARE' })).toEqual(['service_type']);
     expect(await fieldOf({ ...body, authorizing_device_os: 'linux' })).toEqual(['authorizing_device_os']);
     const { work_station_id: _ws, ...noWorkstation } = body;
@@ -261,6 +262,62 @@ describe('biometric authorization', () => {
     expectError(r, 400, 'VALIDATION_ERROR');
     expect(r.body.details).toEqual([{ field: 'service_type', message: expect.stringMatching(/not supported for service type OUTPATIENT: use CAPITATION/) }]);
     expect((await biometric(h.hospital, id, [CAPITATION], 'CAPITATION')).status).toBe(200);
+  });
+});
+
+describe("consent by authorize-then-code (R's two-step consent)", () => {
+  // R requests.py authorize() with neither otp nor biometrics: {patient_id, service_type, interventions}.
+  const authorizeThenCode = (client: typeof h.hospital, patientId: string, interventions = [CAPITATION], serviceType = 'CAPITATION') =>
+    client.post('/api/v1/claims/authorize', { patient_id: patientId, service_type: serviceType, interventions });
+
+  it('answers PENDING and texts the code, which opens the visit as a code from POST /claims/otp does', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const pending = await authorizeThenCode(h.hospital, id);
+    expect(pending.status).toBe(200);
+    expect(pending.body).toMatchObject({ status: 'PENDING', isOpen: true, beneficiaryCode: id });
+    expect(typeof pending.body.guid).toBe('string');
+    const sms = (await h.control.get('/sandbox/sms', { patient_id: id })).body as any[];
+    expect(sms).toHaveLength(1);
+    expect(sms[0]).toMatchObject({ purpose: 'consent' });
+    expect(JSON.stringify(pending.body)).not.toContain(sms[0].otp);
+    const visit = await otpVisit(h.hospital, id, sms[0].otp);
+    expect(visit.status).toBe(200);
+    expect(visit.body).toMatchObject({ workflow_state: 'DRAFT', claim_auth_status: 'AUTHORIZED', authorization_code: pending.body.token });
+    const looked = await h.hospital.get('/api/v1/claims/authorizations', { guid: pending.body.guid });
+    expect(looked.body.status).toBe('AUTHORIZED');
+    // The code is spent, as one from POST /claims/otp is.
+    expectError(await otpVisit(h.dispensary, id, sms[0].otp), 422, 'INVALID_OTP');
+  });
+
+  it('does not open a visit with the PENDING guid and no code (a hole R saw on UAT, not a shape)', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const pending = await authorizeThenCode(h.hospital, id);
+    const visit = await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: [CAPITATION], service_type: 'CAPITATION', auth_guid: pending.body.guid });
+    expectError(visit, 422, 'AUTHORIZATION_NOT_AUTHORIZED');
+  });
+
+  it("verifies the elective's pre-visit authorization with the code given to the OTP authorize", async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const pending = await authorizeThenCode(h.hospital, id, [ELECTIVE], 'INPATIENT');
+    expect(pending.body.status).toBe('PENDING');
+    const otp = await lastOtp(h.control, { patient_id: id });
+    const a = await electiveAuthorize(h.hospital, id, otp);
+    expect(a.body).toMatchObject({ status: 'AUTHORIZED_PENDING_VISIT', guid: pending.body.guid, token: pending.body.token });
+  });
+
+  it('is the OTP path: refused where biometrics are enforced for a patient not whitelisted, and blocked by a PENDING fingerprint request', async () => {
+    const covered = await crId(h.hospital, NID.covered);
+    expectError(await authorizeThenCode(h.hospital, covered), 422, 'BIOMETRICS_REQUIRED');
+    const id = await crId(h.hospital, NID.whitelisted);
+    expect((await biometric(h.hospital, id)).body.status).toBe('PENDING');
+    expectError(await authorizeThenCode(h.hospital, id), 409, 'PENDING_AUTHORIZATION_EXISTS');
+  });
+
+  it('refuses a capitation intervention under OUTPATIENT, as the other authorize shapes do', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    const r = await authorizeThenCode(h.hospital, id, [CAPITATION], 'OUTPATIENT');
+    expectError(r, 400, 'VALIDATION_ERROR');
+    expect(r.body.details[0].field).toBe('service_type');
   });
 });
 

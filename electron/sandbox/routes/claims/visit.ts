@@ -15,6 +15,7 @@ import {
   requireNoPendingAuthorization,
   requireOtpConsentAllowed,
   requirePatient,
+  verifyTextedAuthorization,
 } from '../../state/consent';
 import type { AuthorizationRecord, OtpRecord, PreauthRecord } from '../../state/store';
 import { tenantOf } from '../../tenancy';
@@ -133,12 +134,14 @@ export function visitRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     }
 
     if (a === undefined) {
-      // OTP visit: the elective's own consent carries the preauth; otherwise a new consent is made.
+      // OTP visit: the elective's own consent carries the preauth; a code an authorize texted
+      // verifies that authorization; otherwise a new consent is made.
       const previsit = preauths[0] === undefined ? undefined : ctx.state.authorizations.get(preauths[0].authorization_guid);
       a =
         previsit !== undefined && previsit.status === 'AUTHORIZED' && previsit.claim_consent_token === null
           ? previsit
-          : createAuthorization(ctx, {
+          : ((otp === undefined ? undefined : verifyTextedAuthorization(ctx, otp, 'visit')) ??
+            createAuthorization(ctx, {
               facility,
               patient,
               interventions: codes,
@@ -146,7 +149,7 @@ export function visitRoutes(app: FastifyInstance, ctx: SandboxContext): void {
               phase: 'visit',
               method: 'otp',
               status: 'AUTHORIZED',
-            });
+            }));
     }
     if (otp !== undefined) otp.used_at = ctx.now();
     const claim = newClaim(ctx, facility, {
