@@ -163,6 +163,7 @@ function invoiceView(c: ClaimRecord) {
   const total = totalAmount(c.lines);
   return {
     invoice_number: c.invoice_number,
+    ...when(c.provider_invoice_ref !== null, { provider_invoice_ref: c.provider_invoice_ref }),
     invoice_date: iso(c.visit_start),
     workflow_state: c.workflow_state === 'CLOSED' ? 'INVALID' : 'VALID',
     service_type: c.service_type,

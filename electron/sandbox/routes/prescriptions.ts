@@ -139,7 +139,13 @@ export function prescriptionRoutes(app: FastifyInstance, ctx: SandboxContext): v
     );
     if (!prescribed) throw fail.notFound(`No prescription for ${body.intervention_code} with that consent_token`);
     for (const d of body.doctors) {
-      if (findProfessional(d.identification_type, d.identification_number) === undefined) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
+      // R sends a dispenser known by registration number as `National ID` with that number (R
+      // create_dispense() `_dispenser_id_type`, its UAT note of 2026-09-24), and UAT took the type:
+      // under `National ID` the registry is asked by national ID, then by registration number.
+      const found =
+        findProfessional(d.identification_type, d.identification_number) ??
+        (d.identification_type === 'National ID' ? findProfessional('registration_number', d.identification_number) : undefined);
+      if (found === undefined) throw fail.rule('PROFESSIONAL_NOT_FOUND', `No professional with ${d.identification_type} ${d.identification_number} in the registry`);
     }
     const record: DispenseRecord = {
       id: ctx.state.nextSerial(),

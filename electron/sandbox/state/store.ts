@@ -173,6 +173,8 @@ export interface ClaimRecord {
   claim_auth_status: string;
   readonly authorization_guid: string;
   readonly invoice_number: string;
+  /** The facility's own invoice number for the claim, when its submit or discharge named one (the portal's `provider_invoice_ref`). */
+  provider_invoice_ref: string | null;
   readonly visit_number: string;
   readonly visit_start: number;
   lines: LineRecord[];

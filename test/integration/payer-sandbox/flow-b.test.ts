@@ -51,8 +51,8 @@ describe('flow B: outpatient capitation', () => {
     expect(sent.expiresInSeconds).toBe(300);
     const dischargeOtp = await readOtp(w.raw, { patient_id: patient }, 'discharge');
     const submit = { consent_token: visit.consentToken, invoice_number: preview.invoiceNumber ?? '', discharge_reason: 'RECOVERED', notes: 'Treated and sent home', otp: dischargeOtp } as const;
-    // A refused submit does not spend the OTP: the same code works once the invoice is right.
-    await refusal(w.dispensary.claims.submit({ ...submit, invoice_number: 'INV-NOT-THIS-ONE' }), { kind: 'rule_violation', status: 422, code: 'INVOICE_MISMATCH' });
+    // A refused submit does not spend the OTP: the same code works once the submit is right.
+    await refusal(w.dispensary.claims.submit({ ...submit, discharge_status: 'FULL' }), { kind: 'rule_violation', status: 422, code: 'NO_PARTIAL_DISCHARGE' });
     const submitted = await w.dispensary.claims.submit(submit);
     expect(submitted).toMatchObject({ workflowState: 'SUBMITTED', consentToken: visit.consentToken, invoiceNumber: preview.invoiceNumber });
     await refusal(w.dispensary.claims.submit(submit), { kind: 'conflict', status: 409, code: 'CLAIM_ALREADY_SUBMITTED' });

@@ -225,7 +225,6 @@ describe('submit (outpatient)', () => {
     expect(deceased.body.details[0]).toMatchObject({ field: 'discharge_reason' });
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'RECOVERED' }), 422, 'DISCHARGE_CONSENT_REQUIRED');
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'RECOVERED', otp: '123456' }), 422, 'INVALID_OTP');
-    expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, invoice_number: 'INV-X', discharge_reason: 'RECOVERED', otp: '123456' }), 422, 'INVOICE_MISMATCH');
     // The visit's own consent is not a visit-end consent.
     expectError(
       await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'RECOVERED', discharge_auth_guid: visit.authorization_guid }),
@@ -234,6 +233,34 @@ describe('submit (outpatient)', () => {
     );
     expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, discharge_reason: 'RECOVERED', otp: '123456', discharge_status: 'FULL' }), 422, 'NO_PARTIAL_DISCHARGE');
     expectError(await h.hospital.post('/api/v1/claims/discharge', { ...base, discharge_reason: 'RECOVERED', discharge_date: '2030-01-01T10:00:00Z', otp: '123456' }), 422, 'USE_SUBMIT');
+  });
+
+  it("names discharge_reason when a visit's submit lacks it, and speaks of DECEASED only when it was sent", async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const missing = await h.hospital.post('/api/v1/claims/submit', { consent_token: visit.consent_token, invoice_number: visit.invoice_number, otp: '123456' });
+    expectError(missing, 400, 'VALIDATION_ERROR');
+    expect(missing.body.details).toEqual([expect.objectContaining({ field: 'discharge_reason' })]);
+    expect(JSON.stringify(missing.body)).not.toContain('DECEASED');
+    const deceased = await h.hospital.post('/api/v1/claims/submit', { consent_token: visit.consent_token, discharge_reason: 'DECEASED', otp: '123456' });
+    expect(deceased.body.details[0].message).toMatch(/DECEASED is not valid on submit.*discharge/);
+  });
+
+  it("takes the facility's own invoice number (the portal: as the provider uses it internally) and refuses another claim's", async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const other = await openVisit(h, h.hospital, await crId(h.hospital, NID.whitelisted), codes.capitation, 'CAPITATION');
+    await addLine(h.hospital, visit.consent_token, codes.capitation, 500);
+    const guid = await dischargeByFingerprint(h, h.hospital, visit.consent_token, patient);
+    const base = { consent_token: visit.consent_token, discharge_reason: 'RECOVERED', discharge_auth_guid: guid };
+    expectError(await h.hospital.post('/api/v1/claims/submit', { ...base, invoice_number: other.invoice_number }), 422, 'INVOICE_MISMATCH');
+    const r = await h.hospital.post('/api/v1/claims/submit', { ...base, invoice_number: 'WARD3/2026/0147' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ workflow_state: 'SUBMITTED', invoice_number: visit.invoice_number, invoices: [{ invoice_number: visit.invoice_number, provider_invoice_ref: 'WARD3/2026/0147' }] });
+    // The payer's preview finds the claim by either number, and the facility's number names no other claim now.
+    expect((await h.hospital.get('/api/v1/claims/preview/payer', { provider_claim_no: 'WARD3/2026/0147' })).body.results).toHaveLength(1);
+    expect((await h.hospital.get('/api/v1/claims/preview/payer', { provider_claim_no: visit.invoice_number })).body.results).toHaveLength(1);
+    const otherGuid = await dischargeByFingerprint(h, h.hospital, other.consent_token, await crId(h.hospital, NID.whitelisted));
+    const taken = await h.hospital.post('/api/v1/claims/submit', { consent_token: other.consent_token, discharge_reason: 'RECOVERED', discharge_auth_guid: otherGuid, invoice_number: 'WARD3/2026/0147' });
+    expectError(taken, 422, 'INVOICE_MISMATCH');
   });
 
   it('refuses a visit-end authorization that is still PENDING', async () => {
@@ -404,6 +431,34 @@ describe('housekeeping', () => {
     const again = await dischargeByFingerprint(h, h.hospital, token, patient);
     const submittedAgain = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: again });
     expect(submittedAgain.body.workflow_state).toBe('SUBMITTED');
+  });
+
+  it.each([
+    ['the portal and R', '/api/v1/claims/lines/resubmit'],
+    ['the Postman collection', '/api/v1/claims/resubmit'],
+    ["A's claim-resubmission.service.ts", '/api/v1/claims/submit'],
+  ])('resubmits a returned claim in the form of %s (%s, the consent token alone): reopened, then sent back', async (_source, path) => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const token = visit.consent_token;
+    await addLine(h.hospital, token, codes.capitation, 900);
+    const guid = await dischargeByFingerprint(h, h.hospital, token, patient);
+    await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: visit.invoice_number, discharge_reason: 'RECOVERED', discharge_auth_guid: guid });
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'AUTOMATIC_CHECKS_DONE']) await h.control.post(`/sandbox/claims/${token}/workflow-state`, { to });
+    const reopened = await h.hospital.post(path, { consent_token: token });
+    expect(reopened.status).toBe(200);
+    expect((await preview(token)).workflow_state).toBe('DRAFT_RESUBMIT');
+    const back = await h.hospital.post(path, { consent_token: token });
+    expect(back.status).toBe(200);
+    expect((await preview(token)).workflow_state).toBe('SUBMITTED');
+    // Nothing to resubmit now: the dedicated routes refuse the state, and A's form is a submit of a submitted claim.
+    expect((await h.hospital.post(path, { consent_token: token })).status).toBe(409);
+  });
+
+  it('keeps a bare submit of a claim never submitted a submit: discharge_reason is still required there', async () => {
+    const visit = await openVisit(h, h.hospital, patient, codes.capitation, 'CAPITATION');
+    const r = await h.hospital.post('/api/v1/claims/submit', { consent_token: visit.consent_token });
+    expectError(r, 400, 'VALIDATION_ERROR');
+    expect(r.body.details[0].field).toBe('discharge_reason');
   });
 
   it('queues a submitted claim (PENDING, SUBMISSION_READY) and lets it fail to submit, all by the control API', async () => {

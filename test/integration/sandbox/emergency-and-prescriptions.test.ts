@@ -157,6 +157,19 @@ describe('emergency claims', () => {
     expect(r.body.workflow_state).toBe('SUBMITTED');
   });
 
+  it("submits an unidentified claim without discharge_reason, as A's SubmitUnIdentifiedClaimDto sends it, and names no DECEASED it was not sent", async () => {
+    const created = await createEmergency(h.hospital, codes.emergency, { mode_of_arrival: 'WALK-IN', brought_by: 'UNKNOWN' });
+    const token = created.authorization_code as string;
+    const invoice = await invoiceOf(token);
+    const missing = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: invoice });
+    expectError(missing, 400, 'VALIDATION_ERROR');
+    expect(missing.body.details.map((d: any) => d.field)).toEqual(['reason_for_unknown_patient']);
+    expect(JSON.stringify(missing.body)).not.toContain('discharge_reason');
+    const r = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: invoice, reason_for_unknown_patient: 'SHA_UNREGISTERED' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ workflow_state: 'SUBMITTED', reason_for_unknown_patient: 'SHA_UNREGISTERED' });
+  });
+
   it('refuses submission after 24 hours of sandbox time', async () => {
     const created = await createEmergency(h.hospital, codes.emergency);
     const token = created.authorization_code as string;
@@ -225,6 +238,8 @@ describe('prescriptions', () => {
     }
     // The dispenser by an identity document: a registration number is not a valid choice there (UAT).
     expectError(await h.hospital.post('/api/v1/prescriptions/dispense', { ...dispense, doctors: [{ identification_number: 'A12345', identification_type: 'registration_number' }] }), 400, 'VALIDATION_ERROR');
+    // R sends such a dispenser's registration number as a National ID (create_dispense(), its UAT note of 2026-09-24): taken.
+    expect((await h.hospital.post('/api/v1/prescriptions/dispense', { ...dispense, doctors: [{ identification_number: 'A12345', identification_type: 'National ID' }] })).status).toBe(200);
     expectError(await h.hospital.post('/api/v1/prescriptions/dispense', { ...dispense, doctors: [{ identification_number: '99999999', identification_type: 'National ID' }] }), 422, 'PROFESSIONAL_NOT_FOUND');
     const removed = await h.hospital.call('DELETE', '/api/v1/prescriptions/doctors', {
       body: { consent_token: visit.consent_token, intervention_code: codes.capitation, practitioner_registration_number: 'A12345' },

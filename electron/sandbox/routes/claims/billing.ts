@@ -58,7 +58,6 @@ const multipartLine = z.object({
   ).optional(),
 });
 
-
 const doctorRequest = z.object({ consent_token: text, identification_number: text, identification_type: practitionerIdType, regulation_body: regulator });
 const attachmentFields = z.object({ consent_token: text, intervention_code: text, document_type: z.enum(claimDocumentTypes) });
 const lineRemoval = z.object({ consent_token: text, line_guid: text });
@@ -81,7 +80,6 @@ function lineAttachments(meta: readonly { document_title?: string | undefined; d
     return { file, documentType: m.document_type, title: m.document_title ?? file.filename };
   });
 }
-
 
 export function billingRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/claims/lines', async (request) => {
@@ -150,7 +148,6 @@ export function billingRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     return reply.code(204).send();
   });
 
-
   app.post('/claims/attachments', async (request) => {
     const facility = tenantOf(request);
     const { fields, files } = await readMultipart(request);
@@ -166,7 +163,6 @@ export function billingRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     if (record === undefined) throw new Error('the attachment was not recorded');
     return attachmentView(claim, record);
   });
-
 
   app.patch('/claims/lines', async (request) => {
     const facility = tenantOf(request);

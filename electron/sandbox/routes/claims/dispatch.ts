@@ -12,7 +12,7 @@ import { DISCHARGE_REASONS, SUBMIT_DISCHARGE_REASONS, UNKNOWN_PATIENT_REASONS, b
 import { EMERGENCY_WINDOW_MS, claimDispatchView, claimPreview, totalAmount } from '../../views';
 import type { Facility } from '../../world/facilities';
 import { requireClaim, requireEditable } from '../shared';
-import { requireDoctor, requireInvoice, requireRequestedDocuments, sentBack, updatePerDiemDays } from './records';
+import { isReturned, providerInvoice, requireDoctor, requireRequestedDocuments, resubmitReturned, sentBack, updatePerDiemDays } from './records';
 
 const consentChoice = {
   otp: otpField.optional(),
@@ -41,9 +41,15 @@ const submitRequest = z.object({
   consent_token: text,
   // Optional on the portal; the sandbox checks it when sent.
   invoice_number: text.optional(),
-  discharge_reason: z.enum(SUBMIT_DISCHARGE_REASONS, {
-    error: 'must be RECOVERED, REFERRED, ABSCONDED or OTHER (DECEASED is not valid on submit; it is a reason_for_unknown_patient)',
-  }),
+  // Required of a visit's submit (R WORKFLOWS §9), not of an emergency's (A SubmitUnIdentifiedClaimDto): checked by the route.
+  discharge_reason: z
+    .enum(SUBMIT_DISCHARGE_REASONS, {
+      error: (issue) =>
+        issue.input === 'DECEASED'
+          ? 'DECEASED is not valid on submit (service-interface.md): a death on the ward is recorded by the inpatient discharge; an unidentified patient who died is reason_for_unknown_patient DECEASED'
+          : 'must be RECOVERED, REFERRED, ABSCONDED or OTHER',
+    })
+    .optional(),
   notes: z.string().trim().max(2000).optional(),
   discharge_status: z.enum(['PARTIAL', 'FULL']).optional(),
   reason_for_unknown_patient: z.enum(UNKNOWN_PATIENT_REASONS).optional(),
@@ -55,6 +61,11 @@ const payerPreviewQuery = z
   .object({ guid: text.optional(), provider_claim_no: text.optional() })
   .refine((v) => v.guid !== undefined || v.provider_claim_no !== undefined, { path: ['provider_claim_no'], message: 'provider_claim_no (or guid) is required' });
 const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text });
+
+/** A submit carrying nothing of a visit's end: A's resubmission when the claim is one the payer returned. */
+function isBareSubmit(body: z.output<typeof submitRequest>): boolean {
+  return [body.discharge_reason, body.otp, body.auth_guid, body.discharge_auth_guid, body.discharge_status, body.reason_for_unknown_patient].every((v) => v === undefined);
+}
 
 /** Checks the visit-end consent (discharge OTP or discharge authorization) and returns how to spend it. */
 function dischargeConsent(
@@ -90,7 +101,6 @@ function dischargeConsent(
   };
 }
 
-
 export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/claims/preview', async (request) => {
     const facility = tenantOf(request);
@@ -106,11 +116,12 @@ export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     if (claim.kind === 'emergency' || claim.service_type !== 'INPATIENT') {
       throw fail.rule('USE_SUBMIT', 'Discharge is for inpatient claims: submit this claim with POST /claims/submit');
     }
-    requireInvoice(claim, body.invoice_number);
+    const ownInvoice = providerInvoice(ctx, claim, body.invoice_number);
     requireDoctor(claim);
     requireCoverSet(ctx, claim);
     const spend = dischargeConsent(ctx, facility, claim, body);
     spend();
+    claim.provider_invoice_ref = ownInvoice ?? claim.provider_invoice_ref;
     if (body.discharge_status === 'PARTIAL') {
       updatePerDiemDays(ctx, claim);
       const billed = new Set(claim.partial_discharges.flatMap((p) => p.line_guids));
@@ -140,8 +151,17 @@ export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     const facility = tenantOf(request);
     const body = parse(submitRequest, request.body);
     const claim = requireClaim(ctx, facility, body.consent_token);
+    // A's resubmission (claim-resubmission.service.ts, since its fix of 2026-08-12): the consent token
+    // alone, posted here, on a claim the payer returned or holds.
+    if (isReturned(claim) && isBareSubmit(body)) {
+      resubmitReturned(ctx, claim);
+      return claimDispatchView(claim);
+    }
     requireEditable(claim);
-    requireInvoice(claim, body.invoice_number);
+    if (claim.kind !== 'emergency' && body.discharge_reason === undefined) {
+      throw fail.field('discharge_reason', 'required: RECOVERED, REFERRED, ABSCONDED or OTHER (UAT refuses a submit without it, R WORKFLOWS §9)');
+    }
+    const ownInvoice = providerInvoice(ctx, claim, body.invoice_number);
     requireRequestedDocuments(claim);
     if (body.discharge_status === 'PARTIAL') {
       throw fail.rule('USE_DISCHARGE', 'A partial discharge goes through POST /claims/discharge with discharge_status PARTIAL');
@@ -175,25 +195,29 @@ export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void 
       spend = dischargeConsent(ctx, facility, claim, body);
     }
     spend();
+    claim.provider_invoice_ref = ownInvoice ?? claim.provider_invoice_ref;
     if (claim.service_type === 'INPATIENT') updatePerDiemDays(ctx, claim);
     if (body.discharge_status === 'FULL') claim.discharge_status = 'FULL';
-    claim.discharge_reason = body.discharge_reason;
+    claim.discharge_reason = body.discharge_reason ?? null;
     claim.reason_for_unknown_patient = body.reason_for_unknown_patient ?? null;
     claim.notes = body.notes ?? claim.notes;
     claim.submitted_at = ctx.now();
     claim.claim_auth_status = 'SUBMITTED_CLAIM';
-    ctx.state.fireClaim(claim, 'submit', 'CLAIM_ALREADY_SUBMITTED', `submitted: ${body.discharge_reason}`);
+    ctx.state.fireClaim(claim, 'submit', 'CLAIM_ALREADY_SUBMITTED', `submitted: ${body.discharge_reason ?? body.reason_for_unknown_patient ?? 'emergency'}`);
     sentBack(claim);
     return claimDispatchView(claim);
   });
-
 
   app.get('/claims/preview/payer', async (request) => {
     const facility = tenantOf(request);
     const query = parse(payerPreviewQuery, request.query, 'query');
     // The live service keys on provider_claim_no alone [doc]; guid narrows only when sent alone.
     const results = [...ctx.state.claims.values()]
-      .filter((c) => c.facility === facility.code && (query.provider_claim_no !== undefined ? c.invoice_number === query.provider_claim_no : c.guid === query.guid))
+      .filter(
+        (c) =>
+          c.facility === facility.code &&
+          (query.provider_claim_no !== undefined ? c.invoice_number === query.provider_claim_no || c.provider_invoice_ref === query.provider_claim_no : c.guid === query.guid),
+      )
       .map((c) => ({
         guid: c.guid,
         providerClaimNo: c.invoice_number,
@@ -211,7 +235,6 @@ export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     return { pageSize: results.length, results };
   });
 
-
   app.post('/claims/close', async (request) => {
     const facility = tenantOf(request);
     const body = parse(closeRequest, request.body);
@@ -221,6 +244,4 @@ export function dispatchRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     claim.closed = { reason_type: body.cancel_reason_type, reason_text: body.cancel_reason_text, at: ctx.now() };
     return claimDispatchView(claim);
   });
-
-  // The portal's path; the exchange's Postman collection posts /claims/resubmit: both are answered.
 }

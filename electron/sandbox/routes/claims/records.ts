@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { iso } from '../../clock';
 import type { SandboxContext } from '../../context';
 import { fail } from '../../errors';
+import { CLAIM_MACHINE } from '../../state/machines';
 import type { AttachmentRecord, AuthorizationRecord, ClaimRecord } from '../../state/store';
 import { MAX_ATTACHMENTS_PER_CLAIM, checkAttachment, type UploadedFile } from '../../uploads';
 import type { practitionerFrom } from '../../validation';
@@ -54,7 +55,6 @@ export function addAttachments(ctx: SandboxContext, claim: ClaimRecord, files: r
   });
 }
 
-
 /** Per-diem lines bill the days from visit start to discharge (at least one). */
 export function updatePerDiemDays(ctx: SandboxContext, claim: ClaimRecord): void {
   const days = Math.max(1, Math.ceil((ctx.now() - claim.visit_start) / DAY_MS));
@@ -94,6 +94,7 @@ export function newClaim(
     claim_auth_status: input.claimAuthStatus,
     authorization_guid: input.authorization.guid,
     invoice_number: `INV-${facility.kmhflCode}-${String(serial).padStart(6, '0')}`,
+    provider_invoice_ref: null,
     visit_number: `VN-${facility.kmhflCode}-${String(serial).padStart(6, '0')}`,
     visit_start: now,
     lines: [],
@@ -137,11 +138,43 @@ export function newClaim(
   return claim;
 }
 
+/**
+ * The invoice number a submit or discharge names: the claim's own (the exchange gives one at visit
+ * creation, R WORKFLOWS §9), or the facility's own invoice for it — the portal describes
+ * `invoice_number` on submit as the "unique invoice number (as used by the provider internally)"
+ * and R types it "Provider's own invoice number". Another claim's number is refused (422
+ * INVOICE_MISMATCH): the portal calls it unique. Returns the facility's own number, to be kept
+ * once the call succeeds, or null.
+ */
+export function providerInvoice(ctx: SandboxContext, claim: ClaimRecord, invoiceNumber: string | undefined): string | null {
+  if (invoiceNumber === undefined || invoiceNumber === claim.invoice_number) return null;
+  const taken = [...ctx.state.claims.values()].some(
+    (c) => c !== claim && c.facility === claim.facility && (c.invoice_number === invoiceNumber || c.provider_invoice_ref === invoiceNumber),
+  );
+  if (taken) throw fail.rule('INVOICE_MISMATCH', `invoice_number ${invoiceNumber} is another claim's at this facility: an invoice number names one claim`);
+  return invoiceNumber;
+}
 
-export function requireInvoice(claim: ClaimRecord, invoiceNumber: string | undefined): void {
-  if (invoiceNumber !== undefined && invoiceNumber !== claim.invoice_number) {
-    throw fail.rule('INVOICE_MISMATCH', `invoice_number ${invoiceNumber} is not this claim's (${claim.invoice_number})`);
+/** The claim states a resubmission moves on (SHA's return, its hold, a failed dispatch). */
+export function isReturned(claim: ClaimRecord): boolean {
+  return CLAIM_MACHINE[claim.workflow_state].resubmit !== undefined;
+}
+
+/**
+ * Resubmits a claim the payer returned or holds, whichever documented form asked (the portal's
+ * `/claims/lines/resubmit`, Postman's `/claims/resubmit`, A's `/claims/submit {consent_token}`):
+ * one under the payer's review is reopened, one already reopened (corrected) goes back. True when
+ * it went back.
+ */
+export function resubmitReturned(ctx: SandboxContext, claim: ClaimRecord): boolean {
+  const goesBack = claim.workflow_state === 'DRAFT_RESUBMIT' || claim.workflow_state === 'DRAFT_RESUBMIT_DOCUMENTS';
+  if (goesBack) requireRequestedDocuments(claim);
+  ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', goesBack ? 'resubmitted to the payer' : 'reopened for resubmission');
+  if (goesBack) {
+    sentBack(claim);
+    claim.submitted_at = ctx.now();
   }
+  return goesBack;
 }
 
 /** The papers the payer asked for when it returned the claim, which must be on it before it goes back. */

@@ -8,7 +8,7 @@ import { tenantOf } from '../../tenancy';
 import { byConsentToken, money, parse, text } from '../../validation';
 import { lineView } from '../../views';
 import { requireClaim, requireEditable } from '../shared';
-import { requireRequestedDocuments, sentBack } from './records';
+import { resubmitReturned } from './records';
 
 /** The portal and R name the line `line_id`; the exchange's Postman collection `claim_line_id`: either is taken. */
 const lineEdit = z
@@ -25,21 +25,15 @@ const lineEdit = z
     message: 'send at least one of quantity, unit_price, scheme_code',
   });
 
-
 export function resubmissionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  // The portal's path (and R's); the exchange's Postman collection posts /claims/resubmit: both are
+  // answered with the portal's line answer. A's form (POST /claims/submit {consent_token}) is in dispatch.ts.
   for (const path of ['/claims/lines/resubmit', '/claims/resubmit']) {
     app.post(path, async (request) => {
       const facility = tenantOf(request);
       const body = parse(byConsentToken, request.body);
       const claim = requireClaim(ctx, facility, body.consent_token);
-      // A claim under the payer's review is reopened; one already reopened (corrected) goes back.
-      const goesBack = claim.workflow_state === 'DRAFT_RESUBMIT' || claim.workflow_state === 'DRAFT_RESUBMIT_DOCUMENTS';
-      if (goesBack) requireRequestedDocuments(claim);
-      ctx.state.fireClaim(claim, 'resubmit', 'INVALID_TRANSITION', goesBack ? 'resubmitted to the payer' : 'reopened for resubmission');
-      if (goesBack) {
-        sentBack(claim);
-        claim.submitted_at = ctx.now();
-      }
+      const goesBack = resubmitReturned(ctx, claim);
       const [first] = claim.lines;
       return {
         ...(first === undefined ? {} : { line_id: first.line_guid }),

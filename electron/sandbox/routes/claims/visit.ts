@@ -55,11 +55,9 @@ const visitRequest = z
   })
   .transform(({ intervention_code: _singular, intervention_codes, ...v }) => ({ ...v, intervention_codes: intervention_codes ?? [] }));
 
-
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
-
 
 export function visitRoutes(app: FastifyInstance, ctx: SandboxContext): void {
   app.post('/claims/visit', async (request) => {
