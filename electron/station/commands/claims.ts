@@ -23,7 +23,7 @@ export const claimsCommands = (s: StationServices) => {
     );
   return defineCommands({
     'claims.list': async (input: ValidInput<'claims.list'>) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const items = (await listClaims(c, input.checkWithSha === true)).map((wf) => claimSummary(c, wf)).sort(byAttention);
       return { items, needsNurse: items.filter((i) => i.attention !== 'none').length, closeToDeadline: items.filter((i) => i.resubmitBy?.closeToDeadline === true).length };
     },

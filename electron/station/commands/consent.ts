@@ -16,7 +16,7 @@ function patientIdOf(wf: AnyWorkflow): string | null {
 export const consentCommands = (s: StationServices) => {
   const step = s.workflowCommand;
   return defineCommands({
-    'consent.begin': async (input) => consentView(s.ctx(), await beginConsent(s.ctx(), input)),
+    'consent.begin': async (input) => consentView(s.ctx, await beginConsent(s.ctx, input)),
     'consent.sendSms': step(consentTakingKinds, (wf, c, input: { workflowId: string; contactId?: string | undefined }) => verification.sendSms(c, requireHost(wf), wf, input.contactId)),
     'consent.confirmSms': step(consentTakingKinds, (wf, c, input: { workflowId: string; code: string }) => verification.confirmSms(c, requireHost(wf), wf, input.code)),
     'consent.startFingerprint': step(consentTakingKinds, (wf, c) => verification.startFingerprint(c, requireHost(wf), wf)),
@@ -34,7 +34,7 @@ export const consentCommands = (s: StationServices) => {
       const link = s.findLink(input.handle);
       if (link === null) fail('NOT_FOUND', 'No authorization link with that handle is pending.', { field: 'handle' });
       if (s.host !== 'electron') return { shownBy: 'renderer' as const };
-      s.deps.onAuthorizationArea?.({ handle: link.handle, url: link.url, expiresAt: link.expiresAt, allowedOrigins: [...s.ctx().settings.values.allowedLinkOrigins], area: input.area });
+      s.deps.onAuthorizationArea?.({ handle: link.handle, url: link.url, expiresAt: link.expiresAt, allowedOrigins: [...s.ctx.settings.values.allowedLinkOrigins], area: input.area });
       return { shownBy: 'shell' as const };
     },
   });

@@ -6,7 +6,7 @@ import { defineCommands, type StationServices } from './services';
 export const electiveCommands = (s: StationServices) => {
   const command = s.workflowCommand;
   return defineCommands({
-    'elective.begin': async (input) => electiveView(s.ctx(), await beginElective(s.ctx(), input)),
+    'elective.begin': async (input) => electiveView(s.ctx, await beginElective(s.ctx, input)),
     'elective.submitPreauth': command(['elective'], (e, c, input: ValidInput<'elective.submitPreauth'>) =>
       submitPreauth(c, e, {
         serviceStart: input.serviceStart,

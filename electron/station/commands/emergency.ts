@@ -9,7 +9,7 @@ export const emergencyCommands = (s: StationServices) => {
   const command = s.workflowCommand;
   return defineCommands({
     'emergency.protocols': async (input) => {
-      const all = await listProtocols(s.ctx(), input.interventionCode);
+      const all = await listProtocols(s.ctx, input.interventionCode);
       const needle = input.search?.trim().toLowerCase() ?? '';
       return paged(
         all.filter((p) => needle === '' || p.protocolCode.toLowerCase().includes(needle) || p.name.toLowerCase().includes(needle)),
@@ -18,7 +18,7 @@ export const emergencyCommands = (s: StationServices) => {
       );
     },
     'emergency.create': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       return emergencyView(c, await createEmergency(c, input));
     },
     'emergency.resendClaim': command(['emergency'], (e, c) => resendClaim(c, e)),

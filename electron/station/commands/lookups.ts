@@ -180,10 +180,10 @@ function remember(c: Ctx, card: ProfessionalCard): void {
 
 export const lookupCommands = (s: StationServices) =>
   defineCommands({
-    'terminology.searchDiagnoses': async (input) => searchDiagnoses(s.ctx(), input.text),
-    'terminology.searchMedicines': async (input) => searchMedicines(s.ctx(), input.text),
+    'terminology.searchDiagnoses': async (input) => searchDiagnoses(s.ctx, input.text),
+    'terminology.searchMedicines': async (input) => searchMedicines(s.ctx, input.text),
     'professionals.find': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const card = await findProfessional(c, input.doctor);
       remember(c, card);
       c.engine.audit({ action: 'professionals.find', outcome: 'succeeded', summary: `${card.doctor.regulationBody} professional found (${card.licence} licence)` });
@@ -191,7 +191,7 @@ export const lookupCommands = (s: StationServices) =>
     },
     'professionals.searchByName': async (input) => {
       const words = input.name.toLowerCase().split(/\s+/).filter((w) => w !== '');
-      const items = rememberedDoctors(s.ctx()).filter((card) => {
+      const items = rememberedDoctors(s.ctx).filter((card) => {
         const name = card.name?.toLowerCase() ?? '';
         return words.every((word) => name.includes(word));
       });

@@ -246,7 +246,7 @@ export const prescriptionCommands = (s: StationServices) => {
       (visit, _c, record) => (record === undefined ? settledFirst() : prescriptionView(visit, record)),
     ),
     'prescription.list': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       if ('workflowId' in input) {
         const wf = c.engine.get(input.workflowId);
         if (wf?.kind !== 'visit') fail('NOT_FOUND', 'No such visit on this station.', { field: 'workflowId' });
@@ -270,7 +270,7 @@ export const prescriptionCommands = (s: StationServices) => {
       { afterReconciling: 'run' },
     ),
     'pharmacy.openVisits': async ({ patientRef }) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const patient = c.patients.facts(patientRef);
       const open = await openVisitsAtExchange(c, patient.patientId);
       const held = c.engine.all().filter((wf): wf is VisitWorkflow => wf.kind === 'visit' && wf.state === 'open' && wf.data.authorizationGuid !== undefined);
@@ -295,7 +295,7 @@ export const prescriptionCommands = (s: StationServices) => {
       (visit) => ({ dispenses: (visit.data.windowDispenses ?? []).map(dispenseView) }),
     ),
     'prescription.dispense': async (input) => {
-      const { visit } = visitOf(s.ctx(), input.prescriptionRef);
+      const { visit } = visitOf(s.ctx, input.prescriptionRef);
       return dispenseOnVisit({ ...input, workflowId: visit.id });
     },
   });

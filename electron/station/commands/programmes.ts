@@ -50,19 +50,19 @@ async function readRecord(c: Ctx, visit: VisitWorkflow, practitionerId: string) 
 
 export const programmeCommands = (s: StationServices) =>
   defineCommands({
-    'facilities.search': async (input) => ({ items: (await searchFacilities(s.ctx(), input.search)).slice(0, 50) }),
+    'facilities.search': async (input) => ({ items: (await searchFacilities(s.ctx, input.search)).slice(0, 50) }),
     'beds.occupancy': async () => {
-      const c = s.ctx();
+      const c = s.ctx;
       return bedOccupancyOf(await c.session.client().lookups.bedOccupancy({ facility_code: facilityCodeOf(c) }), c.nowIso());
     },
     'pomsf.balance': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const policyYear = policyYearOf(c.clock.now());
       const balance = await c.session.client().eligibility.pomsfBalance({ patient_id: c.patients.facts(input.patientRef).patientId, policy_year: policyYear });
       return pomsfBalanceOf(balance, policyYear);
     },
     'pomsf.tariffs': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const answer = await c.session.client().eligibility.resolvePmfTariffs({
         fr_code: facilityCodeOf(c),
         intervention_codes: input.interventionCodes,

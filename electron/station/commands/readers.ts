@@ -7,7 +7,7 @@ export const readerCommands = (s: StationServices) =>
     'readers.list': async () => ({ items: (await s.readers.list()).slice(0, 100) }),
     'readers.cancelCapture': async () => {
       const snapshot = await s.readers.cancelCapture();
-      s.ctx().engine.audit({ action: 'readers.cancelCapture', outcome: 'succeeded', summary: 'a page’s capture request was declined' });
+      s.ctx.engine.audit({ action: 'readers.cancelCapture', outcome: 'succeeded', summary: 'a page’s capture request was declined' });
       return snapshot;
     },
   });

@@ -1,4 +1,4 @@
-// What the command areas are handed by createStation, and the one helper every command on a
+// What the command areas are handed by the running station (composition.ts), and the one helper every command on a
 // workflow goes through (`workflowCommand`): the workflow found and locked, a call whose outcome is
 // not known settled with the exchange before anything else, the command run, and what it changed
 // without committing dropped when it fails.
@@ -25,18 +25,22 @@ export function defineCommands<T extends Partial<Handlers>>(commands: T): T {
   return commands;
 }
 
+/**
+ * The running station as the areas see it: every part is there (handlers are made only once the
+ * station has started), so no area asks whether it has.
+ */
 export interface StationServices {
   readonly deps: StationDeps;
   readonly host: 'electron' | 'browser';
   readonly readers: ReadersFacade;
   readonly lock: IdleLock;
-  ctx(): Ctx;
-  audit(): AuditLog;
+  readonly ctx: Ctx;
+  readonly audit: AuditLog;
   /** The audit records as the activity screen reads them, each with its patient masked. */
-  activity(): ActivityView;
-  workQueue(): WorkQueue;
-  staff(): StaffRegistry;
-  pinGuard(): PinGuard;
+  readonly activity: ActivityView;
+  readonly workQueue: WorkQueue;
+  readonly staff: StaffRegistry;
+  readonly pinGuard: PinGuard;
   /** Who works at the station now (kept while it is locked), and the change of her. */
   current(): StaffMember | null;
   setCurrent(member: StaffMember): void;
@@ -45,7 +49,7 @@ export interface StationServices {
   statusChanged(): void;
   emit(event: unknown): void;
   /** The readers' side following settings (origins, the preferred reader). */
-  followSettings(c: Ctx): Promise<void>;
+  followSettings(): Promise<void>;
   /** The pending authorization link behind a handle. */
   findLink(handle: string): AuthorizationLink | null;
   workflowCommand: WorkflowCommand;
@@ -70,7 +74,7 @@ export type WorkflowCommand = <K extends WorkflowKind, I extends { workflowId: s
 export function makeWorkflowCommand(services: Pick<StationServices, 'ctx' | 'viewOf'>): WorkflowCommand {
   return (kinds, run, answer, options = {}) =>
     async (input) => {
-      const c = services.ctx();
+      const c = services.ctx;
       if (c.engine.get(input.workflowId) === undefined) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
       return c.engine.lock(input.workflowId, async () => {
         const wf = c.engine.get(input.workflowId)!;

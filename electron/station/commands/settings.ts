@@ -13,9 +13,9 @@ export function requireAdministrator(s: StationServices, what: string, field?: s
 
 export const settingsCommands = (s: StationServices) =>
   defineCommands({
-    'settings.get': async () => s.ctx().settings.view(),
+    'settings.get': async () => s.ctx.settings.view(),
     'settings.update': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       const before = c.settings.values;
       const changed = administratorChanges(before, input);
       const fixed = changed.find((key) => c.settings.provisioned.includes(key));
@@ -43,12 +43,12 @@ export const settingsCommands = (s: StationServices) =>
         await c.session.settingsChanged();
       }
       if (input.idleLockMinutes !== undefined) s.lock.arm();
-      await s.followSettings(c);
+      await s.followSettings();
       s.statusChanged();
       return c.settings.view();
     },
     'facility.signIn': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       if ((input.clientSecret !== undefined || input.clientId !== undefined) && !c.settings.values.trainingMode) requireAdministrator(s, 'give the facility’s credentials', 'clientSecret');
       try {
         const session = await c.session.signIn(input.clientId, input.clientSecret);
@@ -60,7 +60,7 @@ export const settingsCommands = (s: StationServices) =>
       }
     },
     'facility.signOut': async (input) => {
-      const c = s.ctx();
+      const c = s.ctx;
       if (input.forgetCredentials === true && !c.settings.values.trainingMode) requireAdministrator(s, 'forget the facility’s credentials', 'forgetCredentials');
       const session = await c.session.signOut(input.forgetCredentials === true);
       c.engine.audit({ action: 'facility.signOut', outcome: 'succeeded', summary: input.forgetCredentials === true ? 'signed out; credentials forgotten' : 'signed out' });

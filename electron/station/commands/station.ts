@@ -10,11 +10,11 @@ import { defineCommands, type StationServices } from './services';
  * user. Five wrong PINs in a row and no PIN is tried for a minute.
  */
 async function signInByPin(s: StationServices, pin: string): Promise<void> {
-  const c = s.ctx();
-  const guard = s.pinGuard();
+  const c = s.ctx;
+  const guard = s.pinGuard;
   const before = guard.state();
   if (!before.open) fail('PIN_LOCKED', 'Five wrong PINs: wait a minute before trying again.', { retryAt: new Date(before.retryAt).toISOString() });
-  const member = await s.staff().findByPin(pin);
+  const member = await s.staff.findByPin(pin);
   if (member === null) {
     const after = guard.failed();
     c.engine.audit({ action: 'station.unlock', outcome: 'failed', errorCode: after.open ? 'PIN_WRONG' : 'PIN_LOCKED', summary: 'a wrong PIN' });
@@ -43,17 +43,17 @@ export const stationCommands = (s: StationServices) =>
       const { page: _p, pageSize: _s, search: _q, ...filters } = input;
       const page = input.page ?? 1;
       const pageSize = input.pageSize ?? 50;
-      const { items, total } = s.audit().read(filters, page, pageSize);
-      return { items: s.activity().entries(items), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
+      const { items, total } = s.audit.read(filters, page, pageSize);
+      return { items: s.activity.entries(items), page, pageSize, total, totalPages: Math.ceil(total / pageSize) };
     },
     'audit.export': async (input) => {
-      const c = s.ctx();
-      const { content, count } = s.audit().exportJsonLines(input);
+      const c = s.ctx;
+      const { content, count } = s.audit.exportJsonLines(input);
       c.engine.audit({ action: 'audit.export', outcome: 'succeeded', summary: `${count} records exported` });
       const stamp = c.nowIso().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
       return { fileName: `idhini-audit-${stamp}.jsonl`, mediaType: 'application/x-ndjson' as const, recordCount: count, content };
     },
-    'audit.verify': async () => ({ ...s.audit().verify(), checkedAt: s.ctx().nowIso() }),
+    'audit.verify': async () => ({ ...s.audit.verify(), checkedAt: s.ctx.nowIso() }),
 
     'station.status': async () => s.status(),
     'station.lock': async () => {
@@ -70,16 +70,16 @@ export const stationCommands = (s: StationServices) =>
     },
 
     'workflow.get': async (input) => {
-      const wf = s.ctx().engine.get(input.workflowId);
+      const wf = s.ctx.engine.get(input.workflowId);
       if (wf === undefined || !isShown(wf)) fail('NOT_FOUND', 'No such workflow on this station.', { field: 'workflowId' });
       return s.viewOf(wf);
     },
     'workflow.list': async (input) => {
-      const items = selectWorkflows(s.ctx().engine, input)
+      const items = selectWorkflows(s.ctx.engine, input)
         .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
         .slice(0, 200)
         .map((wf) => s.viewOf(wf));
       return { items };
     },
-    'work.queue': async (input) => ({ items: s.workQueue().items(selectWorkflows(s.ctx().engine, input), (wf) => s.viewOf(wf)).slice(0, 200) }),
+    'work.queue': async (input) => ({ items: s.workQueue.items(selectWorkflows(s.ctx.engine, input), (wf) => s.viewOf(wf)).slice(0, 200) }),
   });
