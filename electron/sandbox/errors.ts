@@ -35,6 +35,8 @@ export type ConflictCode =
   | 'AUTHORIZATION_NOT_PENDING'
   | 'DOCTOR_ALREADY_ATTACHED'
   | 'PREAUTH_NOT_CANCELLABLE'
+  // A second add of an intervention the claim has ACTIVE (AE reads the live refusal; docs/exchange-wire.md).
+  | 'INTERVENTION_ALREADY_ON_CLAIM'
   // The sandbox's own additions (listed in the README).
   | 'PREAUTH_NOT_EDITABLE'
   | 'CLAIM_NOT_EDITABLE'

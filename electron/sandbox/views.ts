@@ -99,10 +99,18 @@ export function totalAmount(lines: readonly LineRecord[]): number {
   return roundMoney(lines.reduce((sum, l) => sum + l.unit_price * l.quantity, 0));
 }
 
-/** An intervention of a claim, as the visit answer lists them [doc]. */
-function claimInterventionView(code: string) {
+/** A retired intervention stays on the claim as INACTIVE (R WORKFLOWS §9.8, UAT). */
+type InterventionState = 'ACTIVE' | 'INACTIVE';
+
+/** The claim's interventions with their states: the active ones in the order they joined, then the retired. */
+function interventionsOf(c: ClaimRecord): { code: string; state: InterventionState }[] {
+  return [...c.interventions.map((code) => ({ code, state: 'ACTIVE' as const })), ...c.retired_interventions.map((code) => ({ code, state: 'INACTIVE' as const }))];
+}
+
+/** An intervention of a claim, as the visit answer and an added intervention's answer give it [doc; A VisitIntervention]. */
+export function claimInterventionView(code: string, state: InterventionState = 'ACTIVE') {
   const i = CATALOGUE.interventionByCode.get(code);
-  if (i === undefined) return { intervention_code: code, intervention_name: code, workflow_state: 'ACTIVE' };
+  if (i === undefined) return { intervention_code: code, intervention_name: code, workflow_state: state };
   return {
     intervention_code: code,
     intervention_name: i.name,
@@ -110,7 +118,7 @@ function claimInterventionView(code: string) {
     sub_benefit_code: i.sub_benefit_code,
     needs_preauth: i.needsPreauth,
     applicable_document_types: [...i.applicableDocumentTypes],
-    workflow_state: 'ACTIVE',
+    workflow_state: state,
   };
 }
 
@@ -126,7 +134,7 @@ export function visitView(c: ClaimRecord) {
     invoice_number: c.invoice_number,
     visit_number: c.visit_number,
     visit_start: iso(c.visit_start),
-    interventions: c.interventions.map(claimInterventionView),
+    interventions: interventionsOf(c).map((i) => claimInterventionView(i.code, i.state)),
   };
 }
 
@@ -184,12 +192,12 @@ function claimObject(c: ClaimRecord) {
     claim_auth_status: c.claim_auth_status,
     ...when(c.patient_id !== null, { patient_number: c.patient_id }),
     service_type: c.service_type,
-    interventions: c.interventions.map((code) => {
+    interventions: interventionsOf(c).map(({ code, state }) => {
       const intervention = CATALOGUE.interventionByCode.get(code);
       return {
         intervention_code: code,
         intervention_name: intervention?.name ?? code,
-        workflow_state: 'ACTIVE',
+        workflow_state: state,
         preauth_exist: intervention?.needsPreauth === true && c.preauth_id !== null,
         // The intervention's document types as the visit's interventions carry them (A VisitIntervention).
         applicable_document_types: [...(intervention?.applicableDocumentTypes ?? [])],

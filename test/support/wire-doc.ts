@@ -17,8 +17,8 @@ export type BaseType = (typeof baseTypes)[number];
 /** Sent and Read alike: `cond` is required in some shapes only (the entry's notes say which). */
 export const requiredValues = ['yes', 'no', 'cond'] as const;
 export const confidences = ['2+', '1', 'docs', 'contract', 'none'] as const;
-/** What a citation starts with: a repository (A, R, K, V), a field-notes line, a wire-evidence row, the contract, or none. */
-export const citationSources = ['A', 'R', 'K', 'V', 'FN', 'WE', 'C'] as const;
+/** What a citation starts with: a repository (A, R, K, V, AE), a field-notes line, a wire-evidence row, the contract, or none. */
+export const citationSources = ['A', 'R', 'K', 'V', 'AE', 'FN', 'WE', 'C'] as const;
 
 /** One alternative of a Type cell: `json string[]` is `{json: true, base: 'string[]'}`. */
 export interface TypeAlternative {

@@ -5,11 +5,13 @@ import { defineOperation, jsonBody, nameOperations } from '../operation';
 import { confirmation } from '../wire/common';
 import {
   addBillingRequest,
+  addInterventionResponse,
   addDiagnosisRequest,
   addDoctorRequest,
   addLineRequest,
   attachment,
   claimDiagnosis,
+  claimInterventionRequest,
   claimLine,
   claimStateResponse,
   closeClaimRequest,
@@ -162,6 +164,29 @@ export const claimsOperations = nameOperations('claims', {
     path: '/api/v1/claims/interventions/switch',
     safeToRepeat: false,
     request: switchInterventionRequest,
+    response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
+  }),
+  // Several services on one claim (R WORKFLOWS §9.8, all three verified on UAT). Retiring deletes the
+  // intervention's lines; restoring brings the intervention back without them.
+  addIntervention: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/interventions',
+    safeToRepeat: false,
+    request: claimInterventionRequest,
+    response: { schema: addInterventionResponse },
+  }),
+  retireIntervention: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/interventions/retire',
+    safeToRepeat: false,
+    request: claimInterventionRequest,
+    response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
+  }),
+  restoreIntervention: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/interventions/restore',
+    safeToRepeat: false,
+    request: claimInterventionRequest,
     response: { schema: housekeepingResponse, emptyBody: true, textBody: true },
   }),
   close: defineOperation({

@@ -353,13 +353,36 @@ export const attachment = z
 export const previewRequest = z.strictObject({ consent_token: nonEmpty });
 
 /**
- * An intervention of the claim that names the document types applying to it
- * (`applicable_document_types`, A `cc/visit/types` `VisitIntervention`; R docs billing shows the
- * claim's interventions). Tried before the bare reference, which would drop them.
+ * An intervention of the claim as the preview lists it (A `cc/visit/types` `VisitIntervention`; R
+ * docs billing): its state (`workflow_state`: ACTIVE, or INACTIVE once retired, R WORKFLOWS §9.8)
+ * and the document types that apply to it. Tried before the bare reference, which would drop them.
  */
 const claimIntervention = z
-  .looseObject({ intervention_code: text.pipe(z.string().trim().min(1)), applicable_document_types: z.array(documentType).nullish() })
-  .transform((i) => ({ interventionCode: i.intervention_code, applicable: i.applicable_document_types?.filter((d) => d !== '') }));
+  .looseObject({
+    intervention_code: text.pipe(z.string().trim().min(1)),
+    intervention_name: optionalText,
+    workflow_state: optionalStatus,
+    applicable_document_types: z.array(documentType).nullish(),
+  })
+  .transform((i) => ({
+    interventionCode: i.intervention_code,
+    name: i.intervention_name,
+    state: i.workflow_state,
+    applicable: i.applicable_document_types?.filter((d) => d !== ''),
+  }));
+
+/** A retired intervention's state (R WORKFLOWS §9.8, UAT): it stays on the claim, without its lines. */
+export const RETIRED_INTERVENTION_STATE = 'INACTIVE';
+
+/** An intervention of the claim and where it stands. */
+export interface InterventionOnClaim {
+  readonly interventionCode: string;
+  readonly name: string | undefined;
+  /** `workflow_state` as SHA wrote it (ACTIVE, INACTIVE, …); undefined when it said none. */
+  readonly state: string | undefined;
+  /** False once retired (INACTIVE): billing it is refused, and restoring it brings back none of its lines. */
+  readonly active: boolean;
+}
 
 /** One invoice of the claim, with its lines. */
 export interface Invoice {
@@ -395,8 +418,11 @@ export interface ClaimPreview {
   /** `patient_number`: whom the claim is for (absent while an emergency patient is unidentified). */
   readonly patientId: string | undefined;
   readonly serviceType: string | undefined;
+  /** Every intervention code on the claim, retired ones included. */
   readonly interventions: string[] | undefined;
-  /** Per intervention of the claim, the document types that apply to it (`interventions[].applicable_document_types`), where it says. */
+  /** Each intervention of the claim with its state; a bare code (no state said) counts as active. */
+  readonly interventionStates: InterventionOnClaim[];
+  /** Per active intervention of the claim, the document types that apply to it (`interventions[].applicable_document_types`), where it says. */
   readonly documentTypes: { readonly interventionCode: string; readonly applicable: string[] }[];
   readonly invoices: Invoice[];
   /** Every invoice's lines, in order. */
@@ -462,7 +488,15 @@ export const previewResponse = z
       patientId: p.patient_number,
       serviceType: p.service_type,
       interventions: p.interventions?.map((i) => (typeof i === 'string' ? i : i.interventionCode)),
-      documentTypes: (p.interventions ?? []).flatMap((i) => (typeof i === 'string' || i.applicable === undefined ? [] : [{ interventionCode: i.interventionCode, applicable: i.applicable }])),
+      interventionStates: (p.interventions ?? []).map((i) =>
+        typeof i === 'string'
+          ? { interventionCode: i, name: undefined, state: undefined, active: true }
+          : { interventionCode: i.interventionCode, name: i.name, state: i.state, active: i.state !== RETIRED_INTERVENTION_STATE },
+      ),
+      // A retired intervention's papers are no longer asked for: its lines are gone with it.
+      documentTypes: (p.interventions ?? []).flatMap((i) =>
+        typeof i === 'string' || i.applicable === undefined || i.state === RETIRED_INTERVENTION_STATE ? [] : [{ interventionCode: i.interventionCode, applicable: i.applicable }],
+      ),
       invoices: p.invoices,
       lines: p.invoices.flatMap((i) => i.lines),
       diagnoses: p.claim_diagnoses,
@@ -588,6 +622,55 @@ export const switchInterventionRequest = z
       if (v[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required when retain_bill_items is true` });
     }
   });
+
+/**
+ * Adding, retiring or restoring an intervention on an open claim: the claim's consent token and the
+ * intervention's code (R docs interventions; A `cc/interventions/types` `AddInterventionDto`,
+ * `RetireInterventionDto`, `RestoreInterventionDto`; R `add_intervention()`, `retire_intervention()`,
+ * `restore_intervention()`; K `intervention-crud-launcher`).
+ */
+export const claimInterventionRequest = z.strictObject({ consent_token: nonEmpty, intervention_code: nonEmpty });
+
+/** The intervention as adding it answers (R docs interventions 200; A types it `VisitIntervention`). */
+export interface AddedIntervention {
+  /** `id`: SHA's id of the intervention on this claim. */
+  readonly id: string | undefined;
+  readonly interventionCode: string | undefined;
+  readonly name: string | undefined;
+  readonly state: string | undefined;
+  readonly paymentMechanism: string | undefined;
+  readonly subBenefitCode: string | undefined;
+  readonly needsPreauth: boolean | undefined;
+  readonly preauthExists: boolean | undefined;
+  readonly applicableDocumentTypes: string[];
+}
+
+/** Every field is optional on the portal's page: the station confirms an add by the preview, never by this answer alone. */
+export const addInterventionResponse = z
+  .looseObject({
+    id: optionalText,
+    intervention_code: optionalText,
+    intervention_name: optionalText,
+    workflow_state: optionalStatus,
+    intervention_payment_mechanism: optionalText,
+    sub_benefit_code: optionalText,
+    needs_preauth: optionalBoolean,
+    preauth_exist: optionalBoolean,
+    applicable_document_types: z.array(documentType).nullish(),
+  })
+  .transform(
+    (i): AddedIntervention => ({
+      id: i.id,
+      interventionCode: i.intervention_code,
+      name: i.intervention_name,
+      state: i.workflow_state,
+      paymentMechanism: i.intervention_payment_mechanism,
+      subBenefitCode: i.sub_benefit_code,
+      needsPreauth: i.needs_preauth,
+      preauthExists: i.preauth_exist,
+      applicableDocumentTypes: (i.applicable_document_types ?? []).filter((d) => d !== ''),
+    }),
+  );
 
 export const closeClaimRequest = z.strictObject({
   consent_token: nonEmpty,

@@ -29,12 +29,14 @@ export type {
 } from './consent';
 export type { Preauth, PreauthStatus } from './preauth';
 export type {
+  AddedIntervention,
   Attachment,
   ClaimDiagnosis,
   ClaimLine,
   ClaimPreview,
   ClaimState,
   Housekeeping,
+  InterventionOnClaim,
   Invoice,
   LineResubmission,
   Visit,

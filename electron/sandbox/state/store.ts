@@ -168,7 +168,10 @@ export interface ClaimRecord {
   patient_id: string | null;
   readonly kind: 'visit' | 'emergency';
   readonly service_type: string;
+  /** The claim's active interventions (ACTIVE on the preview), in the order they joined it. */
   interventions: string[];
+  /** Interventions retired from the claim (INACTIVE on the preview, R WORKFLOWS §9.8), their lines deleted. */
+  retired_interventions: string[];
   workflow_state: ClaimState;
   claim_auth_status: string;
   readonly authorization_guid: string;

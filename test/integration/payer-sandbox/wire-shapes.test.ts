@@ -146,9 +146,9 @@ const electivePreauth: Step = [
   },
 ];
 
-/** An inpatient per-diem stay: a partial discharge, an intervention switch, and the claim closed. */
+/** An inpatient per-diem stay: a second service added, retired and restored, a partial discharge, an intervention switch, and the claim closed. */
 const inpatientStay: Step = [
-  'an inpatient stay: partial discharge, intervention switch, close',
+  'an inpatient stay: a service added, retired and restored, partial discharge, intervention switch, close',
   async ({ hospital: c, w, codes }) => {
     const patient = await patientId(c, NID.covered);
     const a = await c.consent.authorizeBiometric({ patient_id: patient, service_type: 'INPATIENT', interventions: [codes.perDiem.code], ...BIOMETRIC });
@@ -156,6 +156,9 @@ const inpatientStay: Step = [
     const visit = await c.claims.createVisit({ patient_id: patient, intervention_codes: [codes.perDiem.code], service_type: 'INPATIENT', auth_guid: a.guid ?? '', ...PRACTITIONER });
     const token = visit.consentToken;
     await c.lookups.bedOccupancy({ facility_code: HOSPITAL.code });
+    await c.claims.addIntervention({ consent_token: token, intervention_code: codes.elective.code });
+    await c.claims.retireIntervention({ consent_token: token, intervention_code: codes.elective.code });
+    await c.claims.restoreIntervention({ consent_token: token, intervention_code: codes.elective.code });
     const preview = await c.claims.preview({ consent_token: token });
     await c.consent.sendDischargeOtp({ consent_token: token, patient_id: patient });
     const otp = await readOtp(w.raw, { patient_id: patient }, 'discharge');

@@ -389,7 +389,11 @@ describe('housekeeping', () => {
     const switched = await h.hospital.post('/api/v1/claims/interventions/switch', { ...switchBody, bill_from: '2030-01-01T08:00:00Z', bill_to: '2030-01-01T18:00:00Z' });
     expect(switched.body).toEqual({ data: {}, message: 'Intervention switched' });
     const p = await preview(token);
-    expect(p.interventions.map((i: any) => i.intervention_code)).toEqual(['SHA-03-001']);
+    // The switched-out intervention stays on the claim, INACTIVE (R WORKFLOWS §9.8, UAT).
+    expect(p.interventions.map((i: any) => [i.intervention_code, i.workflow_state])).toEqual([
+      ['SHA-03-001', 'ACTIVE'],
+      [codes.capitation, 'INACTIVE'],
+    ]);
     expect(previewLines(p)[0].intervention_code).toBe('SHA-03-001');
     expect(p.claim_diagnoses[0].intervention_code).toBe('SHA-03-001');
     const removed = await h.hospital.call('PATCH', '/api/v1/claims/lines', { body: { consent_token: token, line_guid: added.id } });

@@ -1,13 +1,21 @@
-// The interventions of an open claim (or of a consent before its visit): switching one for another.
-import type { FastifyInstance } from 'fastify';
+// The interventions of an open claim (or of a consent before its visit): adding one, retiring and
+// restoring it (R WORKFLOWS §9.8, UAT: a retired one stays INACTIVE and loses its lines; a restored
+// one comes back without them), and switching one for another. docs/exchange-wire.md says which
+// refusals the sources show; where they show none, nothing is refused.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SandboxContext } from '../../context';
 import { fail } from '../../errors';
 import { finalisedPreauthFor, requireFitsServiceType, requireInterventions } from '../../state/consent';
+import type { ClaimRecord } from '../../state/store';
 import { tenantOf } from '../../tenancy';
 import { parse, text } from '../../validation';
-import { requireEditable } from '../shared';
-import { isoDate } from './records';
+import { claimInterventionView } from '../../views';
+import { requireClaim, requireEditable } from '../shared';
+import { addPerDiemLine, isoDate } from './records';
+
+/** The portal also lists facilityID and facilityIDType (optional, for the add); they are read and ignored. */
+const interventionOnClaim = z.object({ consent_token: text, intervention_code: text });
 
 const interventionSwitch = z
   .object({
@@ -26,7 +34,62 @@ const interventionSwitch = z
     }
   });
 
+function editableClaim(ctx: SandboxContext, request: FastifyRequest): { claim: ClaimRecord; code: string } {
+  const facility = tenantOf(request);
+  const body = parse(interventionOnClaim, request.body);
+  const claim = requireClaim(ctx, facility, body.consent_token);
+  requireEditable(claim);
+  return { claim, code: body.intervention_code };
+}
+
+function requireOnClaim(claim: ClaimRecord, code: string): void {
+  if (!claim.interventions.includes(code) && !claim.retired_interventions.includes(code)) {
+    throw fail.notFound(`${code} is not an intervention of this claim (${[...claim.interventions, ...claim.retired_interventions].join(', ')})`);
+  }
+}
+
 export function interventionRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  app.post('/claims/interventions', async (request) => {
+    const { claim, code } = editableClaim(ctx, request);
+    const [intervention] = requireInterventions([code]);
+    if (intervention === undefined) throw fail.field('intervention_code', 'required');
+    if (claim.interventions.includes(code)) {
+      // AE reads a second add's refusal ("already … exists") as "it is there": the live service refuses a duplicate.
+      throw fail.conflict('INTERVENTION_ALREADY_ON_CLAIM', `${code} is already on the claim`, [{ intervention_code: code }]);
+    }
+    if (claim.retired_interventions.includes(code)) {
+      // Ours (no source): adding a retired intervention makes it ACTIVE again, as a restore, its lines not brought back.
+      claim.retired_interventions = claim.retired_interventions.filter((c) => c !== code);
+    } else {
+      addPerDiemLine(ctx, claim, intervention);
+    }
+    claim.interventions = [...claim.interventions, code];
+    return claimInterventionView(code, 'ACTIVE');
+  });
+
+  app.post('/claims/interventions/retire', async (request) => {
+    const { claim, code } = editableClaim(ctx, request);
+    requireOnClaim(claim, code);
+    if (claim.interventions.includes(code)) {
+      // UAT deleted a retired intervention's lines (R WORKFLOWS §9.8); its diagnoses and papers: no source says, kept.
+      claim.lines = claim.lines.filter((l) => l.intervention_code !== code);
+      claim.interventions = claim.interventions.filter((c) => c !== code);
+      claim.retired_interventions = [...claim.retired_interventions, code];
+    }
+    return { data: {}, message: 'Intervention retired successfully' };
+  });
+
+  app.post('/claims/interventions/restore', async (request) => {
+    const { claim, code } = editableClaim(ctx, request);
+    requireOnClaim(claim, code);
+    if (claim.retired_interventions.includes(code)) {
+      // The intervention comes back; its deleted lines do not (R WORKFLOWS §9.8).
+      claim.retired_interventions = claim.retired_interventions.filter((c) => c !== code);
+      claim.interventions = [...claim.interventions, code];
+    }
+    return { data: {}, message: 'Intervention restored successfully' };
+  });
+
   app.post('/claims/interventions/switch', async (request) => {
     const facility = tenantOf(request);
     const body = parse(interventionSwitch, request.body);
@@ -52,6 +115,10 @@ export function interventionRoutes(app: FastifyInstance, ctx: SandboxContext): v
       throw fail.rule('PREAUTH_REQUIRED', `${next.intervention_code} needs a FINALISED preauthorization`);
     }
     claim.interventions = [...new Set(claim.interventions.map((c) => (c === body.existing_intervention_code ? next.intervention_code : c)))];
+    // UAT left the old intervention INACTIVE and the new one ACTIVE (R WORKFLOWS §9.8).
+    claim.retired_interventions = [...claim.retired_interventions.filter((c) => c !== next.intervention_code && c !== body.existing_intervention_code), body.existing_intervention_code].filter(
+      (c) => !claim.interventions.includes(c),
+    );
     claim.lines = body.retain_bill_items
       ? claim.lines.map((l) => (l.intervention_code === body.existing_intervention_code ? { ...l, intervention_code: next.intervention_code } : l))
       : claim.lines.filter((l) => l.intervention_code !== body.existing_intervention_code);

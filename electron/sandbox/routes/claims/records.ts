@@ -23,6 +23,10 @@ export function attachDoctor(claim: ClaimRecord, practitioner: ReturnType<typeof
 }
 
 export function requireClaimIntervention(claim: ClaimRecord, code: string): void {
+  if (claim.retired_interventions.includes(code)) {
+    // Ours: no source bills a retired intervention; AE saw SHA refuse a line for one not in the visit.
+    throw fail.rule('INTERVENTION_NOT_ALLOWED', `${code} is retired on this claim: restore it before billing it`);
+  }
   if (!claim.interventions.includes(code)) {
     throw fail.rule('INTERVENTION_NOT_ALLOWED', `${code} is not an intervention of this claim (${claim.interventions.join(', ')})`);
   }
@@ -65,6 +69,25 @@ export function updatePerDiemDays(ctx: SandboxContext, claim: ClaimRecord): void
   }
 }
 
+/** Inpatient per diem: the day line is generated when the intervention joins the claim and dispatched by discharge (rule 3). */
+export function addPerDiemLine(ctx: SandboxContext, claim: ClaimRecord, intervention: Intervention): void {
+  if (!isPerDiem(intervention)) return;
+  const now = ctx.now();
+  claim.lines.push({
+    line_guid: ctx.rng.uuid(),
+    intervention_code: intervention.intervention_code,
+    item_code: intervention.intervention_code,
+    description: `${intervention.name} (1 day)`,
+    unit_price: intervention.tariff,
+    quantity: 1,
+    diagnoses: [],
+    service_date: iso(now).slice(0, 10),
+    practitioner: null,
+    generated: 'per_diem',
+    created_at: now,
+  });
+}
+
 export function newClaim(
   ctx: SandboxContext,
   facility: Facility,
@@ -90,6 +113,7 @@ export function newClaim(
     kind: input.kind,
     service_type: input.serviceType,
     interventions: input.interventions.map((i) => i.intervention_code),
+    retired_interventions: [],
     workflow_state: 'DRAFT',
     claim_auth_status: input.claimAuthStatus,
     authorization_guid: input.authorization.guid,
@@ -115,23 +139,7 @@ export function newClaim(
     closed: null,
     created_at: now,
   };
-  // Inpatient per diem: the day line is generated at admission and dispatched by discharge (rule 3).
-  for (const i of input.interventions) {
-    if (!isPerDiem(i)) continue;
-    claim.lines.push({
-      line_guid: ctx.rng.uuid(),
-      intervention_code: i.intervention_code,
-      item_code: i.intervention_code,
-      description: `${i.name} (1 day)`,
-      unit_price: i.tariff,
-      quantity: 1,
-      diagnoses: [],
-      service_date: iso(now).slice(0, 10),
-      practitioner: null,
-      generated: 'per_diem',
-      created_at: now,
-    });
-  }
+  for (const i of input.interventions) addPerDiemLine(ctx, claim, i);
   input.authorization.claim_consent_token = claim.consent_token;
   ctx.state.claims.set(claim.consent_token, claim);
   ctx.state.created('claim', facility.code, claim.guid, claim.consent_token, claim.workflow_state);
