@@ -80,6 +80,20 @@ export type CommandOutcome<N extends CommandName> = Outcome<CommandOutput<N>>;
 
 export const commandNames = Object.keys(commands) as CommandName[];
 
+/**
+ * Commands a shell answers itself and the station core never does: where the authorization link is
+ * shown is the shell's to say (the Electron shell's own view, or the renderer's iframe in browser
+ * mode), so each shell owns `authorizationView.setArea`.
+ */
+export const shellCommandNames = ['authorizationView.setArea'] as const satisfies readonly CommandName[];
+export type ShellCommandName = (typeof shellCommandNames)[number];
+/** What the station core answers: every command but the shell's own. */
+export type CoreCommandName = Exclude<CommandName, ShellCommandName>;
+
+export function isShellCommand(name: CommandName): name is ShellCommandName {
+  return (shellCommandNames as readonly CommandName[]).includes(name);
+}
+
 export const stationEvent = z.discriminatedUnion('type', [...workflowEvents, ...readerEvents, ...statusEvents]);
 export type StationEvent = z.infer<typeof stationEvent>;
 export type StationEventType = StationEvent['type'];

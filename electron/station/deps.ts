@@ -61,24 +61,10 @@ export interface StationDeps {
   /** The computer's name, sent as device_name when a visit opens (default os.hostname()). */
   readonly deviceName?: string;
   readonly timing?: Partial<StationTiming>;
-  /**
-   * Electron shell: the renderer reserved (or released, area null) the rectangle for an
-   * authorization link; the shell lays its own view over it. Not called in browser mode.
-   */
-  readonly onAuthorizationArea?: (request: AuthorizationAreaRequest) => void;
   /** Commands the station takes on at once at most (64); past it, BUSY. */
   readonly maxCommandsInFlight?: number;
   /** Test hook: called synchronously at each journal point (the crash-resume tests SIGKILL here). */
   readonly onJournalPoint?: (point: JournalPoint) => void;
-}
-
-export interface AuthorizationAreaRequest {
-  readonly handle: string;
-  readonly url: string;
-  readonly expiresAt: string;
-  /** Origins the view may load and navigate within (settings.allowedLinkOrigins). */
-  readonly allowedOrigins: readonly string[];
-  readonly area: { readonly x: number; readonly y: number; readonly width: number; readonly height: number } | null;
 }
 
 export interface StationTiming {

@@ -4,7 +4,7 @@
 // answers), and which commands count as someone acting for the idle lock (`isActivity`). Then the
 // handler, its failure turned into the contract's error, and one log line per command.
 import type { Logger } from 'pino';
-import { makeError, type CommandName, type CommandOutcome, type Invocation, type StationError } from '../contract';
+import { isShellCommand, makeError, type CommandName, type CommandOutcome, type Invocation, type StationError } from '../contract';
 import type { Handlers, StationServices } from './commands/services';
 import { toStationError } from './errors';
 
@@ -63,6 +63,8 @@ export function createDispatch(o: DispatchOptions): Dispatch {
 }
 
 async function handle(o: DispatchOptions, station: { services: StationServices; handlers: Handlers }, invocation: Invocation): Promise<CommandOutcome<CommandName>> {
+  // Where the authorization link is shown is the shell's own command; no shell stands in front of this call.
+  if (isShellCommand(invocation.name)) return { ok: false, error: makeError('WRONG_STATE', `${invocation.name} is answered by the shell that shows the station, not by its core.`) };
   const refused = lockGate(invocation, station.services);
   if (refused !== null) return { ok: false, error: refused };
   if (isActivity(invocation)) station.services.lock.activity();

@@ -3,7 +3,6 @@ export { createStation, STATION_COMMANDS_IN_FLIGHT, type Station } from './stati
 export { FileSecretStore, windowsOwnerOnlyArgs, type FileSecretStoreOptions } from './file-secret-store';
 export {
   defaultTiming,
-  type AuthorizationAreaRequest,
   deviceOsOf,
   memorySecretStore,
   type Clock,

@@ -1,7 +1,6 @@
-// consent.*, authorizationView.setArea: flow B's consent begun, and the verification commands on
+// consent.*: flow B's consent begun, and the verification commands on
 // whichever workflow is taking consent (consent, elective, discharge, emergency identification).
 import type { ValidInput } from '../../contract';
-import { fail } from '../errors';
 import { beginConsent, consentView } from '../workflows/consent';
 import { cancelDischarge } from '../workflows/discharge';
 import type { AnyWorkflow } from '../workflows/types';
@@ -30,12 +29,5 @@ export const consentCommands = (s: StationServices) => {
     'consent.requestWhitelist': step(consentTakingKinds, (wf, c, input: ValidInput<'consent.requestWhitelist'>) =>
       verification.requestWhitelist(c, requireHost(wf), wf, patientIdOf(wf), input.reasonType, input.reasonText, input.document),
     ),
-    'authorizationView.setArea': async (input) => {
-      const link = s.findLink(input.handle);
-      if (link === null) fail('NOT_FOUND', 'No authorization link with that handle is pending.', { field: 'handle' });
-      if (s.host !== 'electron') return { shownBy: 'renderer' as const };
-      s.deps.onAuthorizationArea?.({ handle: link.handle, url: link.url, expiresAt: link.expiresAt, allowedOrigins: [...s.ctx.settings.values.allowedLinkOrigins], area: input.area });
-      return { shownBy: 'shell' as const };
-    },
   });
 };

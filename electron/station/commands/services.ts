@@ -2,7 +2,7 @@
 // workflow goes through (`workflowCommand`): the workflow found and locked, a call whose outcome is
 // not known settled with the exchange before anything else, the command run, and what it changed
 // without committing dropped when it fails.
-import type { CommandName, StationStatus, ValidInput, WorkflowKind, WorkflowView } from '../../contract';
+import type { CoreCommandName, StationStatus, ValidInput, WorkflowKind, WorkflowView } from '../../contract';
 import type { AuditLog } from '../audit';
 import type { ActivityView } from '../views/activity';
 import type { WorkQueue } from '../views/work-queue';
@@ -17,8 +17,9 @@ import { hostOf, resumeWorkflow } from '../workflows/recovery';
 import type { AnyWorkflow, AuthorizationLink, WorkflowOf } from '../workflows/types';
 import type { VerificationHost } from '../workflows/verification';
 
-export type Handler<N extends CommandName> = (input: ValidInput<N>) => Promise<unknown>;
-export type Handlers = { [N in CommandName]: Handler<N> };
+export type Handler<N extends CoreCommandName> = (input: ValidInput<N>) => Promise<unknown>;
+/** Every command the core answers (a shell answers its own: `shellCommandNames`). */
+export type Handlers = { [N in CoreCommandName]: Handler<N> };
 
 /** An area's commands: checked against the contract's inputs, each name at most once. */
 export function defineCommands<T extends Partial<Handlers>>(commands: T): T {
