@@ -8,6 +8,7 @@ import { startI18n } from './i18n';
 import { setTransport } from './state/bridge';
 import { startStation } from './state/station-store';
 import './ui/styles.css';
+import './feature-styles';
 
 const transport = connectToStation();
 if (transport !== null) setTransport(transport);

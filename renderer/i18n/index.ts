@@ -1,15 +1,15 @@
 // i18next with the English strings in the first bundle and the Swahili ones loaded on first use.
-// Every string the nurse reads lives in en.json and sw.json (test/unit/renderer/i18n.test.ts keeps
-// them in step).
+// Every string the nurse reads lives in an en.json and a sw.json: the shared words here, each
+// feature's in its folder (catalogue.ts; test/unit/renderer/i18n.test.ts keeps them in step).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './en.json';
+import { english } from './english';
 
 export type Language = 'en' | 'sw';
 
 export async function startI18n(language: Language): Promise<void> {
   await i18next.use(initReactI18next).init({
-    resources: { en: { translation: en } },
+    resources: { en: { translation: english } },
     lng: 'en',
     fallbackLng: 'en',
     interpolation: { escapeValue: false }, // React escapes
@@ -23,8 +23,8 @@ export async function switchLanguage(language: Language): Promise<void> {
   // Changing to the language already shown would redraw every screen for nothing.
   if (i18next.language === language && document.documentElement.lang === language) return;
   if (language === 'sw' && !i18next.hasResourceBundle('sw', 'translation')) {
-    const sw = await import('./sw.json');
-    i18next.addResourceBundle('sw', 'translation', sw.default);
+    const { swahili } = await import('./swahili');
+    i18next.addResourceBundle('sw', 'translation', swahili);
   }
   await i18next.changeLanguage(language);
   document.documentElement.lang = language;

@@ -1,30 +1,18 @@
 // The glossary the translators keep (renderer/i18n/glossary.json) holds every catalogue to one term
 // per concept: wherever an English text names a concept, its Swahili says the concept's term, and
-// the words the glossary retires are nowhere. The catalogues: the renderer's (en.json, sw.json) and
+// the words the glossary retires are nowhere. The catalogues: the renderer's (every en.json and sw.json, merged) and
 // the sandbox's authorization page, which patients read.
 import { describe, expect, it } from 'vitest';
 import { fingerLabel, fingerLabelSw, pageWords } from '../../../electron/sandbox/page/authorization-page';
 import { FINGERS } from '../../../electron/sandbox/world/patients';
 import glossary from '../../../renderer/i18n/glossary.json';
-import en from '../../../renderer/i18n/en.json';
-import sw from '../../../renderer/i18n/sw.json';
-
-type Tree = { [key: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
-    else for (const [k, v] of flatten(value, `${prefix}${key}.`)) out.set(k, v);
-  }
-  return out;
-}
+import { catalogue, flatten } from '../../support/catalogues';
 
 /** Every catalogue as pairs of an English text and its Swahili, by a key naming where it lives. */
 function catalogues(): Map<string, { en: string; sw: string }> {
   const pairs = new Map<string, { en: string; sw: string }>();
-  const english = flatten(en as Tree);
-  const swahili = flatten(sw as Tree);
+  const english = flatten(catalogue('en'));
+  const swahili = flatten(catalogue('sw'));
   for (const [key, text] of english) pairs.set(`renderer ${key}`, { en: text, sw: swahili.get(key) ?? '' });
   for (const key of Object.keys(pageWords.en) as (keyof typeof pageWords.en)[]) pairs.set(`authorization page ${key}`, { en: pageWords.en[key], sw: pageWords.sw[key] });
   for (const finger of FINGERS) pairs.set(`authorization page finger ${finger}`, { en: fingerLabel(finger), sw: fingerLabelSw(finger) });

@@ -30,22 +30,11 @@ import {
   workflowKind,
   patientIdentity,
 } from '../../../electron/contract';
-import en from '../../../renderer/i18n/en.json';
-import sw from '../../../renderer/i18n/sw.json';
+import { mergeCatalogues } from '../../../renderer/i18n/catalogue';
+import { catalogue, catalogueParts, flatten } from '../../support/catalogues';
 
-type Tree = { [key: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [key, value] of Object.entries(tree)) {
-    if (typeof value === 'string') out.set(`${prefix}${key}`, value);
-    else for (const [k, v] of flatten(value, `${prefix}${key}.`)) out.set(k, v);
-  }
-  return out;
-}
-
-const english = flatten(en as Tree);
-const swahili = flatten(sw as Tree);
+const english = flatten(catalogue('en'));
+const swahili = flatten(catalogue('sw'));
 
 /**
  * Keys whose Swahili may equal the English: names and codes, which are not translated.
@@ -63,6 +52,19 @@ function has(key: string): boolean {
 }
 
 describe('renderer translations', () => {
+  it('keeps each namespace in one folder, the same folder in both languages', () => {
+    const parts = { en: catalogueParts('en'), sw: catalogueParts('sw') };
+    const folders = (language: 'en' | 'sw') => Object.keys(parts[language]).map((where) => where.replace(/\/(en|sw)\.json$/, ''));
+    expect(folders('sw')).toEqual(folders('en'));
+    expect(folders('en')).toContain('features/claims');
+    for (const where of Object.keys(parts.en)) {
+      expect(Object.keys(parts.sw[where.replace(/en\.json$/, 'sw.json')] ?? {}), where).toEqual(Object.keys(parts.en[where] ?? {}));
+    }
+    expect(() => mergeCatalogues({ 'features/a/en.json': { claims: { title: 'A' } }, 'features/b/en.json': { claims: { more: 'B' } } })).toThrow(
+      /"claims" is in both features\/a\/en.json and features\/b\/en.json/,
+    );
+  });
+
   it('has every key in both languages', () => {
     expect([...english.keys()].filter((key) => !swahili.has(key))).toEqual([]);
     expect([...swahili.keys()].filter((key) => !english.has(key))).toEqual([]);
