@@ -1,16 +1,20 @@
-// The suite in three groups, run one after the other (sequence.groupOrder), so the tests that
-// measure time never share the 2 cores of CI with the rest:
-//   0 unit + integration  in parallel, a worker per core: quick files, no timing on the wire
-//   1 hardware            one file at a time: reader drivers over socat PTYs against emulator
+// The suite in four groups, run one after the other (sequence.groupOrder), chosen by file name:
+//   0 unit + integration  in parallel, a worker per core: no Chromium, no stopwatch
+//   1 timing              `*.timing.test.ts`, one file at a time: the few tests that measure
+//                         wall-clock time (a latency injected, a retry's wait), with nothing else
+//                         of ours competing for the 2 cores
+//   2 hardware            one file at a time: reader drivers over socat PTYs against emulator
 //                         processes paced to the baud rate, umockdev
-//   2 browser             one file at a time: Chromium (the e2e flows, every screen, the
-//                         sandbox's authorization page), itself several processes
-// `npx vitest run <file or folder>` still runs just that; `--project hardware` runs one group.
+//   3 browser             `*.browser.test.ts`, wherever it lives: Chromium (every screen on the real
+//                         station core, the e2e flows through station:web, the sandbox's
+//                         authorization page), itself several processes
+// test/unit/suite-groups.test.ts holds every test file to these names. `npx vitest run <file or
+// folder>` still runs just that; `--project browser` runs one group.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-/** Test files outside test/e2e that drive Chromium; they run in the browser group. */
-const chromiumFiles = ['test/unit/renderer/screens.test.ts', 'test/integration/sandbox/authorization-page.test.ts'];
+const browserFiles = 'test/**/*.browser.test.ts';
+const timingFiles = 'test/**/*.timing.test.ts';
 const tests = (folder: string): string => `test/${folder}/**/*.test.{ts,tsx}`;
 
 export default defineConfig({
@@ -23,31 +27,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: 'unit',
-          include: [tests('unit')],
-          exclude: chromiumFiles,
-          sequence: { groupOrder: 0 },
-          maxWorkers: availableParallelism(),
-        },
+        test: { name: 'unit', include: [tests('unit')], exclude: [browserFiles, timingFiles], sequence: { groupOrder: 0 }, maxWorkers: availableParallelism() },
       },
       {
         extends: true,
-        test: {
-          name: 'integration',
-          include: [tests('integration')],
-          exclude: chromiumFiles,
-          sequence: { groupOrder: 0 },
-          maxWorkers: availableParallelism(),
-        },
+        test: { name: 'integration', include: [tests('integration')], exclude: [browserFiles, timingFiles], sequence: { groupOrder: 0 }, maxWorkers: availableParallelism() },
       },
       {
         extends: true,
-        test: { name: 'hardware', include: [tests('hardware')], sequence: { groupOrder: 1 }, maxWorkers: 1 },
+        test: { name: 'timing', include: [timingFiles], sequence: { groupOrder: 1 }, maxWorkers: 1 },
       },
       {
         extends: true,
-        test: { name: 'browser', include: [tests('e2e'), ...chromiumFiles], sequence: { groupOrder: 2 }, maxWorkers: 1 },
+        test: { name: 'hardware', include: [tests('hardware')], exclude: [browserFiles, timingFiles], sequence: { groupOrder: 2 }, maxWorkers: 1 },
+      },
+      {
+        extends: true,
+        test: { name: 'browser', include: [browserFiles], sequence: { groupOrder: 3 }, maxWorkers: 1 },
       },
     ],
   },

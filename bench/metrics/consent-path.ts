@@ -15,7 +15,7 @@
 import type { Browser, Page } from 'playwright-core';
 import type { Metric } from '../run';
 import { median } from '../stats';
-import { ensureRendererBuilt, launchChromium } from '../../test/fixtures/renderer/harness';
+import { ensureRendererBuilt, launchChromium } from '../../test/support/chromium';
 import { startStationWeb, urlIn, type StationWebProcess } from '../../test/support/station-web-process';
 import { PATIENTS } from '../../electron/sandbox/world/patients';
 

@@ -18,7 +18,8 @@ import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import type { Metric } from '../run';
 import { median } from '../stats';
-import { distDir, ensureRendererBuilt, launchChromium, openWithFake, root, serveDirectory } from '../../test/fixtures/renderer/harness';
+import { openWithFake } from '../../test/fixtures/renderer/harness';
+import { distDir, ensureRendererBuilt, launchChromium, root, serveDirectory } from '../../test/support/chromium';
 
 const SAMPLES = 21;
 const KEYS = 60;

@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { ensureRendererBuilt, launchChromium, openWithFake, root, serveRenderer } from '../fixtures/renderer/harness';
+import { openWithFake, serveRenderer } from '../fixtures/renderer/harness';
+import { ensureRendererBuilt, launchChromium, root } from '../support/chromium';
 import type { FakeStationOptions } from '../fixtures/renderer/fake-station';
 import { flows, SCANNER_FOLDER } from './flows';
 

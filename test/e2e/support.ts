@@ -3,9 +3,10 @@
 // axe-core on each screen.
 import { createServer } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { PATIENTS } from '../../electron/sandbox/world/patients';
-import { axeViolations, ensureRendererBuilt, launchChromium } from '../fixtures/renderer/harness';
+import { useChromium } from '../support/browser-suite';
+import { axeViolations, ensureRendererBuilt } from '../support/chromium';
 import { flows } from './flows';
 import { startStationWeb as startStationWebProcess, urlIn } from '../support/station-web-process';
 
@@ -204,6 +205,8 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
 export interface TrainingSession {
   readonly station: StationWeb;
   readonly page: Page;
+  /** The file's Chromium, for a second window. */
+  readonly browser: Browser;
 }
 
 /**
@@ -211,20 +214,20 @@ export interface TrainingSession {
  * object's fields are filled in by the time the tests run.
  */
 export function useTrainingStation(defaultTimeoutMs = 15_000, stationWebArgs: readonly string[] = []): TrainingSession {
-  const session = {} as { station: StationWeb; page: Page };
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    let station: StationWeb;
-    [station, browser] = await Promise.all([startStationWeb(stationWebArgs), launchChromium()]);
-    session.station = station;
-    session.page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    session.page.setDefaultTimeout(defaultTimeoutMs);
-    await setUpTrainingStation(session.page, station.url);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await session.station?.stop();
+  const session = {
+    get browser() {
+      return chromium.browser;
+    },
+  } as { station: StationWeb; page: Page; readonly browser: Browser };
+  const chromium = useChromium({
+    setUp: async () => void (session.station = await startStationWeb(stationWebArgs)),
+    tearDown: async () => session.station?.stop(),
   });
+  beforeAll(async () => {
+    session.page = await chromium.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    session.page.setDefaultTimeout(defaultTimeoutMs);
+    await setUpTrainingStation(session.page, session.station.url);
+  }, 120_000);
   return session;
 }
 

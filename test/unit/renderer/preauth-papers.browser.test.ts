@@ -2,29 +2,20 @@
 // fake station: the types SHA requires for the intervention offered first and the missing ones named
 // before sending, the file checked and previewed, the documents going with the request; a request
 // whose documents the station lost says so and asks for them again; the whitelist's one document.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
-import type { StaticServer } from '../../fixtures/renderer/harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
+import { useChromium } from '../../support/browser-suite';
+import type { StaticServer } from '../../support/chromium';
 import { flows } from '../../e2e/flows';
 
-let browser: Browser;
-let server: StaticServer;
-
-beforeAll(async () => {
-  await ensureRendererBuilt();
-  [browser, server] = await Promise.all([launchChromium(), serveRenderer()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let server: StaticServer | undefined;
+const chromium = useChromium({ setUp: async () => void (server = await serveRenderer()), tearDown: async () => server?.close() });
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\ntrailer <<>>\n%%EOF\n');
 
 async function open(): Promise<Page> {
-  const { page } = await openWithFake(browser, server, { viewport: { width: 1024, height: 600 } });
+  const { page } = await openWithFake(chromium.browser, server!, { viewport: { width: 1024, height: 600 } });
   page.setDefaultTimeout(10_000);
   return page;
 }

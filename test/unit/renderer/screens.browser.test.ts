@@ -10,35 +10,33 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
-import type { FakePageOptions, StaticServer } from '../../fixtures/renderer/harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
+import type { FakePageOptions } from '../../fixtures/renderer/harness';
+import { useChromium } from '../../support/browser-suite';
+import { axeViolations, type StaticServer } from '../../support/chromium';
 import { cancelButton, control, flows, SCANNER_FOLDER } from '../../e2e/flows';
 import { suggestedIntervention } from '../../fixtures/renderer/world';
 
-let browser: Browser;
-let server: StaticServer;
+let server: StaticServer | undefined;
 /** Where the 1024x600 photographs go: kept under IDHINI_SCREENSHOTS, else in a temporary folder kept only when a check fails. */
 const keepShots = process.env.IDHINI_SCREENSHOTS;
 /** Checks only the screens whose name matches (a new screen checked without the minutes the whole list takes); all when unset. */
 const onlyScreens = process.env.IDHINI_SCREENS_ONLY === undefined ? null : new RegExp(process.env.IDHINI_SCREENS_ONLY, 'i');
 let shots: string;
 
-beforeAll(async () => {
-  await ensureRendererBuilt();
-  [browser, server] = await Promise.all([launchChromium(), serveRenderer()]);
-  shots = keepShots ?? mkdtempSync(join(tmpdir(), 'idhini-screens-'));
-  mkdirSync(shots, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+const chromium = useChromium({
+  async setUp() {
+    server = await serveRenderer();
+    shots = keepShots ?? mkdtempSync(join(tmpdir(), 'idhini-screens-'));
+    mkdirSync(shots, { recursive: true });
+  },
+  tearDown: async () => server?.close(),
 });
 
 async function open(options: FakePageOptions = {}): Promise<Page> {
-  const { page } = await openWithFake(browser, server, options);
+  const { page } = await openWithFake(chromium.browser, server!, options);
   page.setDefaultTimeout(10_000);
   return page;
 }

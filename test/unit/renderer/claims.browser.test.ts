@@ -2,24 +2,15 @@
 // documents counted on the Claims tab and first in the list, its state in words with what it means
 // and what to do, the missing document named before it is sent back, a file checked (type by its
 // content, the size limit) and previewed before it is attached, then the claim sent back.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureRendererBuilt, launchChromium, openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
-import type { StaticServer } from '../../fixtures/renderer/harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openWithFake, serveRenderer } from '../../fixtures/renderer/harness';
+import { useChromium } from '../../support/browser-suite';
+import type { StaticServer } from '../../support/chromium';
 import { control, flows, SCANNER_FOLDER } from '../../e2e/flows';
 
-let browser: Browser;
-let server: StaticServer;
-
-beforeAll(async () => {
-  await ensureRendererBuilt();
-  [browser, server] = await Promise.all([launchChromium(), serveRenderer()]);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+let server: StaticServer | undefined;
+const chromium = useChromium({ setUp: async () => void (server = await serveRenderer()), tearDown: async () => server?.close() });
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
@@ -28,7 +19,7 @@ const PNG = Buffer.from(
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Pages >> endobj\ntrailer <<>>\n%%EOF\n');
 
 async function open(): Promise<Page> {
-  const { page } = await openWithFake(browser, server, { viewport: { width: 1024, height: 600 } });
+  const { page } = await openWithFake(chromium.browser, server!, { viewport: { width: 1024, height: 600 } });
   page.setDefaultTimeout(10_000);
   return page;
 }
@@ -122,7 +113,7 @@ describe('claims', () => {
   });
 
   it('offers the scanner’s files newest first beside a file from the computer, checks a scan like any file, notices a new scan on “Look again” and attaches it', { timeout: 60_000 }, async () => {
-    const { page } = await openWithFake(browser, server, { viewport: { width: 1024, height: 600 }, fake: { scannerFolder: SCANNER_FOLDER } });
+    const { page } = await openWithFake(chromium.browser, server!, { viewport: { width: 1024, height: 600 }, fake: { scannerFolder: SCANNER_FOLDER } });
     page.setDefaultTimeout(10_000);
     const saves = (name: string, bytes: Buffer) => control(page, { name: 'scannerSaves', args: [{ name, dataBase64: bytes.toString('base64') }] });
     try {

@@ -7,16 +7,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox/index';
+import { useChromium } from '../../support/browser-suite';
 import { BIOMETRIC, Client, HOSPITAL, NID, STRANGER_TEMPLATE, crId, fingerprints, tokenFor } from './harness';
-
-const LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-};
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,7 +57,7 @@ class StandInDeviceService {
   });
 }
 
-let browser: Browser;
+const chromium = useChromium({ renderer: false });
 let context: BrowserContext;
 let device: StandInDeviceService;
 let deviceUrl: string;
@@ -92,13 +87,11 @@ beforeAll(async () => {
 </body></html>`);
   });
   parentUrl = await listen(parentServer);
-  browser = await chromium.launch(LAUNCH);
   shots = keepShots ?? mkdtempSync(join(tmpdir(), 'idhini-ekyc-'));
   mkdirSync(shots, { recursive: true });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await withDevice?.close();
   await withoutDevice?.close();
   await close(device.server);
@@ -108,7 +101,7 @@ afterAll(async () => {
 
 let cspViolations: string[] = [];
 async function newPage(): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1024, height: 600 } });
+  context = await chromium.browser.newContext({ viewport: { width: 1024, height: 600 } });
   const page = await context.newPage();
   cspViolations = [];
   page.on('console', (m) => {

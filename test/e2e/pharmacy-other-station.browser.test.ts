@@ -7,9 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../fixtures/renderer/harness';
 import { startStationWeb as startStationWebProcess, urlIn, type StationWebProcess } from '../support/station-web-process';
 import { flows } from './flows';
 import { expectAccessible, fillPrescription, nextCode, openVisitBySms, useTrainingStation } from './support';
@@ -18,7 +17,6 @@ const PATIENT = '30000002';
 const PHARMACIST = { name: 'Wambui Pharmacist', pin: '8642' };
 const ward = useTrainingStation(15_000);
 let pharmacyStation: StationWebProcess;
-let browser: Browser;
 let pharmacy: Page;
 let dir: string;
 
@@ -47,13 +45,12 @@ beforeAll(async () => {
     ],
     1,
   );
-  browser = await launchChromium();
-  pharmacy = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  pharmacy = await ward.browser.newPage({ viewport: { width: 1280, height: 800 } });
   pharmacy.setDefaultTimeout(15_000);
 }, 150_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await pharmacy?.close();
   await pharmacyStation?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
