@@ -90,13 +90,12 @@ describe('HardwareServiceMonitor against a stand-in hardware service', () => {
     const service = await standIn();
     service.hang = true;
     const m = monitor([service.baseUrl], { timeoutMs: 400 });
-    const started = Date.now();
     const state = await m.check();
-    const took = Date.now() - started;
     expect(state.kind).toBe('not-running');
-    expect(state.kind === 'not-running' && state.reason).toMatch(/did not answer within 400 ms/);
-    expect(took).toBeGreaterThanOrEqual(350);
-    expect(took).toBeLessThan(2000);
+    // The request gets what is left of the check's 400 ms (how long that is waited: hardware-service-monitor.timing.test.ts).
+    const left = /did not answer within (\d+) ms/.exec(state.kind === 'not-running' ? state.reason : '')?.[1];
+    expect(Number(left)).toBeGreaterThan(0);
+    expect(Number(left)).toBeLessThanOrEqual(400);
   });
 
   it('moves between the states on device events, long before the next poll', async () => {

@@ -33,14 +33,14 @@ describe('fault injection', () => {
 
   it('adds latency and fails at a rate globally; a request without routes replaces the rules; never on /sandbox/*', async () => {
     await h.control.post('/sandbox/faults', { latency_ms: 150, fail_rate: 1 });
-    const started = Date.now();
     expectError(await h.hospital.get('/api/v1/patients', patients), 503, 'SERVICE_UNAVAILABLE');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    const quick = Date.now();
     expect((await h.control.get('/sandbox/clock')).status).toBe(200);
-    expect(Date.now() - quick).toBeLessThan(140);
+    // What the rule did, call by call: the exchange call slowed and failed; the control call never met it.
+    // (That the latency is really waited is measured in faults-latency.timing.test.ts.)
     const list = await h.control.get('/sandbox/faults');
     expect(list.body.global).toMatchObject({ latency_ms: 150, fail_rate: 1 });
+    expect(list.body.recent.at(-1)).toMatchObject({ method: 'GET', path: '/api/v1/patients', latency_ms: 150, failed_with: 503 });
+    expect(list.body.recent.filter((r: any) => String(r.path).startsWith('/sandbox'))).toEqual([]);
     await h.control.post('/sandbox/faults', { latency_ms: 0, fail_rate: 0 });
     expect((await h.hospital.get('/api/v1/patients', patients)).status).toBe(200);
   });

@@ -93,13 +93,11 @@ describe('faults over HTTP', () => {
     expectError(await h.control.post('/sandbox/faults', { seed: 'x' }), 400, 'VALIDATION_ERROR');
     const rule = await h.control.post('/sandbox/faults', { profile: 'ward', seed: 'training-day-1' });
     expect(rule.body).toMatchObject({ profile: 'ward', seed: 'training-day-1', routes: null });
-    const started = Date.now();
     const answer = await h.hospital.get('/api/v1/patients/eligibility', { identification_number: NID.covered, identification_type: 'National ID' });
-    const took = Date.now() - started;
     const { body } = await h.control.get('/sandbox/faults');
     const call = (body.recent as any[]).filter((r) => r.path === '/api/v1/patients/eligibility').at(-1);
+    // The eligibility band's latency (that it is waited: faults-latency.timing.test.ts).
     expect(call.latency_ms).toBeGreaterThanOrEqual(500);
-    expect(took).toBeGreaterThanOrEqual(call.latency_ms - 5);
     expect(answer.status).toBe(call.failed_with ?? 200);
     expect(body.global).toMatchObject({ profile: 'ward', seed: 'training-day-1' });
   });
