@@ -45,7 +45,8 @@ describe('engines', () => {
 
   it('lists as a production dependency only what product code imports (an unused one, like @fastify/cors was, is dead weight on every ward PC)', () => {
     const sources = productSources().map((file) => readFileSync(file, 'utf8'));
-    const imported = (name: string) => sources.some((source) => source.includes(`'${name}'`) || source.includes(`'${name}/`));
+    // By an import or a require.resolve, in any quotes.
+    const imported = (name: string) => sources.some((source) => ["'", '"', '`'].some((q) => source.includes(`${q}${name}${q}`) || source.includes(`${q}${name}/`)));
     expect(Object.keys(pkg.dependencies).filter((name) => !imported(name))).toEqual([]);
   });
 });
