@@ -5,6 +5,7 @@ export { ExchangeError, exchangeErrorKinds, isExchangeError, type ExchangeErrorD
 export type { CallOptions, ExchangeEvent } from './executor';
 export { operations, operationGroups, type OperationInfo, type OperationName } from './operations';
 export type { RetryPolicy } from './retry';
+export { isResubmissionForm, resubmissionForms, resubmissionRoute, resubmitReturnedClaim, type Resubmission, type ResubmissionForm, type ResubmissionOptions } from './resubmission';
 export * from './wire/types';
 /** The practitioner identification types and regulators the portal lists for doctor-carrying requests. */
 export { practitionerIdentificationTypes, regulationBodies } from './wire/common';

@@ -31,6 +31,7 @@ import {
   removeLineRequest,
   resubmitRequest,
   resubmitResponse,
+  resubmittedClaimResponse,
   submitEmergencyRequest,
   submitRequest,
   switchInterventionRequest,
@@ -196,12 +197,28 @@ export const claimsOperations = nameOperations('claims', {
     request: closeClaimRequest,
     response: { schema: claimStateResponse },
   }),
+  // A returned claim's resubmission: three documented routes disagree (docs/exchange-wire.md);
+  // resubmitReturnedClaim (../resubmission.ts) tries them in order.
   resubmit: defineOperation({
     method: 'POST',
     path: '/api/v1/claims/lines/resubmit',
     safeToRepeat: false,
     request: resubmitRequest,
     response: { schema: resubmitResponse },
+  }),
+  resubmitAtPostmanPath: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/resubmit',
+    safeToRepeat: false,
+    request: resubmitRequest,
+    response: { schema: resubmitResponse },
+  }),
+  resubmitBySubmit: defineOperation({
+    method: 'POST',
+    path: '/api/v1/claims/submit',
+    safeToRepeat: false,
+    request: resubmitRequest,
+    response: { schema: resubmittedClaimResponse },
   }),
   editLine: defineOperation({
     method: 'PATCH',

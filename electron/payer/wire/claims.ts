@@ -692,6 +692,15 @@ export const resubmitResponse = z
   .looseObject({ line_id: optionalText, status: optionalStatus, message: optionalText, resubmitted_at: optionalText })
   .transform((r): LineResubmission => ({ lineId: r.line_id, status: r.status, message: r.message, resubmittedAt: r.resubmitted_at }));
 
+/**
+ * What A's resubmission (`POST /claims/submit {consent_token}`) answers: A reads it as an untyped
+ * object (`claim-resubmission.service.ts`); the sandbox answers the claim object, as a submit. The
+ * claim's state is read when it is there, and nothing is required.
+ */
+export const resubmittedClaimResponse = z
+  .looseObject({ workflow_state: optionalStatus, authorization_code: optionalText })
+  .transform((c): LineResubmission => ({ lineId: undefined, status: c.workflow_state, message: undefined, resubmittedAt: undefined }));
+
 /** Editing a line after the payer's review: its id and the fields to change (R docs billing, R `edit_line()`). */
 export const editLineRequest = z
   .strictObject({

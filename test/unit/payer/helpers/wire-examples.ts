@@ -114,6 +114,8 @@ export const requestExamples: Record<OperationName, unknown> = {
   'claims.restoreIntervention': { consent_token: 'CT-1', intervention_code: 'SHA-07-003' },
   'claims.close': { consent_token: 'CT-1', cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'opened for the wrong patient' },
   'claims.resubmit': { consent_token: 'CT-1' },
+  'claims.resubmitAtPostmanPath': { consent_token: 'CT-1' },
+  'claims.resubmitBySubmit': { consent_token: 'CT-1' },
   'claims.editLine': { line_id: 'L-1', quantity: 3 },
   'emergency.protocols': { active: true, intervention_code: 'SHA-01-001' },
   'emergency.createClaim': emergencyClaim,
@@ -409,6 +411,8 @@ export const responseExamples: Record<OperationName, unknown[]> = {
   'claims.restoreIntervention': [{ data: { status: 'success' }, message: 'Intervention restored successfully' }],
   'claims.close': [{ ...claim, claim_auth_status: 'CLOSED', cancel_reason_type: 'WRONG_PATIENT', cancel_reason_text: 'opened for the wrong patient' }],
   'claims.resubmit': [{ line_id: 'L-1', status: 'RESUBMITTED', message: 'Line resubmitted', resubmitted_at: '2025-07-05T10:00:00+03:00' }],
+  'claims.resubmitAtPostmanPath': [{ line_id: 'L-1', status: 'RESUBMITTED', message: 'Line resubmitted', resubmitted_at: '2025-07-05T10:00:00+03:00' }],
+  'claims.resubmitBySubmit': [{ ...claim, workflow_state: 'DRAFT_RESUBMIT' }, {}],
   'claims.editLine': [{ ...line, quantity: 3, line_total_amount: 1500 }],
   'emergency.protocols': [
     page([{ id: 4, guid: 'PG-1', protocolCode: 'PROT-TRAUMA-1', name: 'Trauma', protocolType: 'FIXED', applicableTariff: '3000', status: 'ACTIVE', intervention: [{ code: 'SHA-01-001' }] }]),
