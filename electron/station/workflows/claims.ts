@@ -5,8 +5,9 @@
 // then read back before anything is sent again); a visit that has ended still has its claim.
 import type { z } from 'zod';
 import { claimDocumentType, makeError, type ClaimAttention, type ClaimDetail, type ClaimSummary, type lineAttachment } from '../../contract';
-import type { ClaimPreview as WireClaimPreview } from '../../payer';
+import { isResubmissionForm, resubmissionRoute, resubmitReturnedClaim, type ClaimPreview as WireClaimPreview, type Resubmission, type ResubmissionForm } from '../../payer';
 import { fail } from '../errors';
+import { exchangeOriginOf } from '../settings';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import { journal } from './journal';
@@ -218,15 +219,23 @@ function requirePapersOpen(wf: ClaimHolder): void {
  * One write on the claim, journaled. A refusal stays on the claim (lastError); a lost answer is read
  * back at once, and the nurse told only when even that fails.
  */
-async function claimCall<T>(ctx: Ctx, wf: ClaimHolder, operation: typeof journal.resubmit, request: Record<string, unknown>, send: () => Promise<T>): Promise<void> {
+async function claimCall<T>(
+  ctx: Ctx,
+  wf: ClaimHolder,
+  operation: typeof journal.resubmit,
+  request: Record<string, unknown>,
+  send: () => Promise<T>,
+  done?: (result: T) => void,
+): Promise<void> {
   try {
     await ctx.engine.call(
       wf,
       operation,
       request,
       send,
-      () => {
+      (result) => {
         wf.lastError = null;
+        done?.(result);
         ctx.engine.save(wf);
       },
       (error) => ctx.engine.setError(wf, error),
@@ -262,11 +271,47 @@ export async function removePaper(ctx: Ctx, wf: ClaimHolder, attachmentId: strin
   await claimCall(ctx, wf, journal.removeAttachment, request, () => ctx.session.client().claims.removeAttachment(request));
 }
 
+/** Whose form each documented resubmission route is, as the activity record names it. */
+const FORM_SOURCE: Readonly<Record<ResubmissionForm, string>> = {
+  'claims.resubmit': 'the portal’s form',
+  'claims.resubmitAtPostmanPath': 'the Postman collection’s form',
+  'claims.resubmitBySubmit': 'AMPATH’s form',
+};
+
+/** Where the station keeps the form an exchange took, by the exchange's origin: another exchange may take another. */
+function resubmissionMemo(ctx: Ctx): string | null {
+  const origin = exchangeOriginOf(ctx.settings.values.exchangeBaseUrl);
+  return origin === null ? null : `resubmitForm.${origin}`;
+}
+
+function resubmittedBy(done: Resubmission, remembered: ResubmissionForm | undefined): string {
+  const how = `resubmitted by ${resubmissionRoute(done.form)} (${FORM_SOURCE[done.form]}${done.form === remembered ? ', the one this exchange took before' : ''})`;
+  return done.missing.length === 0 ? how : `${how}; no such route at this exchange: ${done.missing.map(resubmissionRoute).join(', ')}`;
+}
+
+/**
+ * Sends a returned claim back in whichever documented form the exchange serves (the sources
+ * disagree on the route: docs/exchange-wire.md, `claims.resubmit`), the form it took last time
+ * first; remembers the one that answered and says which in the activity record.
+ */
 export async function resubmitClaim(ctx: Ctx, wf: ClaimHolder): Promise<void> {
   const status = statusOf(wf);
   if (status === null || RESUBMIT[status] === undefined) fail('WRONG_STATE', 'SHA takes a resubmission only of a claim it has returned.', { state: status ?? wf.state });
   const request = { consent_token: consentTokenOf(wf) };
-  await claimCall(ctx, wf, journal.resubmit, request, () => ctx.session.client().claims.resubmit(request));
+  const memo = resubmissionMemo(ctx);
+  const stored = memo === null ? undefined : ctx.settings.memo(memo);
+  const remembered = isResubmissionForm(stored) ? stored : undefined;
+  await claimCall(
+    ctx,
+    wf,
+    journal.resubmit,
+    request,
+    () => resubmitReturnedClaim(ctx.session.client(), request, { remembered }),
+    (done) => {
+      if (memo !== null && done.form !== remembered) ctx.settings.remember(memo, done.form);
+      ctx.engine.audit({ action: 'exchange.claims.resubmit', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: resubmittedBy(done, remembered) });
+    },
+  );
 }
 
 // ---------------------------------------------------------------- what the screens show
