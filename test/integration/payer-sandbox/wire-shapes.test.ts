@@ -113,6 +113,10 @@ const outpatientByFingerprint: Step = [
     // Resubmission follows the payer's hold on a submitted claim (the payer's side, by the control API).
     for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'ON_HOLD']) await w.raw.control('POST', `/sandbox/claims/${encodeURIComponent(token)}/workflow-state`, { to });
     await c.claims.resubmit({ consent_token: token });
+    // The documented forms disagree on the route (docs/exchange-wire.md): the sandbox serves all three.
+    await c.claims.resubmitAtPostmanPath({ consent_token: token });
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'ON_HOLD']) await w.raw.control('POST', `/sandbox/claims/${encodeURIComponent(token)}/workflow-state`, { to });
+    await c.claims.resubmitBySubmit({ consent_token: token });
   },
 ];
 
