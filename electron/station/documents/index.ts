@@ -1,5 +1,6 @@
 // The claim documents the station makes (the invoice; for an inpatient, the discharge summary).
 export { loadDocumentFonts, type DocumentFonts } from './fonts';
+export { claimOnPaper, type ClaimOnPaper } from './from-preview';
 export {
   DocumentInputError,
   documentDischargeReasons,

@@ -24,7 +24,7 @@ export interface ClaimDocument {
   readonly title: string;
   readonly fileName: string;
   readonly contentType: 'application/pdf';
-  readonly bytes: Uint8Array;
+  readonly bytes: Uint8Array<ArrayBuffer>;
   readonly pages: number;
 }
 
@@ -56,7 +56,7 @@ function safeFileName(stem: string, invoiceNumber: string): string {
   return `${stem}-${invoiceNumber.replace(/[^A-Za-z0-9._-]+/g, '-')}.pdf`;
 }
 
-export function checkDocumentSize(bytes: Uint8Array): Uint8Array {
+export function checkDocumentSize(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   if (Math.ceil(bytes.length / 3) * 4 > MAX_LINE_FILES_BASE64) throw new DocumentTooLargeError(bytes.length);
   return bytes;
 }

@@ -177,7 +177,7 @@ export class Sheet {
   }
 
   /** Writes the footer on every page and returns the file. */
-  async finish(footer: (page: number, pages: number) => readonly string[]): Promise<Uint8Array> {
+  async finish(footer: (page: number, pages: number) => readonly string[]): Promise<Uint8Array<ArrayBuffer>> {
     const { start, count } = this.doc.bufferedPageRange();
     for (let i = start; i < start + count; i += 1) {
       this.doc.switchToPage(i);

@@ -4,6 +4,7 @@
 // discharged and submitted; and what the exchange is known to refuse of the three calls.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Intervention } from '../../../electron/payer';
+import { claimOnPaper, loadDocumentFonts, makeInvoice } from '../../../electron/station/documents';
 import { BIOMETRIC, DIAGNOSIS, NID, PRACTITIONER, patientId, presentFinger, readOtp, refusal, useWorld } from './harness';
 
 const { w, codes } = useWorld();
@@ -156,5 +157,34 @@ describe('an inpatient stay with several services', () => {
       [ward(1), 'ACTIVE', true],
       [ward(0), 'INACTIVE', false],
     ]);
+  });
+  it('takes the station’s invoice of the stay, made from SHA’s preview, as the claim’s INVOICE', async () => {
+    const patient = await patientId(w.hospital, NID.covered);
+    const { consentToken: token, visitNumber } = await admit(patient, [codes.perDiem.code, ward(0)]);
+    await w.hospital.claims.addBilling({ consent_token: token, intervention_code: ward(0), unit_price: 2_500, quantity: 1, diagnoses: [DIAGNOSIS[0].code], service_name: 'Chest X-ray' });
+    const preview = await w.hospital.claims.preview({ consent_token: token });
+    const paper = claimOnPaper(preview);
+    const invoice = await makeInvoice(
+      {
+        language: 'sw',
+        issuedAt: '2026-03-09T10:15:00+03:00',
+        facility: { name: 'Idhini Demo Hospital', code: 'FID-00-000004-0' },
+        invoiceNumber: preview.invoiceNumber ?? '',
+        patient: { name: 'Wanjiku Mumbi Kamau', shaNumber: patient },
+        visit: { visitNumber: visitNumber ?? null, serviceType: 'INPATIENT', start: preview.visitStart ?? '', end: null, services: paper.services },
+        doctor: { name: 'Dr. Achieng Odhiambo', registrationNumber: 'A12345', regulator: 'KMPDC' },
+        lines: paper.lines,
+      },
+      loadDocumentFonts(),
+    );
+    expect(invoice.totalKes).toBe(preview.totalAmount);
+    const attached = await w.hospital.claims.uploadAttachment({
+      consent_token: token,
+      intervention_code: ward(0),
+      document_type: invoice.documentType,
+      file_blob: { file_name: invoice.fileName, content_type: invoice.contentType, data: invoice.bytes },
+    });
+    const after = await w.hospital.claims.preview({ consent_token: token });
+    expect(after.attachments).toEqual([expect.objectContaining({ id: attached.id, attachmentType: 'INVOICE', interventionCode: ward(0) })]);
   });
 });

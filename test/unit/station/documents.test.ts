@@ -5,6 +5,7 @@
 // upload check); bad input is refused naming the field.
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { lineAttachment, MAX_LINE_FILES_BASE64 } from '../../../electron/contract/visit';
@@ -19,6 +20,8 @@ import {
   type InvoiceInput,
 } from '../../../electron/station/documents';
 import { checkDocumentSize } from '../../../electron/station/documents/make';
+import { claimOnPaper } from '../../../electron/station/documents/from-preview';
+import { previewResponse } from '../../../electron/payer/wire';
 import { woffToTrueType } from '../../../electron/station/documents/fonts';
 import { pdfPages, sniff } from '../../../renderer/features/claims/files';
 
@@ -265,6 +268,37 @@ describe('the discharge summary', () => {
     const error = await makeDischargeSummary(summary(overrides), fonts).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DocumentInputError);
     expect((error as DocumentInputError).field).toBe(field);
+  });
+});
+
+describe('the invoice from SHA’s preview of the claim', () => {
+  const fixture = (name: string) => previewResponse.parse((JSON.parse(readFileSync(resolve(import.meta.dirname, '../../fixtures/wire', name), 'utf8')) as { body: unknown }).body);
+
+  it('takes the lines SHA holds, with SHA’s totals, and the services standing on the claim (a retired one left out)', async () => {
+    const preview = fixture('claims.preview.uat-retired.json');
+    const paper = claimOnPaper(preview);
+    expect(paper.services).toEqual([{ code: 'SHA-07-003', name: 'Chest X-ray' }]);
+    expect(paper.lines).toEqual([
+      { interventionCode: 'SHA-07-003', description: 'Chest X-ray, two views', chargeDate: '2025-07-01T11:10:00+03:00', quantity: 1, unitPriceKes: 2500, amountKes: 2500 },
+    ]);
+    const made = await makeInvoice(invoice({ visit: { ...visit, serviceType: 'OUTPATIENT', services: paper.services }, lines: paper.lines }), fonts);
+    const { text } = await read(made.bytes);
+    expect(text).toContain('1 1 Jul 2025 Chest X-ray, two views SHA-07-003 1 2,500.00 2,500.00');
+    expect(made.totalKes).toBe(preview.totalAmount);
+  });
+
+  it('puts a line without its service on the claim’s one service, and refuses to guess among several', () => {
+    const preview = fixture('claims.preview.portal-example.json');
+    const withoutCode = { ...preview, lines: preview.lines.map((l) => ({ ...l, interventionCode: undefined })) };
+    expect(claimOnPaper(withoutCode).lines.every((l) => l.interventionCode === 'SHA-12-001')).toBe(true);
+    const several = {
+      ...withoutCode,
+      interventionStates: [
+        { interventionCode: 'SHA-12-001', name: undefined, state: 'ACTIVE', active: true },
+        { interventionCode: 'SHA-07-003', name: undefined, state: 'ACTIVE', active: true },
+      ],
+    };
+    expect(() => claimOnPaper(several)).toThrow(DocumentInputError);
   });
 });
 
