@@ -319,67 +319,6 @@ export function protocolLineView(c: ClaimRecord, l: LineRecord) {
   };
 }
 
-/**
- * Where each type-specific part of a preauth request shows in the look-up's `requestExtraData` (R docs
- * preauths: the portal's camelCase names and types). The names the request and the record share are
- * the portal's; `necessity_of_service` → `reasonForService`, `new_or_replacement` → `replacement` and
- * `start_date` → `sessionExpectedDate` are ours, by their meaning. `surgery_date` and
- * `expected_service_start_date` have no place there and are kept, not shown.
- */
-const REQUEST_EXTRA_DATA: Readonly<Record<string, readonly [key: string, kind: 'text' | 'number' | 'boolean' | 'list']>> = {
-  type_of_anaesthesia: ['anaesthesiaType', 'text'],
-  carcinoma_staging: ['carcinomaStaging', 'text'],
-  chief_complaint: ['chiefComplaint', 'text'],
-  clinical_indications: ['clinicalIndications', 'text'],
-  co_insurance_details: ['coinsuranceDetails', 'text'],
-  comorbidity: ['comorbidity', 'text'],
-  is_condition_related_to_employment: ['conditionEmploymentRelated', 'boolean'],
-  is_condition_related_to_auto_or_other_accident: ['conditionOtherRelated', 'boolean'],
-  cost_per_session: ['costPerSession', 'number'],
-  eye_examination_amount: ['eyeExaminationAmount', 'number'],
-  frame_amount: ['frameAmount', 'number'],
-  is_co_insured: ['hasCoinsurance', 'boolean'],
-  history_of_present_illness: ['hpi', 'text'],
-  investigation_report_details: ['investigations', 'text'],
-  lens_amount: ['lensAmount', 'number'],
-  lens_prescription: ['lensPrescription', 'text'],
-  metastases: ['metastases', 'list'],
-  physical_examination: ['physicalExamination', 'text'],
-  progress_report: ['progressReport', 'text'],
-  necessity_of_service: ['reasonForService', 'text'],
-  new_or_replacement: ['replacement', 'text'],
-  start_date: ['sessionExpectedDate', 'text'],
-  frequency_of_sessions: ['sessionsFrequency', 'text'],
-  number_of_sessions_required: ['sessionsRequired', 'number'],
-  treatment_setting: ['treatmentSetting', 'list'],
-  vital_signs: ['vitalSigns', 'text'],
-};
-
-/** A text part read as the portal types its place: yes/no, a number, a list (JSON text, else one value); text as it came when it reads otherwise. */
-function extraDataValue(text: string, kind: 'text' | 'number' | 'boolean' | 'list'): string | number | boolean | string[] {
-  if (kind === 'boolean' && /^(true|false)$/i.test(text)) return text.toLowerCase() === 'true';
-  if (kind === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (kind === 'list') {
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if (Array.isArray(parsed)) return parsed.map(String);
-    } catch {
-      // A single value rather than a JSON list (AE wraps one itself).
-    }
-    return [text];
-  }
-  return text;
-}
-
-function requestExtraData(details: Readonly<Record<string, string>>): Record<string, string | number | boolean | string[]> {
-  return Object.fromEntries(
-    Object.entries(details).flatMap(([part, text]) => {
-      const place = REQUEST_EXTRA_DATA[part];
-      return place === undefined ? [] : [[place[0], extraDataValue(text, place[1])]];
-    }),
-  );
-}
-
 const DOCTOR_APPROVED: readonly string[] = ['ACTIVE', 'CLARIFICATION_AFTER_AUTOMATIC_CHECKS', 'FINALISED', 'REJECTED', 'REJECTED_AFTER_APPROVAL'];
 
 /** A preauth as the portal shows it: camelCase (R docs eclaims--preauths; test/fixtures/wire/preauth.*). */
@@ -408,6 +347,5 @@ export function preauthView(p: PreauthRecord) {
     preauthDiagnoses: p.diagnoses.map((d) => ({ name: d.code, interventionCode: p.intervention_code, status: 'ACTIVE' })),
     preauthDoctors: p.doctor === null ? [] : [{ name: p.doctor.name, doctorReviewStatus: doctorReview, status: doctorReview }],
     preauthNotes: p.notes.map((n) => ({ id: n.id, note: n.note, source: n.source, authorName: 'SHA' })),
-    ...when(Object.keys(p.details).length > 0, { requestExtraData: requestExtraData(p.details) }),
   };
 }

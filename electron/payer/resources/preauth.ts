@@ -7,8 +7,6 @@ import {
   createPreauthRequest,
   findPreauthQuery,
   findPreauthResponse,
-  preauthDetailFields,
-  preauthDetailText,
   preauthResponse,
   removePreauthDiagnosisRequest,
   removePreauthDoctorRequest,
@@ -20,24 +18,13 @@ import { filePart, multipart } from './encode';
  * the intervention (and each diagnosis the consent token), each attachment's metadata naming the
  * file part that carries it (`attachments_0_file_blob`, …).
  */
-function encodeCreate(request: z.output<typeof createPreauthRequest>): EncodedRequest {
-  const { items, doctors, diagnoses, attachments, consent_token, intervention_code, service_start, service_end, provider_notification_email } = request;
+function encodeCreate({ items, doctors, diagnoses, attachments, ...flat }: z.output<typeof createPreauthRequest>): EncodedRequest {
+  const { consent_token, intervention_code } = flat;
   const parts = attachments.map((a, n) => ({ ...a, part: `attachments_${n}_file_blob` }));
-  const details = Object.fromEntries(
-    preauthDetailFields.flatMap((field) => {
-      const value = request[field];
-      return value === undefined ? [] : [[field, preauthDetailText(value, field)]];
-    }),
-  );
   return {
     body: multipart(
       {
-        consent_token,
-        intervention_code,
-        service_start,
-        service_end,
-        provider_notification_email,
-        ...details,
+        ...flat,
         items: items.map((i) => ({ unit_price: decimalText(i.unit_price) })),
         doctors: doctors.map((d) => ({ ...d, intervention_code })),
         diagnoses: diagnoses.map((d) => ({ icd_code: d.icd_code, consent_token, intervention_code })),

@@ -5,15 +5,12 @@ import { z } from 'zod';
 import {
   amount,
   byShape,
-  decimalText,
   camelCaseKeys,
   fileInput,
   isRecord,
   nonEmpty,
-  type JsonValue,
   oneOrMany,
   optionalNumber,
-  optionalRecord,
   optionalText,
   practitionerRef,
   rfc3339DateTime,
@@ -36,76 +33,43 @@ export const preauthStatuses = [
 export type PreauthStatus = (typeof preauthStatuses)[number] | (string & {});
 
 /**
- * The closed lists of the specialised preauths. The sources disagree (R `domain/preauth_vocabulary.py`
- * takes the Postman collection's spelling and records the guides'; K's form offers other values), so
- * the client takes every value a production client sends and refuses the rest: a value no peer sends
- * would be a guess on the wire. docs/exchange-wire.md (`preauth.create`) cites each.
+ * The flat, type-specific parts of a preauth (renal, oncology, optical, surgical…): the names A's
+ * pre-auth service forwards to the exchange (`SPECIALTY_FORWARD_FIELDS`, `SURGICAL_HIE_FIELDS`) and
+ * K's `buildPreauthFormData` sends. Each is a text part; which ones a preauth needs is not documented.
  */
-export const anaesthesiaTypes = ['GENERAL', 'LOCAL', 'REGIONAL', 'SPINAL', 'EPIDURAL', 'SEDATION'] as const;
-export const sessionFrequencies = ['DAILY', 'TWICE_A_WEEK', 'ONCE_A_WEEK', 'ONCE_EVERY_2_WEEKS', 'ONCE_EVERY_3_WEEKS', 'ONCE_A_MONTH'] as const;
-export const carcinomaStages = ['STAGE_1', 'STAGE_2', 'STAGE_3', 'STAGE_4'] as const;
-export const metastasisSites = ['LUNG', 'LIVER', 'BONE', 'BRAIN', 'LYMPH_NODES', 'OTHER'] as const;
-export const treatmentSettings = ['DAY_WARD', 'RECLINING_CHAIR', 'SIDE_ROOM', 'INPATIENT', 'OUTPATIENT'] as const;
-export const lensPrescriptions = ['FRAMES_LENSES', 'FRAMED', 'CONTACT', 'CONTACT_LENSES', 'LENSES_ONLY'] as const;
-export const newOrReplacement = ['NEW', 'REPLACEMENT'] as const;
+export const preauthDetailFields = [
+  'clinical_indications',
+  'carcinoma_staging',
+  'comorbidity',
+  'metastases',
+  'treatment_setting',
+  'number_of_sessions_required',
+  'cost_per_session',
+  'is_co_insured',
+  'necessity_of_service',
+  'lens_prescription',
+  'lens_amount',
+  'eye_examination_amount',
+  'frame_amount',
+  'new_or_replacement',
+  'frequency_of_sessions',
+  'start_date',
+  'expected_service_start_date',
+  'progress_report',
+  'is_condition_related_to_employment',
+  'is_condition_related_to_auto_or_other_accident',
+  'co_insurance_details',
+  'chief_complaint',
+  'vital_signs',
+  'history_of_present_illness',
+  'physical_examination',
+  'investigation_report_details',
+  'type_of_anaesthesia',
+  'surgery_date',
+] as const;
+export type PreauthDetailField = (typeof preauthDetailFields)[number];
 
-const oneOf = <T extends readonly [string, ...string[]]>(field: string, values: T) =>
-  z.enum(values, { error: `${field} is one of ${values.join(', ')}` });
-const nonEmptyList = <T extends z.ZodType>(item: T) => z.array(item).min(1, 'leave it out rather than send an empty list');
-
-/**
- * The flat, type-specific parts of a preauth (surgical, renal, oncology, optical, imaging): the names
- * A's pre-auth service forwards to the exchange (`SPECIALTY_FORWARD_FIELDS`, `SURGICAL_HIE_FIELDS`),
- * K's `buildPreauthFormData` and AE's `generatePreauthFormData` send, and R's `PreauthDetails` write.
- * Each goes as a text part: yes/no as `true`/`false`, amounts with two decimals, lists as JSON text,
- * dates as date-times with their offset. Which ones a preauth needs is not documented: none is required.
- */
-export const preauthDetailParts = {
-  // Surgical (A SURGICAL_HIE_FIELDS; K surgical-details; R SurgicalDetails; AE).
-  chief_complaint: nonEmpty.optional(),
-  vital_signs: nonEmpty.optional(),
-  history_of_present_illness: nonEmpty.optional(),
-  physical_examination: nonEmpty.optional(),
-  investigation_report_details: nonEmpty.optional(),
-  type_of_anaesthesia: oneOf('type_of_anaesthesia', anaesthesiaTypes).optional(),
-  surgery_date: rfc3339DateTime.optional(),
-  is_condition_related_to_employment: z.boolean().optional(),
-  is_condition_related_to_auto_or_other_accident: z.boolean().optional(),
-  co_insurance_details: nonEmpty.optional(),
-  // Renal and oncology sessions (A SPECIALTY_FORWARD_FIELDS; K; R RenalDetails, OncologyDetails; AE).
-  number_of_sessions_required: z.number().int('a whole number of sessions').positive().max(1000).optional(),
-  cost_per_session: amount.optional(),
-  frequency_of_sessions: oneOf('frequency_of_sessions', sessionFrequencies).optional(),
-  start_date: rfc3339DateTime.optional(),
-  is_co_insured: z.boolean().optional(),
-  // Oncology.
-  carcinoma_staging: oneOf('carcinoma_staging', carcinomaStages).optional(),
-  comorbidity: nonEmpty.optional(),
-  metastases: nonEmptyList(oneOf('metastases', metastasisSites)).optional(),
-  treatment_setting: nonEmptyList(oneOf('treatment_setting', treatmentSettings)).optional(),
-  progress_report: nonEmpty.optional(),
-  // Optical.
-  necessity_of_service: nonEmpty.optional(),
-  lens_prescription: oneOf('lens_prescription', lensPrescriptions).optional(),
-  lens_amount: amount.optional(),
-  eye_examination_amount: amount.optional(),
-  frame_amount: amount.optional(),
-  new_or_replacement: oneOf('new_or_replacement', newOrReplacement).optional(),
-  // Imaging, and any type's clinical reason (K sends it for every type; AE for imaging, optical, renal).
-  clinical_indications: nonEmpty.optional(),
-  // An elective's planned day (A: "Required for elective preauths"; AE sends it when given).
-  expected_service_start_date: rfc3339DateTime.optional(),
-};
-export type PreauthDetailField = keyof typeof preauthDetailParts;
-export const preauthDetailFields = Object.keys(preauthDetailParts) as PreauthDetailField[];
-
-/** A detail part as text on the multipart form, the way the peers write it. */
-export function preauthDetailText(value: string | number | boolean | readonly string[], field: PreauthDetailField): string {
-  if (Array.isArray(value)) return JSON.stringify(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return field === 'number_of_sessions_required' ? String(value) : decimalText(value);
-  return String(value);
-}
+const detailParts = Object.fromEntries(preauthDetailFields.map((field) => [field, nonEmpty.optional()])) as Record<PreauthDetailField, z.ZodOptional<typeof nonEmpty>>;
 
 /** A document sent with the preauth: its metadata goes in `attachments`, its bytes in a part of its own. */
 export const preauthAttachment = z.strictObject({ document_title: nonEmpty, document_type: nonEmpty, file: fileInput });
@@ -123,7 +87,7 @@ export const createPreauthRequest = z
     diagnoses: z.array(z.strictObject({ icd_code: nonEmpty })).min(1, 'give at least one diagnosis'),
     attachments: z.array(preauthAttachment).max(10, 'at most 10 attachments').default([]),
     provider_notification_email: z.email('an email address for the exchange’s notices about this preauthorization'),
-    ...preauthDetailParts,
+    ...detailParts,
   })
   .superRefine((v, ctx) => {
     if (Date.parse(v.service_end) < Date.parse(v.service_start)) {
@@ -166,11 +130,6 @@ export interface Preauth {
   readonly serviceEnd: string | undefined;
   /** `preauthNotes[].note`: what the payer (or the facility) wrote on the preauth, oldest first. */
   readonly notes: string[];
-  /**
-   * `requestExtraData`: the type-specific details of the request as the exchange keeps them
-   * (camelCase: `anaesthesiaType`, `sessionsRequired`, `metastases` …; R docs preauths), as sent.
-   */
-  readonly requestDetails: Record<string, JsonValue> | undefined;
 }
 
 /** One note of `preauthNotes` (R docs preauths: `{id, note, source, author, authorName, …}`); one without text is skipped. */
@@ -193,7 +152,6 @@ export const preauth = z.preprocess(
       serviceStart: optionalText,
       serviceEnd: optionalText,
       preauthNotes: z.array(preauthNote).nullish(),
-      requestExtraData: optionalRecord,
     })
     .refine((p) => (p.id ?? p.guid) !== undefined, { message: 'preauth without id or guid', path: ['id'] })
     .transform(
@@ -210,7 +168,6 @@ export const preauth = z.preprocess(
         serviceStart: p.serviceStart,
         serviceEnd: p.serviceEnd,
         notes: (p.preauthNotes ?? []).flatMap((n) => (typeof n.note === 'string' && n.note.trim() !== '' ? [n.note.trim()] : [])),
-        requestDetails: p.requestExtraData,
       }),
     ),
 );
