@@ -28,7 +28,11 @@ import { isEmergencyIntervention } from '../world/catalogue';
 import type { Facility } from '../world/facilities';
 import { requireClaim, requireEditable } from './shared';
 
-const contactId = z.union([z.string().trim().min(1), z.number().int()]).transform(String);
+/** A contact's id, number or string; an empty one is none given (A sends `beneficiary_contact_id: ''` when it has none, `claims-otp.service.ts`). */
+const contactId = z
+  .union([z.string().trim(), z.number().int()])
+  .transform(String)
+  .transform((id) => (id === '' ? undefined : id));
 
 const otpRequest = z.object({
   patient_id: text,

@@ -2,8 +2,8 @@
 // discharges (whole or partial) with the invoice number and a reason. An outpatient visit is ended:
 // the patient authorizes (SHA calls it the discharge authorization too), then the claim is submitted.
 // Nothing is chosen for the nurse: the reason is hers to give. DECEASED is never offered on submit
-// (the station core leaves it out of `reasons` when the claim closes by submit). Cancel stops the
-// visit's end and goes back to the visit.
+// (the station core leaves it out of `reasons` when the claim closes by submit); the form says where
+// a death is recorded instead. Cancel stops the visit's end and goes back to the visit.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
@@ -160,6 +160,10 @@ function CloseForm({ view, cancel }: { readonly view: DischargeView; readonly ca
           error={tried && !invoiceOk ? t('discharge.invoiceNeeded') : undefined}
         />
       </div>
+      {/* Where a death goes at SHA: only the inpatient discharge takes DECEASED (docs/exchange-wire.md, claims.submit). */}
+      <p className="muted small">
+        {canDischarge ? t('discharge.deathInpatient', { died: t('discharge.reasons.DECEASED') }) : t('discharge.deathOutpatient', { other: t('discharge.reasons.OTHER') })}
+      </p>
       {referred && <FacilityPicker chosen={destination} onChoose={setDestination} error={tried && !destinationOk ? t('programmes.referral.needed') : undefined} />}
       <TextArea label={t('discharge.notes')} value={notes} onChange={(event) => setNotes(event.target.value)} maxLength={2000} />
       {canDischarge && <Checkbox label={t('discharge.partial')} hint={t('discharge.partialHint')} checked={partial} onChange={(event) => setPartial(event.target.checked)} />}

@@ -81,6 +81,36 @@ describe('the contract (service-interface.md)', () => {
   });
 });
 
+/**
+ * Routes the contract's change list retires (service-interface.md, Versioning, "Changes recorded":
+ * the emergency-transport claim endpoint withdrawn, generic file-upload endpoints withdrawn, the
+ * next-of-kin endpoint retired, draft /clinical/* endpoints retired in favour of /shr/*). Peers
+ * still build some of them (R requests.py upload(), download_link(), add_next_of_kin(),
+ * open_emt_claim(); V docs/dha/hie-changelog.md lists the /clinical/* drafts): none is answered. The
+ * terminology concept search at /api/v1/clinical/concepts is no draft (field notes' table) and stays.
+ */
+const retiredByChangeList = [
+  ['POST', '/api/v1/claims/emt'],
+  ['POST', '/api/v1/uploads'],
+  ['GET', '/api/v1/uploads/F-1'],
+  ['POST', '/api/v1/patients/next-of-kin/contacts'],
+  ['GET', '/clinical/service-requests'],
+  ['GET', '/api/v1/clinical/service-requests'],
+  ['POST', '/clinical/fhir/bundle'],
+  ['GET', '/clinical/document-references'],
+  ['POST', '/clinical/medication-dispenses'],
+] as const;
+
+describe("the contract's change list", () => {
+  it.each(retiredByChangeList)('leaves the retired %s %s unanswered', async (method, path) => {
+    expect(isRouteNotFound(await call(method, path))).toBe(true);
+  });
+
+  it('keeps the concept search, which the field notes name', async () => {
+    expect(isRouteNotFound(await call('GET', '/api/v1/clinical/concepts'))).toBe(false);
+  });
+});
+
 describe("the field notes' table of operations without contract paths", () => {
   it('has every row answered, with its methods', async () => {
     expect(fieldNotesEndpoints.length).toBeGreaterThanOrEqual(25);

@@ -860,11 +860,13 @@ describe('consent', () => {
 });
 
 describe('visit end', () => {
-  it('never offers DECEASED on submit; offers it for an inpatient discharge, with partial discharge', { timeout: 60_000 }, async () => {
+  it('never offers DECEASED on submit, saying where a death goes; offers it for an inpatient discharge, with partial discharge', { timeout: 60_000 }, async () => {
     const page = await open();
     try {
       await flows.dischargeReady(page);
       expect(await page.getByRole('combobox', { name: 'Reason' }).locator('option').allTextContents()).not.toContain('Died');
+      // Where a death goes instead is said on the form (issue 25).
+      await page.getByText('If the patient died: SHA records a death only when an inpatient is discharged. End this outpatient visit with “Other” and write the death in the notes.').waitFor();
       await done(page);
 
       const inpatient = await open();
@@ -882,6 +884,7 @@ describe('visit end', () => {
       await control(inpatient, { name: 'authorize', args: [] });
       const reasons = await inpatient.getByRole('combobox', { name: 'Reason' }).locator('option').allTextContents();
       expect(reasons).toContain('Died');
+      await inpatient.getByText('If the patient died on the ward, the death is recorded here: choose “Died” and discharge.', { exact: false }).waitFor();
       await inpatient.getByRole('checkbox', { name: 'Partial discharge' }).check();
       await inpatient.getByRole('button', { name: 'Discharge' }).click();
       // Nothing chosen for the nurse: the reason first.
