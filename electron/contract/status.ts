@@ -37,6 +37,31 @@ export const stationStatus = z.strictObject({
    * machine's. The core pushes station.statusChanged when its clock jumps.
    */
   now: timestamp,
+  /**
+   * Records the station could not read back and set aside — kept, not deleted, and audited
+   * (`records.setAside`): work an earlier or a newer version wrote that this one cannot carry on,
+   * or records sealed under a key it no longer has. The station works without them; the renderer
+   * tells the nurse to call the IT officer, and the IT officer what they are.
+   */
+  setAside: z.strictObject({
+    count: z.number().int().min(0),
+    /** The first few, oldest first. */
+    records: z
+      .array(
+        z.strictObject({
+          /** A workflow, a looked-up patient, a setting, or something the station remembered (a memo). */
+          source: z.enum(['workflow', 'patient', 'setting', 'memo']),
+          /** The workflow's id, the patient's ref, the setting's or memo's name: never a secret. */
+          key: z.string().max(100),
+          /** The workflow's kind, when it is one. */
+          kind: z.string().max(40).nullable(),
+          /** Sealed under another key or altered; written by a newer Idhini; not what its version says. */
+          reason: z.enum(['unreadable', 'newer', 'invalid']),
+          foundAt: timestamp,
+        }),
+      )
+      .max(20),
+  }),
 });
 
 export const statusCommands = {

@@ -34,6 +34,7 @@ import { IdleLock } from './idle-lock';
 import type { Scrubber } from './logging';
 import { PapersWaiting } from './papers-waiting';
 import { PatientDirectory } from './patients';
+import { Quarantine } from './quarantine';
 import type { ReadersFacade } from './readers';
 import { loadSealer } from './sealing';
 import { ExchangeSession } from './session';
@@ -88,14 +89,15 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
     // Patients' refs are found by a hash under the old key: no look-up can reach them any more.
     db.prepare('DELETE FROM patient_refs').run();
   }
-  const settings = new SettingsStore(db, deps.secrets);
+  const quarantine = new Quarantine({ db, nowIso: () => new Date(clock.now()).toISOString(), audit: (entry) => audit.append({ ...entry, at: new Date(clock.now()).toISOString() }) });
+  const settings = new SettingsStore(db, deps.secrets, quarantine);
   if (settings.isEmpty && deps.initialSettings !== undefined) settings.update(deps.initialSettings as Parameters<SettingsStore['update']>[0]);
   const provisioning = deps.provisioning;
   if (provisioning !== undefined) {
     settings.update(provisioning.settings as Parameters<SettingsStore['update']>[0]);
     if (provisioning.source === 'file') settings.provisioned = Object.keys(provisioning.settings) as (keyof typeof provisioning.settings)[];
   }
-  const engine = new Engine({ db, sealer, audit, clock, log, scrub, onJournalPoint: deps.onJournalPoint, retryMs: timing.reconcileRetryMs });
+  const engine = new Engine({ db, sealer, audit, quarantine, clock, log, scrub, onJournalPoint: deps.onJournalPoint, retryMs: timing.reconcileRetryMs });
   const session = new ExchangeSession({ settings, factory: deps.exchangeClientFactory, clock, log, scrubber, scrub, timeoutMs: timing.exchangeTimeoutMs });
   const newId = (prefix: 'wf' | 'lk' | 'pt' | 'st') => `${prefix}_${base.randomId().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 48)}`;
   const nowIso = () => new Date(clock.now()).toISOString();
@@ -106,7 +108,7 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
   await staff.replaceSource('training', settings.values.trainingMode ? [TRAINING_NURSE] : []);
   const deviceId = settings.memo('deviceId') ?? `idhini-${randomUUID()}`;
   settings.remember('deviceId', deviceId);
-  const patients = new PatientDirectory({ db, sealer, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
+  const patients = new PatientDirectory({ db, sealer, quarantine, session, settings, clock, log, scrubber, newRef: () => newId('pt') });
   const ctx: Ctx = {
     engine,
     session,
@@ -142,7 +144,7 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
     const view = fullViewOf(ctx, wf);
     return host === 'electron' ? withLinkOriginOnly(view) : view;
   };
-  const parts = { deps, host, clock, readers, ctx, lock, staff, current: () => current };
+  const parts = { deps, host, clock, readers, ctx, lock, staff, quarantine, current: () => current };
   const status = () => stationStatus(parts);
   function statusChanged(): void {
     events.emit({ type: 'station.statusChanged', status: status() });

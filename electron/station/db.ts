@@ -1,5 +1,7 @@
 // The station's one SQLite file: settings, patients looked up this shift and their lasting refs,
-// workflows, the journal of exchange calls and the audit log. WAL with synchronous FULL: a row
+// workflows, the journal of exchange calls, the audit log and the records set aside. Its plain
+// rows are upgraded here, by SQL, one schema version at a time; sealed records cannot be, so each
+// carries its own version (versioned.ts). WAL with synchronous FULL: a row
 // that a call returned from is on disk, so a crash after it (even of the machine) cannot lose a
 // consent the exchange has.
 import Database from 'better-sqlite3';
@@ -79,6 +81,19 @@ const schema = [
   );
   CREATE TABLE pin_guard (id INTEGER PRIMARY KEY CHECK (id = 1), failures INTEGER NOT NULL, locked_until INTEGER NOT NULL);
   ALTER TABLE audit ADD COLUMN actor TEXT;
+  `,
+  // version 4: records the station could not read back, set aside (quarantine.ts). The records
+  // themselves stay where they are; this says which, why, and since when.
+  `
+  CREATE TABLE quarantine (
+    source TEXT NOT NULL CHECK (source IN ('workflow', 'patient', 'setting', 'memo')),
+    key TEXT NOT NULL,
+    kind TEXT,
+    reason TEXT NOT NULL CHECK (reason IN ('unreadable', 'newer', 'invalid')),
+    detail TEXT NOT NULL,
+    found_at TEXT NOT NULL,
+    PRIMARY KEY (source, key)
+  );
   `,
 ];
 

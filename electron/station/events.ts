@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { checkEvent, contractVersion, type StationEvent, type StationStatus } from '../contract';
 import type { Clock, StationDeps } from './deps';
 import type { IdleLock } from './idle-lock';
+import type { Quarantine } from './quarantine';
 import type { ReadersFacade } from './readers';
 import type { StaffMember, StaffRegistry } from './staff';
 import type { Ctx } from './workflows/context';
@@ -64,6 +65,7 @@ export interface StatusSources {
   readonly ctx: Ctx;
   readonly lock: IdleLock;
   readonly staff: StaffRegistry;
+  readonly quarantine: Quarantine;
   current(): StaffMember | null;
 }
 
@@ -84,8 +86,20 @@ export function stationStatus(s: StatusSources): StationStatus {
     administratorExists: s.staff.administratorExists,
     lockAt: s.lock.lockAt(),
     now: new Date(s.clock.now()).toISOString(),
+    setAside: setAsideOf(s.quarantine),
   };
 }
+
+/** The records set aside, as the status tells them: how many, and the first few for the IT officer. */
+function setAsideOf(quarantine: Quarantine): StationStatus['setAside'] {
+  const all = quarantine.list();
+  return {
+    count: all.length,
+    records: all.slice(0, SET_ASIDE_SHOWN).map((r) => ({ source: r.source, key: r.key.slice(0, 100), kind: r.kind?.slice(0, 40) ?? null, reason: r.reason, foundAt: r.foundAt })),
+  };
+}
+
+const SET_ASIDE_SHOWN = 20;
 
 /** A change of the station clock's lead over the machine's this large is a jump, not drift. */
 const CLOCK_JUMP_MS = 1000;

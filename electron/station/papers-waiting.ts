@@ -61,12 +61,15 @@ export class PapersWaiting {
     const folder = path.join(this.o.dir, folderName(owner));
     const papers: Paper[] = [];
     for (const [n, meta] of held.entries()) {
-      let data: Buffer<ArrayBuffer>;
+      let opened: unknown;
       try {
-        data = Buffer.from(this.o.sealer.open<string>(await readFile(path.join(folder, `${n}.sealed`), 'utf8')), 'base64');
+        opened = this.o.sealer.open(await readFile(path.join(folder, `${n}.sealed`), 'utf8'));
       } catch {
         return null;
       }
+      // A paper is sealed as its bytes in base64: anything else is not a paper this station held.
+      if (typeof opened !== 'string') return null;
+      const data = Buffer.from(opened, 'base64');
       if (data.length !== meta.size || digest(data) !== meta.sha256) return null;
       papers.push({ documentType: meta.documentType, title: meta.title, fileName: meta.fileName, contentType: meta.contentType, data });
     }

@@ -12,7 +12,8 @@ const VERSION = 'v1';
 
 export interface Sealer {
   seal(value: unknown): string;
-  open<T>(sealed: string): T;
+  /** What was sealed, as it was sealed: for its reader to validate (never to cast). */
+  open(sealed: string): unknown;
   /**
    * A keyed hash (HMAC-SHA256 under a key derived from the journal key): finds a row by a secret
    * without storing it. An ID number has few digits, so an unkeyed hash of it would be undone by
@@ -55,7 +56,7 @@ export function createSealer(key: Buffer): Sealer {
       const body = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final()]);
       return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
     },
-    open<T>(sealed: string): T {
+    open(sealed) {
       const [version, payload] = sealed.split(':', 2);
       if (version !== VERSION || payload === undefined) throw new SealError('A journal record is not in a format this station knows.');
       const raw = Buffer.from(payload, 'base64url');
@@ -63,7 +64,7 @@ export function createSealer(key: Buffer): Sealer {
         const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
         decipher.setAuthTag(raw.subarray(12, 28));
         const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-        return JSON.parse(text) as T;
+        return JSON.parse(text) as unknown;
       } catch {
         throw new SealError('A journal record could not be opened: it was altered, or the key is not the one it was sealed with.');
       }

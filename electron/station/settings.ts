@@ -3,9 +3,11 @@
 // stored with the origin of the exchange that accepted it, and handed out only while the exchange
 // URL still has that origin: no change of settings, however made, sends it anywhere else.
 import { z } from 'zod';
-import type { StationSettings } from '../contract';
+import { stationSettings, type StationSettings } from '../contract';
 import type { Db } from './db';
 import type { SecretStore } from './deps';
+import type { Quarantine } from './quarantine';
+import { issuesOf } from './versioned';
 
 type Stored = Omit<StationSettings, 'credentialsStored' | 'missing' | 'provisioned'>;
 
@@ -30,6 +32,12 @@ export const defaultSettings: Stored = {
 
 const storedKeys = Object.keys(defaultSettings) as (keyof Stored)[];
 
+/** Each setting as the contract says it may be: a row read back is held to it, never cast. */
+const storedSettings = stationSettings.omit({ credentialsStored: true, missing: true, provisioned: true });
+
+/** What a row holds when its text is not JSON at all. */
+const NOT_JSON = Symbol('not JSON');
+
 /** The settings the station cannot work without, in the order a first-run screen asks for them. */
 const required = ['exchangeBaseUrl', 'clientId', 'facilityCode', 'facilityName', 'agentNationalId'] as const;
 
@@ -45,16 +53,33 @@ export class SettingsStore {
   private readonly upsert;
   private readonly selectMemo;
 
+  /**
+   * Reads every setting through the contract's schema. A row that is not what the setting may be is
+   * set aside (kept, audited): the station goes on with that setting's default, and says so.
+   */
   constructor(
     private readonly db: Db,
     private readonly secrets: SecretStore,
+    private readonly quarantine: Quarantine,
   ) {
     this.upsert = db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.selectMemo = db.prepare('SELECT value FROM settings WHERE key = ?');
     const rows = db.prepare("SELECT key, value FROM settings WHERE key NOT LIKE 'memo.%'").all() as { key: string; value: string }[];
-    const loaded: Record<string, unknown> = { ...defaultSettings };
-    for (const row of rows) if ((storedKeys as string[]).includes(row.key)) loaded[row.key] = JSON.parse(row.value) as unknown;
-    this.current = loaded as Stored;
+    const stored: Record<string, unknown> = { ...defaultSettings };
+    for (const row of rows) if ((storedKeys as string[]).includes(row.key)) stored[row.key] = jsonOrMark(row.value);
+    let read = storedSettings.safeParse(stored);
+    const failed = new Set(read.success ? [] : read.error.issues.map((issue) => String(issue.path[0])));
+    if (!read.success) {
+      for (const key of failed) {
+        const one = storedSettings.shape[key as keyof Stored].safeParse(stored[key]);
+        quarantine.hold('setting', key, null, { reason: 'invalid', detail: one.success ? 'not what the setting may be' : issuesOf(one.error) });
+        stored[key] = defaultSettings[key as keyof Stored];
+      }
+      read = storedSettings.safeParse(stored);
+      if (!read.success) throw new Error(`The station's default settings do not pass their own schema: ${issuesOf(read.error)}`);
+    }
+    for (const row of rows) if (!failed.has(row.key)) quarantine.release('setting', row.key, null);
+    this.current = read.data;
   }
 
   get isEmpty(): boolean {
@@ -104,18 +129,34 @@ export class SettingsStore {
     return { ...this.current, credentialsStored, missing: [...missing], provisioned: [...this.provisioned] };
   }
 
-  /** Small things the station remembers between shifts (the ward's usual intervention). */
+  /**
+   * Small things the station remembers between shifts (the ward's usual intervention): text, read
+   * back as text. One that is not is set aside (kept until remembered anew) and forgotten meanwhile.
+   */
   memo(key: string): string | undefined {
     const row = this.selectMemo.get(`memo.${key}`) as { value: string } | undefined;
-    return row === undefined ? undefined : (JSON.parse(row.value) as string);
+    if (row === undefined) return undefined;
+    const read = z.string().safeParse(jsonOrMark(row.value));
+    if (read.success) return read.data;
+    this.quarantine.hold('memo', key, null, { reason: 'invalid', detail: issuesOf(read.error) });
+    return undefined;
   }
 
   remember(key: string, value: string): void {
     this.upsert.run(`memo.${key}`, JSON.stringify(value));
+    this.quarantine.release('memo', key, null, 'written anew');
   }
 }
 
 const boundSecret = z.strictObject({ origin: z.string().min(1), secret: z.string().min(1) });
+
+function jsonOrMark(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return NOT_JSON;
+  }
+}
 
 function safeJson(text: string): unknown {
   try {

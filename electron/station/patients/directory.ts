@@ -13,14 +13,17 @@ import type { Db } from '../db';
 import { fail } from '../errors';
 import type { Scrubber } from '../logging';
 import { maskContact, maskIdNumber } from '../masking';
+import type { Quarantine } from '../quarantine';
 import type { Sealer } from '../sealing';
 import type { ExchangeSession } from '../session';
 import type { SettingsStore } from '../settings';
+import { envelopeOf } from '../versioned';
 import type { InterventionBrief, PatientFacts, ServiceType } from '../workflows/types';
 import { briefOf, careSettingOf, type ContractIntervention } from './interventions';
 import { ListQueue, type Lane } from './list-queue';
 import { recordOf, schemeChoiceNeeded, summaryOf, twoCover, type IdType, type PatientSummary, type StoredPatient } from './record';
 import { PatientServices } from './services';
+import { patientRecord, readPatient } from './stored';
 import { text } from './text';
 import { summariseUtilization } from './utilization';
 import { suggestFor, WardHabits } from './ward';
@@ -61,6 +64,8 @@ export class PatientDirectory {
     private readonly o: {
       db: Db;
       sealer: Sealer;
+      /** Where a look-up that cannot be read back is set aside. */
+      quarantine: Quarantine;
       session: ExchangeSession;
       settings: SettingsStore;
       clock: Clock;
@@ -87,16 +92,20 @@ export class PatientDirectory {
   load(): void {
     const cutoff = new Date(this.o.clock.now() - KEEP_MS).toISOString();
     this.o.db.prepare('DELETE FROM patients WHERE julianday(looked_up_at) < julianday(?)').run(cutoff);
-    const rows = this.o.db.prepare('SELECT sealed FROM patients').all() as { sealed: string }[];
+    const rows = this.o.db.prepare('SELECT ref, sealed FROM patients').all() as { ref: string; sealed: string }[];
     for (const row of rows) {
-      try {
-        const stored = this.o.sealer.open<StoredPatient>(row.sealed);
-        this.teachScrubber(stored);
-        this.entries.set(stored.ref, this.entryOf(stored, 0));
-      } catch (error) {
-        this.o.log.warn({ err: (error as Error).message }, 'a looked-up patient could not be read back');
+      const read = readPatient(this.o.sealer, row.sealed);
+      if (!read.ok || read.value.ref !== row.ref) {
+        const unread = read.ok ? { reason: 'invalid' as const, detail: 'the record names another patient than its row' } : read;
+        this.o.quarantine.hold('patient', row.ref, null, unread);
+        this.o.log.warn({ reason: unread.reason, detail: unread.detail }, 'a looked-up patient could not be read back: set aside');
+        continue;
       }
+      this.o.quarantine.release('patient', row.ref, null);
+      this.teachScrubber(read.value);
+      this.entries.set(read.value.ref, this.entryOf(read.value, 0));
     }
+    this.o.quarantine.keepOnly('patient', new Set(rows.map((r) => r.ref)));
   }
 
   /**
@@ -377,7 +386,8 @@ export class PatientDirectory {
   private persist(entry: Entry): void {
     const { services: _s, details: _d, ...stored } = entry;
     this.teachScrubber(stored);
-    this.upsertPatient.run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, this.o.sealer.seal(stored));
+    const sealed = this.o.sealer.seal(envelopeOf(patientRecord.current, patientRecord.check(stored)));
+    this.upsertPatient.run(stored.ref, stored.lookedUpAt, stored.idType, stored.maskedName, maskIdNumber(stored.idNumber), stored.covered ? 1 : 0, sealed);
   }
 
   private teachScrubber(p: StoredPatient): void {

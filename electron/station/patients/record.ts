@@ -43,7 +43,8 @@ export interface StoredPatient {
   coverageStart: string | null;
   coverageEnd: string | null;
   whitelisted: boolean;
-  biometricsEnforced: boolean | undefined;
+  /** Unknown (undefined) is not kept: a record read back has no such key. */
+  biometricsEnforced?: boolean | undefined;
   contractedFunds: string[] | null;
   contacts: SmsContact[];
   serviceType: ServiceType;

@@ -17,8 +17,11 @@ import type { Db } from '../db';
 import type { Clock, JournalPoint } from '../deps';
 import { StationFailure, toStationError, type Scrub } from '../errors';
 import { isTerminal, transitionOf, type MachineEvent, type StateOf } from '../machines';
-import type { Sealer } from '../sealing';
+import type { Quarantine } from '../quarantine';
+import { SealError, type Sealer } from '../sealing';
+import { envelopeOf, unwrap } from '../versioned';
 import { policyOf, type JournalEntry, type ReconcilePolicy } from './journal';
+import { callRecord, readWorkflow, workflowToKeep, type SealedCall } from './records';
 import type { AnyWorkflow, WorkflowOf } from './types';
 
 export interface CallRecord {
@@ -59,12 +62,15 @@ interface Row {
   sealed: string;
   created_at: string;
   updated_at: string;
+  ended: number;
 }
 
 export interface EngineOptions {
   readonly db: Db;
   readonly sealer: Sealer;
   readonly audit: AuditLog;
+  /** Where a workflow that cannot be read back is set aside. */
+  readonly quarantine: Quarantine;
   readonly clock: Clock;
   readonly log: Logger;
   readonly scrub: Scrub;
@@ -116,20 +122,54 @@ export class Engine {
     return new Date(this.o.clock.now()).toISOString();
   }
 
-  /** Loads the unfinished workflows and those ended in the last week. Unreadable ones are logged and left out. */
+  /**
+   * Loads the unfinished workflows and those ended in the last week, each through its kind's schema
+   * and upgrade chain. One that cannot be read — nor any call of it whose outcome is open — is set
+   * aside (kept, audited, said in the status) and the station starts without it.
+   */
   load(): void {
     const since = new Date(this.o.clock.now() - 7 * 24 * 60 * 60 * 1000).toISOString();
     const rows = this.o.db
-      .prepare('SELECT id, kind, state, sealed, created_at, updated_at FROM workflows WHERE ended = 0 OR julianday(updated_at) >= julianday(?) ORDER BY created_at')
+      .prepare('SELECT id, kind, state, sealed, created_at, updated_at, ended FROM workflows WHERE ended = 0 OR julianday(updated_at) >= julianday(?) ORDER BY created_at')
       .all(since) as Row[];
     for (const row of rows) {
-      try {
-        const wf = this.o.sealer.open<AnyWorkflow>(row.sealed);
-        this.workflows.set(wf.id, wf);
-        this.images.set(wf.id, JSON.stringify(wf));
-      } catch (error) {
-        this.o.log.error({ workflowId: row.id, kind: row.kind, err: (error as Error).message }, 'a workflow could not be read from the journal');
+      const read = this.readRow(row);
+      if (!read.ok) {
+        this.o.quarantine.hold('workflow', row.id, row.kind, read);
+        this.o.log.error({ workflowId: row.id, kind: row.kind, reason: read.reason, detail: read.detail }, 'a workflow could not be read back: set aside');
+        continue;
       }
+      this.o.quarantine.release('workflow', row.id, row.kind);
+      this.workflows.set(read.value.id, read.value);
+      this.images.set(read.value.id, JSON.stringify(read.value));
+    }
+    this.o.quarantine.keepOnly('workflow', new Set(rows.map((r) => r.id)));
+  }
+
+  private readRow(row: Row): { ok: true; value: AnyWorkflow } | { ok: false; reason: 'unreadable' | 'newer' | 'invalid'; detail: string } {
+    const payload = this.openSealed(row.sealed);
+    if (!payload.ok) return payload;
+    const read = readWorkflow(row.kind, payload.value);
+    if (!read.ok) return read;
+    if (read.value.id !== row.id) return { ok: false, reason: 'invalid', detail: 'the record names another workflow than its row' };
+    if (row.ended === 0) {
+      for (const call of this.selectOpenCalls.all(row.id) as { id: number; sealed: string }[]) {
+        const opened = this.openSealed(call.sealed);
+        if (!opened.ok) return { ...opened, detail: `its open call ${call.id}: ${opened.detail}` };
+        const { version, record } = unwrap(opened.value);
+        const sealedCall = callRecord.read(version, record);
+        if (!sealedCall.ok) return { ...sealedCall, detail: `its open call ${call.id}: ${sealedCall.detail}` };
+      }
+    }
+    return { ok: true, value: read.value };
+  }
+
+  private openSealed(sealed: string): { ok: true; value: unknown } | { ok: false; reason: 'unreadable'; detail: string } {
+    try {
+      return { ok: true, value: this.o.sealer.open(sealed) };
+    } catch (error) {
+      if (error instanceof SealError) return { ok: false, reason: 'unreadable', detail: error.message };
+      throw error;
     }
   }
 
@@ -195,7 +235,7 @@ export class Engine {
     return this.commit(() => {
       this.workflows.set(wf.id, wf);
       this.staged.set(wf.id, JSON.stringify(wf));
-      this.insertWorkflow.run(wf.id, wf.kind, wf.state, patientRefOf(wf), wf.createdAt, wf.updatedAt, 0, this.o.sealer.seal(wf));
+      this.insertWorkflow.run(wf.id, wf.kind, wf.state, patientRefOf(wf), wf.createdAt, wf.updatedAt, 0, this.o.sealer.seal(workflowToKeep(wf)));
       this.audit({ action: `${wf.kind}.created`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${summary} (state ${wf.state})` });
       this.pending.push(wf);
       return wf;
@@ -207,7 +247,7 @@ export class Engine {
     this.commit(() => {
       wf.updatedAt = this.now();
       this.staged.set(wf.id, JSON.stringify(wf));
-      this.updateWorkflow.run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(wf), wf.id);
+      this.updateWorkflow.run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(workflowToKeep(wf)), wf.id);
       if (!this.pending.includes(wf)) this.pending.push(wf);
     });
   }
@@ -258,7 +298,8 @@ export class Engine {
   ): Promise<T> {
     const name = operation.name;
     const callId = this.commit(() => {
-      const info = this.insertCall.run(wf.id, name, this.now(), this.o.sealer.seal({ request, reconcile: operation.reconcile }));
+      const sealedCall: SealedCall = callRecord.check({ request, reconcile: operation.reconcile });
+      const info = this.insertCall.run(wf.id, name, this.now(), this.o.sealer.seal(envelopeOf(callRecord.current, sealedCall)));
       this.audit({ action: `exchange.${name}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'started', summary: `${name} sent` });
       return Number(info.lastInsertRowid);
     });
@@ -309,8 +350,11 @@ export class Engine {
   openCalls(workflowId: string): CallRecord[] {
     const rows = this.selectOpenCalls.all(workflowId) as { id: number; workflow_id: string; operation: string; status: CallRecord['status']; sealed: string }[];
     return rows.map((r) => {
-      const sealed = this.o.sealer.open<{ request: Record<string, unknown>; reconcile?: unknown }>(r.sealed);
-      return { id: r.id, workflowId: r.workflow_id, operation: r.operation, status: r.status, request: sealed.request, reconcile: policyOf(r.operation, sealed.reconcile) };
+      const { version, record } = unwrap(this.o.sealer.open(r.sealed));
+      const sealed = callRecord.read(version, record);
+      // The workflow was loaded with this call readable (load): a call that reads no more was altered since.
+      if (!sealed.ok) throw new Error(`The journal's call ${r.id} cannot be read back (${sealed.detail}).`);
+      return { id: r.id, workflowId: r.workflow_id, operation: r.operation, status: r.status, request: sealed.value.request, reconcile: policyOf(r.operation, sealed.value.reconcile) };
     });
   }
 

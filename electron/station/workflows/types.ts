@@ -36,7 +36,8 @@ export interface PatientFacts {
   readonly maskedName: string;
   /** secret: the client registry id, patient_id of every exchange call. */
   readonly patientId: string;
-  readonly biometricsEnforced: boolean | undefined;
+  /** Unknown (undefined) is not kept: a record read back has no such key. */
+  readonly biometricsEnforced?: boolean | undefined;
   readonly whitelisted: boolean;
   readonly contacts: SmsContact[];
 }
@@ -45,8 +46,8 @@ export interface VerificationData {
   purpose: VerificationPurpose;
   stage: VerificationStage;
   route: RouteDecision;
-  /** The facts the route is decided from (decided again as they change). */
-  biometricsEnforced: boolean | undefined;
+  /** The facts the route is decided from (decided again as they change); unknown is not kept. */
+  biometricsEnforced?: boolean | undefined;
   whitelisted: boolean;
   hasPhone: boolean;
   /** Set when the exchange answered BIOMETRICS_NOT_FOUND_OTP_ALLOWED: the end of the SMS window (ms). */

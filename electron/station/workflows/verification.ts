@@ -106,7 +106,7 @@ export interface VerificationHost<W extends AnyWorkflow> {
 }
 
 export interface RouteInputs {
-  biometricsEnforced: boolean | undefined;
+  biometricsEnforced?: boolean | undefined;
   whitelisted: boolean;
   contacts: SmsContact[];
   unusableUntil: number | null;

@@ -56,6 +56,7 @@ export default function SettingsScreen() {
                   </dd>
                 </div>
               </dl>
+              {status.setAside.count > 0 && <SetAsideNotice setAside={status.setAside} />}
               {status.unavailablePieces.length > 0 && (
                 <Notice tone="warn" title={t('settings.unavailable')}>
                   <ul>
@@ -72,6 +73,30 @@ export default function SettingsScreen() {
         </div>
       </div>
     </Screen>
+  );
+}
+
+/** For the IT officer: which records the station set aside, why, and what brings them back. */
+function SetAsideNotice({ setAside }: { setAside: CommandOutput<'station.status'>['setAside'] }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <Notice tone="warn" title={t('settings.setAside.title')}>
+      <p>{t('settings.setAside.explain')}</p>
+      <ul>
+        {setAside.records.map((r) => (
+          <li key={`${r.source}:${r.key}`}>
+            {t('settings.setAside.record', {
+              what: r.source === 'workflow' && r.kind !== null ? t(`work.kind.${r.kind}`, { defaultValue: t('settings.setAside.source.workflow') }) : t(`settings.setAside.source.${r.source}`),
+              key: r.key,
+              reason: t(`settings.setAside.reason.${r.reason}`),
+              when: format.dateTime(r.foundAt),
+            })}
+          </li>
+        ))}
+      </ul>
+      {setAside.count > setAside.records.length && <p>{t('settings.setAside.more', { count: setAside.count - setAside.records.length })}</p>}
+    </Notice>
   );
 }
 

@@ -1,5 +1,7 @@
 // Always on screen: whether the exchange answers, the reader (the status region tests and screen
-// readers find by role), the exchange's hardware service and the station's device service.
+// readers find by role), the exchange's hardware service and the station's device service, and
+// earlier work the station set aside because it could not read it back (the IT officer's details
+// are in Settings).
 import { useTranslation } from 'react-i18next';
 import { useStation } from '../../state/station-store';
 import { readerWords, serviceWords } from './readerWords';
@@ -28,6 +30,7 @@ export function StatusBar() {
       {status !== null && status.unavailablePieces.length > 0 && (
         <div className="status-item status-warn">{t('status.unavailable', { pieces: status.unavailablePieces.map((p) => p.piece).join(', ') })}</div>
       )}
+      {status !== null && status.setAside.count > 0 && <div className="status-item status-warn">{t('status.setAside', { count: status.setAside.count })}</div>}
     </footer>
   );
 }

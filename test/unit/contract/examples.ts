@@ -267,6 +267,7 @@ export const status: StationStatus = {
   administratorExists: true,
   lockAt: later,
   now: at,
+  setAside: { count: 1, records: [{ source: 'workflow', key: 'wf_consent0001', kind: 'consent', reason: 'newer', foundAt: at }] },
 };
 
 const auditRecord = {

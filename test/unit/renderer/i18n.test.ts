@@ -29,6 +29,7 @@ import {
   workAnswer,
   workflowKind,
   patientIdentity,
+  stationStatus,
 } from '../../../electron/contract';
 import { mergeCatalogues } from '../../../renderer/i18n/catalogue';
 import { catalogue, catalogueParts, flatten } from '../../support/catalogues';
@@ -124,6 +125,8 @@ describe('renderer translations', () => {
         workAnswer.shape.by.options.flatMap((by) => workAnswer.shape.outcome.options.map((outcome) => `work.answer.${about}.${by}.${outcome}`)),
       ),
       ...patientIdentity.shape.sex.unwrap().options.map((sex) => `identity.sex.${sex}`),
+      ...stationStatus.shape.setAside.shape.records.element.shape.source.options.map((source) => `settings.setAside.source.${source}`),
+      ...stationStatus.shape.setAside.shape.records.element.shape.reason.options.map((reason) => `settings.setAside.reason.${reason}`),
     ];
     expect(needed.filter((key) => !has(key))).toEqual([]);
   });
