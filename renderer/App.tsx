@@ -37,7 +37,8 @@ const QUEUE_EVERY_MS = 60_000;
 export function App({ connected }: { readonly connected: boolean }) {
   const { t } = useTranslation();
   const phase = useStation((s) => s.phase);
-  const language = useStation((s) => s.settings?.language);
+  // While locked the settings are not the window's to read: the status carries the language.
+  const language = useStation((s) => s.settings?.language ?? s.status?.language);
   const trainingMode = useStation((s) => s.status?.trainingMode ?? s.settings?.trainingMode ?? false);
   const locked = useStation((s) => s.locked);
   const connection = useStation((s) => s.connection);
@@ -48,7 +49,10 @@ export function App({ connected }: { readonly connected: boolean }) {
   }, [language]);
 
   useEffect(() => {
-    const onActivity = () => reportActivity(Date.now());
+    // Only the nurse's own input: an event a script dispatched (isTrusted false) is nobody at the keyboard.
+    const onActivity = (event: Event) => {
+      if (event.isTrusted) reportActivity(Date.now());
+    };
     window.addEventListener('keydown', onActivity, { passive: true });
     window.addEventListener('pointerdown', onActivity, { passive: true });
     return () => {

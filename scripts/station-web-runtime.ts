@@ -8,7 +8,7 @@
 // its CORS follows the link allowlist in settings (plus the sandbox in training). The browser host
 // logs through the core's logger.
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
 import { startSandbox, TERMINOLOGY, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
 import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
-import { createStation, FileSecretStore, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station } from '../electron/station';
+import { createStation, FileSecretStore, OWNER_ONLY_FILE_MODE, ownerOnlyFolder, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station } from '../electron/station';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
 import { checkExchangeUrl, type LauncherStaff, type ReaderSource } from './station-web-options';
@@ -85,14 +85,17 @@ async function prepareDataDir(options: { dataDir?: string; logDestination?: LogD
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), prefix)));
   if (ownDataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  // A data folder named on the command line may not exist yet, as on a station's first run.
-  else await mkdir(dataDir, { recursive: true });
+  // A data folder named on the command line may not exist yet, as on a station's first run; either
+  // way it and what is made in it are this user's alone (0700, files 0600; Windows: a user-only ACL).
+  const tightened: string[] = [];
+  await ownerOnlyFolder(dataDir, { platform: process.platform, warn: (message) => tightened.push(message) });
   let destination = options.logDestination;
   if (destination === undefined) {
-    const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a' });
+    const stream = createWriteStream(path.join(dataDir, 'station.log'), { flags: 'a', mode: OWNER_ONLY_FILE_MODE });
     cleanups.push(() => new Promise((resolve) => stream.end(resolve)));
     destination = stream;
   }
+  for (const message of tightened) destination.write(`${JSON.stringify({ level: 40, component: 'launcher', msg: message })}\n`);
   return { dataDir, destination };
 }
 
@@ -262,7 +265,8 @@ export async function startExchangeStation(options: ExchangeStationOptions): Pro
       }
       signedIn = (await command(station, 'station.status', {}, 'the status could not be read')).signedIn;
     }
-    const settings = await command(station, 'settings.get', {}, 'the settings could not be read');
+    // Read as the launcher, not through the bridge: a station outside training starts locked, and a locked station answers the window nothing.
+    const settings = await station.settings();
 
     const host = await serveStation(station, options, cleanups);
     return { launchUrl: host.launchUrl, host, station, deviceService: setup.deviceService, dataDir, settings, signedIn, close: () => closeAll(cleanups) };

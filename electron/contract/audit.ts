@@ -45,7 +45,12 @@ const filters = {
 export const auditCommands = {
   /** Newest first. */
   'audit.read': { input: z.strictObject({ ...filters, ...pageRequest }), output: page(auditEntry) },
-  /** The matching records as JSON Lines, oldest first, for the renderer to save as a file. */
+  /**
+   * The matching records as JSON Lines, oldest first, for the renderer to save as a file; its last
+   * line is `{"trail": {head, keyedFrom, exportedAt, filtered}}`: the whole trail's head as the
+   * station's keystore anchored it when exported (an unfiltered export ends at it), and the first
+   * record chained with the key (those before it are an older station's, chained by SHA-256 alone).
+   */
   'audit.export': {
     input: z.strictObject(filters),
     output: z.strictObject({
@@ -53,9 +58,15 @@ export const auditCommands = {
       mediaType: z.literal('application/x-ndjson'),
       recordCount: z.number().int().min(0),
       content: z.string(),
+      head: z.strictObject({ seq: z.number().int().min(1), hash }).nullable(),
+      keyedFrom: z.number().int().min(1),
     }),
   },
-  /** Walks the hash chain: an edited or removed record breaks it. */
+  /**
+   * Walks the chain, each record's MAC under the key kept outside the database (SHA-256 for an older
+   * station's records), then the head against the one the keystore anchored: an edited, removed,
+   * renumbered or cut-off record breaks it, and the first bad one is named.
+   */
   'audit.verify': {
     input: noInput,
     output: z.strictObject({

@@ -219,6 +219,7 @@ function validationError(name: CommandName, error: z.ZodError): StationError {
   return makeError('VALIDATION', `${name}: ${first.field}: ${first.message}`, { field: first.field, issues });
 }
 
+export * from './activity';
 export * from './audit';
 export * from './claims';
 export * from './common';

@@ -1,11 +1,15 @@
 // The station as a whole: which shell hosts it, whether the exchange answers, training mode, the
 // optional native pieces that could not load (reported, never a crash), who is signed in, and the
-// lock. While locked (idle, by hand, or nobody signed in yet) every command except station.* and
-// settings.get answers LOCKED; a staff member's PIN opens it — the same nurse's, or another's,
-// which switches the user — and unlocking shows a fresh look-up screen.
+// lock. While locked (idle, by hand, or nobody signed in yet) a station does nothing but let someone
+// sign in: every command but the status and the sign-in (station.status, station.unlock,
+// station.setUpAdministrator, and station.lock, which changes nothing then) answers LOCKED, whoever
+// was signed in before, and only the lock's own events (station.*) are pushed. A staff member's PIN
+// opens it — the same nurse's, or another's, which switches the user — and unlocking shows a fresh
+// look-up screen.
 import { z } from 'zod';
-import { noInput, timestamp } from './common';
-import { signedInStaff, staffPin } from './staff';
+import { noInput, shortText, timestamp } from './common';
+import { language } from './settings';
+import { newStaffPin, signedInStaff, staffPin } from './staff';
 
 /** Bumped when a change would break a renderer built against an older contract. */
 export const contractVersion = 1;
@@ -29,6 +33,8 @@ export const stationStatus = z.strictObject({
   staff: signedInStaff.nullable(),
   /** Whether an administrator exists: the first one may be made on a station that has none and is not in training. */
   administratorExists: z.boolean(),
+  /** The station's language (settings), for the lock screen's words: settings.get answers LOCKED while locked. */
+  language,
   /** When the idle lock engages if nothing happens before. */
   lockAt: timestamp.nullable(),
   /**
@@ -69,6 +75,15 @@ export const statusCommands = {
   'station.lock': { input: noInput, output: stationStatus },
   /** A staff member's PIN (or badge number): hers opens the station, another's switches the user. */
   'station.unlock': { input: z.strictObject({ pin: staffPin }), output: stationStatus },
+  /**
+   * The first administrator of a station that has none and is not in training: made with her PIN
+   * and signed in, in one step (a sign-in, so it answers while locked). A PIN another staff member
+   * has is refused as a wrong PIN, without saying why.
+   */
+  'station.setUpAdministrator': {
+    input: z.strictObject({ name: shortText, pin: newStaffPin, nationalId: z.string().regex(/^[0-9]{5,12}$/, 'must be 5 to 12 digits').optional() }),
+    output: stationStatus,
+  },
   /** The nurse is using the screen (browser mode has no system idle time to read); pushes lockAt back. */
   'station.reportActivity': { input: noInput, output: stationStatus },
 };

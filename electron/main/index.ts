@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import { BrowserWindow, WebContentsView, app, autoUpdater, dialog, ipcMain, powerMonitor, protocol, safeStorage, session } from 'electron';
 import { createExchangeClient } from '../payer';
-import { createStation, createStationLogger, memorySecretStore, provisioningFilePath, readProvisioningFile, type SecretStore } from '../station';
+import { createStation, createStationLogger, memorySecretStore, OWNER_ONLY_FILE_MODE, OWNER_ONLY_FOLDER_MODE, ownerOnlyFolder, provisioningFilePath, readProvisioningFile, type SecretStore } from '../station';
 import { trainingReaders, type ReaderSetup } from './reader-setup';
 import { stationReaders } from './readers';
 import { HARDWARE_SERVICE_PORT } from '../../native-bridge/service';
@@ -39,8 +39,9 @@ function trainingOptions(argv: readonly string[]): Training | null {
 
 const training = trainingOptions(process.argv);
 const dataDir = path.join(app.getPath('userData'), training === null ? 'station' : 'training');
-mkdirSync(path.join(dataDir, 'logs'), { recursive: true });
-const logFile = createWriteStream(path.join(dataDir, 'logs', 'station.log'), { flags: 'a' });
+// The data folder and what is in it are this user's alone (createCore tightens an older folder).
+mkdirSync(path.join(dataDir, 'logs'), { recursive: true, mode: OWNER_ONLY_FOLDER_MODE });
+const logFile = createWriteStream(path.join(dataDir, 'logs', 'station.log'), { flags: 'a', mode: OWNER_ONLY_FILE_MODE });
 // Until the core exists, the shell's few lines (the single-instance hand-over, a start that failed)
 // go to this boot log; they carry fixed messages and error class names only. From the moment the
 // core exists every line goes through station.log, whose scrubber knows the core's secrets (shell-log.ts).
@@ -83,6 +84,10 @@ function withProvisioning(provisioning: ReturnType<typeof readProvisioningFile>)
 }
 
 async function createCore(): Promise<CoreHandle> {
+  // Made by an older Idhini, the folder may be open to others: kept to this user now (Windows: ACL).
+  const tightened: string[] = [];
+  await ownerOnlyFolder(dataDir, { platform: process.platform, warn: (message) => tightened.push(message) });
+  await ownerOnlyFolder(path.join(dataDir, 'logs'), { platform: process.platform, warn: (message) => tightened.push(message) });
   let secrets: SecretStore;
   let setup: ReaderSetup;
   let secretStoreProblem: string | null = null;
@@ -114,6 +119,7 @@ async function createCore(): Promise<CoreHandle> {
   });
   const log = station.log.child({ component: 'shell' });
   if (secretStoreProblem !== null) log.error({ reason: secretStoreProblem }, 'secret store unavailable');
+  for (const message of tightened) log.warn({ reason: message }, 'data folder tightened');
   // The core hands its settings to the device service as it starts and on every change (CORS follows the link allowlist).
   await station.start();
   return {

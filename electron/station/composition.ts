@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { WorkflowView } from '../contract';
 import { TRAINING_NURSE } from './access';
-import { AuditLog } from './audit';
+import { AuditLog, legacyTrailIntact, recordChainOpening } from './audit';
+import { AuditChain } from './audit-chain';
 import { claimsCommands } from './commands/claims';
 import { consentCommands } from './commands/consent';
 import { correctionCommands } from './commands/corrections';
@@ -31,6 +32,7 @@ import { openDatabase, type Db } from './db';
 import { deviceOsOf, type Clock, type StationDeps, type StationTiming } from './deps';
 import { stationStatus, type StationEvents } from './events';
 import { IdleLock } from './idle-lock';
+import { sentWhileLocked } from './lock-gate';
 import type { Scrubber } from './logging';
 import { PapersWaiting } from './papers-waiting';
 import { PatientDirectory } from './patients';
@@ -39,7 +41,7 @@ import type { ReadersFacade } from './readers';
 import { loadSealer } from './sealing';
 import { ExchangeSession } from './session';
 import { SettingsStore } from './settings';
-import { PinGuard, StaffRegistry, type StaffMember } from './staff';
+import { openStaffRegistry, PinGuard, type StaffMember } from './staff';
 import { ActivityView } from './views/activity';
 import { WorkQueue } from './views/work-queue';
 import { consentView } from './workflows/consent';
@@ -82,7 +84,15 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
   const sealer = await loadSealer(deps.secrets, sealedRows > 0);
   /** Who works at the station now; kept while it is locked, so the lock can name her. */
   let current: StaffMember | null = null;
-  const audit = new AuditLog(db, scrub, () => current?.name ?? null);
+  // The chain's key and anchored head, held to the database before anything is added (audit-chain.ts).
+  const chain = await AuditChain.open({
+    db,
+    secrets: deps.secrets,
+    legacyIntact: () => legacyTrailIntact(db),
+    onWriteFailed: (error) => log.error({ err: error instanceof Error ? error.message : String(error) }, 'the audit head could not be anchored in the secret store'),
+  });
+  const audit = new AuditLog(db, scrub, chain.chain, () => current?.name ?? null);
+  recordChainOpening(audit, chain.opening, new Date(clock.now()).toISOString(), log);
   if (sealer.replaced) {
     log.error({ records: sealedRows }, 'the journal key was missing from the secret store: a new one was made and the earlier records cannot be read');
     audit.append({ at: new Date(clock.now()).toISOString(), action: 'station.journalKeyReplaced', outcome: 'failed', errorCode: 'INTERNAL', summary: `journal key missing; ${sealedRows} earlier records unreadable` });
@@ -101,7 +111,13 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
   const session = new ExchangeSession({ settings, factory: deps.exchangeClientFactory, clock, log, scrubber, scrub, timeoutMs: timing.exchangeTimeoutMs });
   const newId = (prefix: 'wf' | 'lk' | 'pt' | 'st') => `${prefix}_${base.randomId().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 48)}`;
   const nowIso = () => new Date(clock.now()).toISOString();
-  const staff = new StaffRegistry(db, () => newId('st'), nowIso);
+  const staffOpened = await openStaffRegistry({ db, secrets: deps.secrets, newRef: () => newId('st'), now: nowIso });
+  const staff = staffOpened.registry;
+  if (staffOpened.forgotten > 0) {
+    log.error({ staff: staffOpened.forgotten }, 'the PIN pepper was missing from the secret store: the staff added at this station must be added again');
+    audit.append({ at: nowIso(), action: 'staff.pepperReplaced', outcome: 'failed', errorCode: 'INTERNAL', summary: `PIN pepper missing; ${staffOpened.forgotten} staff added here removed` });
+  }
+  if (staffOpened.keyed > 0) log.info({ staff: staffOpened.keyed }, 'PIN hashes of an older station keyed with the pepper');
   const pinGuard = new PinGuard(db, () => clock.now());
   await staff.replaceSource('provisioned', provisioning?.staff ?? []);
   // Training starts signed in as the demo nurse; she exists in training mode only.
@@ -129,6 +145,8 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
   };
   const lock = new IdleLock({
     clock,
+    ...(deps.idleClock === undefined ? {} : { idleClock: deps.idleClock }),
+    checkEveryMs: timing.idleCheckMs,
     idleMinutes: () => settings.values.idleLockMinutes,
     onLocked: (reason) => {
       engine.audit({ action: 'station.lock', outcome: 'succeeded', summary: `locked (${reason})` });
@@ -136,6 +154,8 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
       statusChanged();
     },
   });
+  // A locked station tells the window nothing but the lock's own news (lock-gate.ts).
+  events.withhold((event) => lock.locked && !sentWhileLocked(event));
   if (settings.values.trainingMode) {
     current = staff.all().find((m) => m.source === 'training') ?? null;
     if (current !== null) lock.unlock();

@@ -4,7 +4,9 @@
 // carries its own version (versioned.ts). WAL with synchronous FULL: a row
 // that a call returned from is on disk, so a crash after it (even of the machine) cannot lose a
 // consent the exchange has.
+import { chmodSync, closeSync, existsSync, openSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { OWNER_ONLY_FILE_MODE } from './owner-only';
 
 export type Db = Database.Database;
 
@@ -95,9 +97,30 @@ const schema = [
     PRIMARY KEY (source, key)
   );
   `,
+  // version 5: whether a staff member's PIN is shorter than new PINs may be (null: not seen since the
+  // rule came; learnt at her next sign-in). PIN hashes are keyed with the secret store's pepper from
+  // this version on (staff.ts), which needs no column.
+  `
+  ALTER TABLE staff ADD COLUMN pin_short INTEGER CHECK (pin_short IN (0, 1));
+  `,
 ];
 
+/**
+ * The file made for its user alone before SQLite opens it (SQLite gives its -wal and -shm files the
+ * database file's mode), and an older one found open to others tightened. POSIX only: on Windows the
+ * mode bits mean nothing, and the data folder's ACL (owner-only.ts) covers the files in it.
+ */
+function keepFileToOwner(path: string): void {
+  if (path === ':memory:') return;
+  closeSync(openSync(path, 'a', OWNER_ONLY_FILE_MODE));
+  if (process.platform === 'win32') return;
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, OWNER_ONLY_FILE_MODE);
+  }
+}
+
 export function openDatabase(path: string): Db {
+  keepFileToOwner(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');

@@ -48,6 +48,11 @@ export interface StationDeps {
   readonly host?: 'electron' | 'browser';
   readonly appVersion?: string;
   readonly clock?: Clock;
+  /**
+   * The machine's clock, on which the idle lock counts real minutes at the ward (default the
+   * system's): in training the station's clock is the sandbox's, which jumps. Tests move a fake one.
+   */
+  readonly idleClock?: Clock;
   /** Random bytes as URL-safe text, for opaque handles; default crypto.randomBytes. */
   readonly randomId?: () => string;
   readonly log?: { readonly destination?: LogDestination; readonly level?: 'trace' | 'debug' | 'info' | 'warn' | 'error' };
@@ -84,6 +89,8 @@ export interface StationTiming {
   readonly clockCheckMs: number;
   /** Between two read-backs of a claim just submitted (10 min); later states wait a multiple of it (workflows/claims.ts). */
   readonly claimReadBackMs: number;
+  /** Between two looks at the idle time (5 s): the idle lock falls at most this late. */
+  readonly idleCheckMs: number;
 }
 
 export const defaultTiming: StationTiming = {
@@ -95,6 +102,7 @@ export const defaultTiming: StationTiming = {
   exchangeTimeoutMs: 20_000,
   clockCheckMs: 2000,
   claimReadBackMs: 10 * 60_000,
+  idleCheckMs: 5000,
 };
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -4,9 +4,10 @@
 // answers), and which commands count as someone acting for the idle lock (`isActivity`). Then the
 // handler, its failure turned into the contract's error, and one log line per command.
 import type { Logger } from 'pino';
-import { isShellCommand, makeError, type CommandName, type CommandOutcome, type Invocation, type StationError } from '../contract';
+import { isPersonCommand, isShellCommand, makeError, type CommandName, type CommandOutcome, type Invocation, type StationError } from '../contract';
 import type { Handlers, StationServices } from './commands/services';
 import { toStationError } from './errors';
+import { lockedOut } from './lock-gate';
 
 /**
  * Commands the whole station has under way at once at most; past it, BUSY (nothing is done). Above
@@ -14,18 +15,17 @@ import { toStationError } from './errors';
  */
 export const STATION_COMMANDS_IN_FLIGHT = 320;
 
-/** What answers while the station is locked besides station.*: settings for the lock screen's words, the first administrator. */
-const OPEN_WHILE_LOCKED: ReadonlySet<CommandName> = new Set(['settings.get', 'staff.add']);
-
-/** The lock's gate: the refusal a locked station answers this command with, or null to let it through. */
+/** The lock's gate: the refusal a locked station answers this command with, or null to let it through (lock-gate.ts). */
 export function lockGate(invocation: Invocation, s: Pick<StationServices, 'lock' | 'current'>): StationError | null {
-  if (!s.lock.locked || OPEN_WHILE_LOCKED.has(invocation.name) || invocation.name.startsWith('station.')) return null;
-  return makeError('LOCKED', s.current() === null ? 'Nobody is signed in: a staff member’s PIN opens the station.' : 'The station is locked.');
+  return lockedOut(invocation.name, s.lock.locked, s.current() === null);
 }
 
-/** Whether the command is someone at the station acting: it starts the idle time again. */
+/**
+ * Whether the command is a person at the station acting: it starts the idle time again. The
+ * contract names them (personCommands); the screens' polling and reads never are.
+ */
 export function isActivity(invocation: Invocation): boolean {
-  return !invocation.name.startsWith('station.');
+  return isPersonCommand(invocation.name);
 }
 
 /** What the dispatcher needs of the station: the running station (undefined when it is not running), and its log. */

@@ -17,7 +17,15 @@ export class StationEvents {
   /** A shell's listeners: it checks each event itself. */
   private readonly hosted = new Set<(event: unknown) => void>();
 
+  /** Events held back (a locked station's: lock-gate.ts), set once the lock exists. */
+  private held: (event: unknown) => boolean = () => false;
+
   constructor(private readonly log: Logger) {}
+
+  /** Holds back every event the rule names, from now on. */
+  withhold(rule: (event: unknown) => boolean): void {
+    this.held = rule;
+  }
 
   subscribe(listener: (event: StationEvent) => void): () => void {
     this.checked.add(listener);
@@ -30,6 +38,7 @@ export class StationEvents {
   }
 
   emit(event: unknown): void {
+    if (this.held(event)) return;
     this.deliver(this.hosted, event);
     if (this.checked.size === 0) return;
     const checked = checkEvent(event);
@@ -84,6 +93,7 @@ export function stationStatus(s: StatusSources): StationStatus {
     locked: s.lock.locked,
     staff: current === null ? null : { staffRef: current.ref, name: current.name.slice(0, 200), role: current.role },
     administratorExists: s.staff.administratorExists,
+    language: settings.language,
     lockAt: s.lock.lockAt(),
     now: new Date(s.clock.now()).toISOString(),
     setAside: setAsideOf(s.quarantine),

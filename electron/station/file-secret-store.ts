@@ -11,31 +11,13 @@
 // Readable only by the user, on every system: on POSIX the file is written 0600 (a file found
 // readable by others is tightened, and said so); on Windows, where Node's mode bits do nothing, the
 // file's ACL is replaced by one granting the current user alone (icacls, inheritance removed).
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { SecretStore } from './deps';
+import { keepToOwner, OWNER_ONLY_FILE_MODE, OWNER_ONLY_FOLDER_MODE, type OwnerOnlyOptions } from './owner-only';
 
-export interface FileSecretStoreOptions {
-  /** `process.platform`: decides how the file is kept to its user. */
-  readonly platform: string;
-  /** Runs a program (icacls on Windows); injected by tests. */
-  readonly run?: (program: string, args: readonly string[]) => Promise<void>;
-  /** Told when a file readable by others was found and tightened. */
-  readonly warn?: (message: string) => void;
-}
-
-const runProgram = async (program: string, args: readonly string[]): Promise<void> => {
-  await promisify(execFile)(program, [...args], { windowsHide: true });
-};
-
-/** The icacls arguments that leave `file` readable and writable by `user` alone. */
-export function windowsOwnerOnlyArgs(file: string, user: string): string[] {
-  return [file, '/inheritance:r', '/grant:r', `${user}:(F)`];
-}
+export type FileSecretStoreOptions = OwnerOnlyOptions;
 
 export class FileSecretStore implements SecretStore {
   #queue: Promise<unknown> = Promise.resolve();
@@ -79,12 +61,12 @@ export class FileSecretStore implements SecretStore {
   #update(change: (entries: Record<string, string>) => Record<string, string>): Promise<void> {
     const next = this.#queue.then(async () => {
       const entries = change(await this.#read());
-      await mkdir(path.dirname(this.file), { recursive: true });
+      await mkdir(path.dirname(this.file), { recursive: true, mode: OWNER_ONLY_FOLDER_MODE });
       // Written beside, kept to its user before a secret is in it, flushed, then renamed over the
       // old one: a crash leaves the old file or the new one, never half of one.
       const temporary = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        const handle = await open(temporary, 'wx', 0o600);
+        const handle = await open(temporary, 'wx', OWNER_ONLY_FILE_MODE);
         try {
           await this.#keepToUser(temporary, false);
           await handle.writeFile(JSON.stringify(entries), 'utf8');
@@ -103,13 +85,6 @@ export class FileSecretStore implements SecretStore {
   }
 
   async #keepToUser(file: string, existing: boolean): Promise<void> {
-    if (this.o.platform === 'win32') {
-      await (this.o.run ?? runProgram)('icacls', windowsOwnerOnlyArgs(file, userInfo().username));
-      return;
-    }
-    const mode = (await stat(file)).mode & 0o777;
-    if ((mode & 0o077) === 0) return;
-    await chmod(file, 0o600);
-    if (existing) this.o.warn?.(`${file} was readable by other users (mode ${mode.toString(8)}): it is now readable by its owner only.`);
+    await keepToOwner(file, 'file', { ...this.o, existing });
   }
 }

@@ -1,6 +1,7 @@
 // The station core: what the Electron shell, the browser host and the tests import.
 export { createStation, STATION_COMMANDS_IN_FLIGHT, type Station } from './station';
-export { FileSecretStore, windowsOwnerOnlyArgs, type FileSecretStoreOptions } from './file-secret-store';
+export { FileSecretStore, type FileSecretStoreOptions } from './file-secret-store';
+export { OWNER_ONLY_FILE_MODE, OWNER_ONLY_FOLDER_MODE, ownerOnlyFolder, windowsOwnerOnlyArgs, windowsOwnerOnlyFolderArgs, type OwnerOnlyOptions } from './owner-only';
 export {
   defaultTiming,
   deviceOsOf,

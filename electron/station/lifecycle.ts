@@ -36,6 +36,8 @@ export class StationLifecycle {
       running.services.lock.stop();
       await running.ctx.engine.stop();
       await running.ctx.session.close();
+      // A checkpoint: the audit's committed head anchored in the secret store before the file closes.
+      await running.services.audit.checkpoint();
       running.db.close();
     }
     this.base.events.clear();

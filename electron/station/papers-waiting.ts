@@ -44,7 +44,7 @@ export class PapersWaiting {
     const folder = path.join(this.o.dir, folderName(owner));
     await rm(folder, { recursive: true, force: true });
     if (papers.length === 0) return [];
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     const held: HeldPaper[] = [];
     for (const [n, paper] of papers.entries()) {
       const file = path.join(folder, `${n}.sealed`);

@@ -4,11 +4,11 @@
 // events.ts tells the listeners. Every call is checked with validateInvoke, answered through
 // checkOutput, and every event pushed through checkEvent, so the core itself cannot hand the
 // renderer anything outside the contract. Someone is always answerable: the station opens with a
-// staff member's PIN (in training as the demo "Training nurse"), and while locked the commands the
-// lock gate lets through are the only ones that answer. What decides where secrets go is the
+// staff member's PIN (in training as the demo "Training nurse"), and while locked it does nothing
+// but let someone sign in (lock-gate.ts). What decides where secrets go is the
 // administrator's (access.ts).
 import type { Logger } from 'pino';
-import { checkOutput, validateInvoke, type CommandName, type CommandOutcome, type HostedCore, type StationBridge } from '../contract';
+import { checkOutput, validateInvoke, type CommandName, type CommandOutcome, type HostedCore, type StationBridge, type StationSettings } from '../contract';
 import { findLink, type StationBase } from './composition';
 import { defaultRandomId, defaultTiming, systemClock, type StationDeps } from './deps';
 import { createDispatch, STATION_COMMANDS_IN_FLIGHT } from './dispatch';
@@ -42,6 +42,11 @@ export interface Station {
    * not on the bridge, so nothing in the station window can call it.
    */
   signInFacility(credentials: { clientId: string; clientSecret: string }): Promise<void>;
+  /**
+   * The settings as the launcher reads them at start (what the first-run screen will ask for): not
+   * on the bridge, where a locked station answers nothing but its status and the sign-in.
+   */
+  settings(): Promise<StationSettings>;
 }
 
 export function createStation(deps: StationDeps): Station {
@@ -94,6 +99,10 @@ export function createStation(deps: StationDeps): Station {
       await ctx.session.signIn(credentials.clientId, credentials.clientSecret);
       ctx.engine.audit({ action: 'facility.signIn', outcome: 'succeeded', summary: 'facility signed in by the launcher' });
       log.info({ clientId: credentials.clientId.slice(0, 60) }, 'facility signed in by the launcher');
+    },
+    async settings() {
+      const { ctx } = await lifecycle.start();
+      return ctx.settings.view();
     },
     authorizationLink(handle) {
       const ctx = lifecycle.composed?.ctx;

@@ -69,6 +69,13 @@ export async function loadAll(): Promise<void> {
     call('station.status', {}),
     call('readers.state', {}),
   ]);
+  // A locked station answers its status and nothing else (settings, readers: LOCKED); the lock
+  // screen needs no more, and its words come in the status's language.
+  if (status.ok && status.value.locked) {
+    followStationTime(status.value.now);
+    set({ phase: 'ready', bootError: null, status: status.value, settings: null, readers: null, locked: true });
+    return;
+  }
   if (!settings.ok) {
     set({ phase: 'failed', bootError: settings.error });
     return;
@@ -80,10 +87,10 @@ export async function loadAll(): Promise<void> {
     settings: settings.value,
     status: status.ok ? status.value : null,
     readers: readers.ok ? readers.value : null,
-    locked: status.ok ? status.value.locked : false,
+    locked: false,
   });
-  // Setup is the administrator's (in training, whoever is signed in): it waits for the lock to open.
-  if (needsSetup(settings.value) && !(status.ok && status.value.locked)) go({ name: 'setup' });
+  // Setup is the administrator's (in training, whoever is signed in).
+  if (needsSetup(settings.value)) go({ name: 'setup' });
 }
 
 /** After a reconnect: whatever changed while the line was down. */
@@ -150,12 +157,25 @@ export async function unlockStation(pin: string): Promise<StationError | null> {
   return null;
 }
 
+/** The first administrator of a station that has none: made and signed in at once; then everything is read afresh. */
+export async function setUpAdministrator(input: { name: string; pin: string }): Promise<StationError | null> {
+  const status = await call('station.setUpAdministrator', input);
+  if (!status.ok) return status.error;
+  followStationTime(status.value.now);
+  set({ status: status.value, locked: status.value.locked });
+  await loadAll();
+  return null;
+}
+
 export function settingsChanged(settings: StationSettings): void {
   set({ settings });
 }
 
 let lastActivityReport = 0;
-/** Browser mode has no system idle time to read: tell the station the nurse is here, at most twice a minute. */
+/**
+ * Browser mode has no system idle time to read: tell the station the nurse is here (her key and
+ * pointer input), at most twice a minute. The station counts nothing else the screens send as her.
+ */
 export function reportActivity(now: number): void {
   if (useStation.getState().locked || now - lastActivityReport < 30_000) return;
   lastActivityReport = now;

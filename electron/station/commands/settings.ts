@@ -5,10 +5,18 @@ import { administratorChanges, TRAINING_FACILITY_KEYS } from '../access';
 import { fail, toStationError } from '../errors';
 import { exchangeUrlAllowed } from '../provisioning';
 import { exchangeOriginOf } from '../settings';
+import type { StaffMember } from '../staff';
 import { defineCommands, type StationServices } from './services';
 
-export function requireAdministrator(s: StationServices, what: string, field?: string): void {
-  if (s.current()?.role !== 'administrator') fail('ADMINISTRATOR_REQUIRED', `Only the station's administrator may ${what}.`, field === undefined ? undefined : { field });
+/**
+ * The administrator signed in now: the station open (never whoever was signed in before a lock),
+ * and her role as the staff list has it at this moment.
+ */
+export function requireAdministrator(s: StationServices, what: string, field?: string): StaffMember {
+  const current = s.current();
+  const member = s.lock.locked || current === null ? undefined : s.staff.get(current.ref);
+  if (member?.role !== 'administrator') fail('ADMINISTRATOR_REQUIRED', `Only the station's administrator may ${what}.`, field === undefined ? undefined : { field });
+  return member;
 }
 
 export const settingsCommands = (s: StationServices) =>

@@ -1,9 +1,11 @@
 // station.*, audit.*, workflow.*: the status and the lock (a staff member's PIN opens it, another's
 // switches the user), the audit log, and the workflows as views.
 import { fail } from '../errors';
+import type { StaffMember } from '../staff';
 import { isShown } from '../workflows/emergency';
 import { selectWorkflows } from '../views/work-queue';
 import { defineCommands, type StationServices } from './services';
+import { guardedPinCheck } from './staff';
 
 /**
  * A PIN at the lock (or at any time): her own opens the station, another staff member's switches the
@@ -22,6 +24,12 @@ async function signInByPin(s: StationServices, pin: string): Promise<void> {
     fail('PIN_WRONG', 'No staff member of this station has that PIN.', { attemptsLeft: after.attemptsLeft, field: 'pin' });
   }
   guard.succeeded();
+  signIn(s, member);
+}
+
+/** She works at the station now: signed in (or taking over from whoever was), and the lock open. */
+function signIn(s: StationServices, member: StaffMember): void {
+  const c = s.ctx;
   const previous = s.current();
   s.setCurrent(member);
   if (previous !== null && previous.ref !== member.ref) {
@@ -48,12 +56,19 @@ export const stationCommands = (s: StationServices) =>
     },
     'audit.export': async (input) => {
       const c = s.ctx;
+      // The trail's head as the keystore holds it, at this moment, goes with the file.
+      await s.audit.checkpoint();
+      const head = s.audit.anchoredHead();
       const { content, count } = s.audit.exportJsonLines(input);
+      const trail = { head, keyedFrom: s.audit.keyedFrom, exportedAt: c.nowIso(), filtered: Object.values(input).some((value) => value !== undefined) };
       c.engine.audit({ action: 'audit.export', outcome: 'succeeded', summary: `${count} records exported` });
       const stamp = c.nowIso().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-      return { fileName: `idhini-audit-${stamp}.jsonl`, mediaType: 'application/x-ndjson' as const, recordCount: count, content };
+      return { fileName: `idhini-audit-${stamp}.jsonl`, mediaType: 'application/x-ndjson' as const, recordCount: count, content: `${content}${JSON.stringify({ trail })}\n`, head, keyedFrom: trail.keyedFrom };
     },
-    'audit.verify': async () => ({ ...s.audit.verify(), checkedAt: s.ctx.nowIso() }),
+    'audit.verify': async () => {
+      await s.audit.checkpoint();
+      return { ...s.audit.verify(), checkedAt: s.ctx.nowIso() };
+    },
 
     'station.status': async () => s.status(),
     'station.lock': async () => {
@@ -62,6 +77,23 @@ export const stationCommands = (s: StationServices) =>
     },
     'station.unlock': async (input) => {
       await signInByPin(s, input.pin);
+      return s.status();
+    },
+    'station.setUpAdministrator': async (input) => {
+      const c = s.ctx;
+      if (s.staff.administratorExists || c.settings.values.trainingMode) {
+        fail('WRONG_STATE', 'This station already has an administrator (or is in training mode): sign in with a PIN.');
+      }
+      // Whether the PIN is a nurse's is nobody's to learn here: refused without saying why, and counted.
+      await guardedPinCheck(s, {
+        action: 'station.setUpAdministrator',
+        field: 'pin',
+        right: async () => !(await s.staff.taken(input.pin)),
+        wrong: { code: 'VALIDATION', message: 'This PIN cannot be used: choose another.', summary: 'a PIN that cannot be used' },
+      });
+      const added = await s.staff.add({ ...input, role: 'administrator' }, 'station');
+      c.engine.audit({ action: 'staff.add', outcome: 'succeeded', summary: `${added.ref} added (the station's first administrator)` });
+      signIn(s, added);
       return s.status();
     },
     'station.reportActivity': async () => {

@@ -5,9 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { StationError } from '../../bridge/types';
-import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
-import { unlockStation, useStation } from '../../state/station-store';
+import { setUpAdministrator, unlockStation, useStation } from '../../state/station-store';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
@@ -81,13 +80,7 @@ function FirstAdministrator() {
     if (pin !== again) return setProblem(t('lock.firstAdmin.mismatch'));
     setProblem(null);
     setBusy(true);
-    const added = await call('staff.add', { name: name.trim(), role: 'administrator', pin });
-    if (!added.ok) {
-      setBusy(false);
-      setError(added.error);
-      return;
-    }
-    const failed = await unlockStation(pin);
+    const failed = await setUpAdministrator({ name: name.trim(), pin });
     setBusy(false);
     setError(failed);
     if (failed === null) go({ name: 'setup' });

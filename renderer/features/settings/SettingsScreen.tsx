@@ -349,25 +349,37 @@ function SignInPanel() {
   );
 }
 
-/** The administrator's list of who may sign in, with adding and removing those added here. */
+/**
+ * The administrator's list of who may sign in, with adding, a new PIN and removing those added here.
+ * Each member's PIN is marked when it is shorter than new PINs may be (it works until it is changed).
+ * Making an administrator, or giving one a new PIN, takes the administrator's own PIN again.
+ */
 function StaffPanel() {
   const { t } = useTranslation();
   const [items, setItems] = useState<readonly StaffMember[]>([]);
-  const [draft, setDraft] = useState({ name: '', role: 'nurse' as StaffMember['role'], pin: '', nationalId: '' });
+  const [draft, setDraft] = useState({ name: '', role: 'nurse' as StaffMember['role'], pin: '', nationalId: '', administratorPin: '' });
   const [error, setError] = useState<StationError | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [changing, setChanging] = useState<StaffMember | null>(null);
   useEffect(() => {
     void call('staff.list', {}).then((answer) => (answer.ok ? setItems(answer.value.items) : setError(answer.error)));
   }, []);
   const add = async () => {
     setBusy(true);
-    const answer = await call('staff.add', { name: draft.name.trim(), role: draft.role, pin: draft.pin, ...(draft.nationalId.trim() === '' ? {} : { nationalId: draft.nationalId.trim() }) });
+    const answer = await call('staff.add', {
+      name: draft.name.trim(),
+      role: draft.role,
+      pin: draft.pin,
+      ...(draft.nationalId.trim() === '' ? {} : { nationalId: draft.nationalId.trim() }),
+      ...(draft.role === 'administrator' ? { administratorPin: draft.administratorPin } : {}),
+    });
     setBusy(false);
+    setDraft((d) => ({ ...d, administratorPin: '' }));
     if (!answer.ok) return setError(answer.error);
     setError(null);
     setAdded(answer.value.name);
-    setDraft({ name: '', role: 'nurse', pin: '', nationalId: '' });
+    setDraft({ name: '', role: 'nurse', pin: '', nationalId: '', administratorPin: '' });
     const list = await call('staff.list', {});
     if (list.ok) setItems(list.value.items);
   };
@@ -384,11 +396,29 @@ function StaffPanel() {
       <ul className="reader-lines">
         {items.map((member) => (
           <li key={member.staffRef}>
-            <strong>{member.name}</strong> · {t(`settings.staff.roles.${member.role}`)} · {t(`settings.staff.source.${member.source}`)}{' '}
+            <strong>{member.name}</strong> · {t(`settings.staff.roles.${member.role}`)} · {t(`settings.staff.source.${member.source}`)}
+            {member.pin !== 'ok' && member.source !== 'training' && (
+              <>
+                {' · '}
+                <span className={member.pin === 'short' ? 'warn-text' : 'muted'}>{t(`settings.staff.pinState.${member.pin}`)}</span>
+              </>
+            )}{' '}
             {member.source === 'station' && (
-              <Button tone="danger" onClick={() => void remove(member)}>
-                {t('settings.staff.remove', { name: member.name })}
-              </Button>
+              <>
+                <Button onClick={() => setChanging(member)}>{t('settings.staff.newPin', { name: member.name })}</Button>{' '}
+                <Button tone="danger" onClick={() => void remove(member)}>
+                  {t('settings.staff.remove', { name: member.name })}
+                </Button>
+              </>
+            )}
+            {changing?.staffRef === member.staffRef && (
+              <NewPinForm
+                member={member}
+                onDone={(list) => {
+                  setChanging(null);
+                  if (list !== null) setItems(list);
+                }}
+              />
             )}
           </li>
         ))}
@@ -409,9 +439,29 @@ function StaffPanel() {
           />
         </div>
         <div className="row">
-          <TextField label={t('settings.staff.pin')} type="password" value={draft.pin} onChange={(e) => setDraft((d) => ({ ...d, pin: e.target.value }))} required autoComplete="off" error={fieldError('pin')} />
+          <TextField
+            label={t('settings.staff.pin')}
+            hint={t('settings.staff.pinHint')}
+            type="password"
+            value={draft.pin}
+            onChange={(e) => setDraft((d) => ({ ...d, pin: e.target.value }))}
+            required
+            autoComplete="off"
+            error={fieldError('pin')}
+          />
           <TextField label={t('settings.staff.nationalId')} inputMode="numeric" value={draft.nationalId} onChange={(e) => setDraft((d) => ({ ...d, nationalId: e.target.value }))} error={fieldError('nationalId')} />
         </div>
+        {draft.role === 'administrator' && (
+          <TextField
+            label={t('settings.staff.yourPin')}
+            type="password"
+            value={draft.administratorPin}
+            onChange={(e) => setDraft((d) => ({ ...d, administratorPin: e.target.value }))}
+            required
+            autoComplete="off"
+            error={fieldError('administratorPin')}
+          />
+        )}
         {error !== null && error.code !== 'VALIDATION' && <ErrorNotice error={error} />}
         {added !== null && <Notice tone="ok">{t('settings.staff.added', { name: added })}</Notice>}
         <Button type="submit" busy={busy}>
@@ -419,6 +469,53 @@ function StaffPanel() {
         </Button>
       </form>
     </section>
+  );
+}
+
+/** A new PIN for one staff member added here; the administrator's own PIN again when she is an administrator. */
+function NewPinForm({ member, onDone }: { readonly member: StaffMember; readonly onDone: (list: readonly StaffMember[] | null) => void }) {
+  const { t } = useTranslation();
+  const [pin, setPin] = useState('');
+  const [administratorPin, setAdministratorPin] = useState('');
+  const [error, setError] = useState<StationError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const save = async () => {
+    setBusy(true);
+    const answer = await call('staff.setPin', { staffRef: member.staffRef, pin, ...(member.role === 'administrator' ? { administratorPin } : {}) });
+    setBusy(false);
+    setAdministratorPin('');
+    if (!answer.ok) return setError(answer.error);
+    onDone(answer.value.items);
+  };
+  const fieldError = (field: string) => (error?.code === 'VALIDATION' && error.details?.field === field ? error.message : undefined);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <div className="row">
+        <TextField
+          label={t('settings.staff.newPin', { name: member.name })}
+          hint={t('settings.staff.pinHint')}
+          type="password"
+          value={pin}
+          onChange={(e) => setPin(e.target.value)}
+          required
+          autoComplete="off"
+          error={fieldError('pin')}
+        />
+        {member.role === 'administrator' && (
+          <TextField label={t('settings.staff.yourPin')} type="password" value={administratorPin} onChange={(e) => setAdministratorPin(e.target.value)} required autoComplete="off" error={fieldError('administratorPin')} />
+        )}
+      </div>
+      {error !== null && error.code !== 'VALIDATION' && <ErrorNotice error={error} />}
+      <Button type="submit" busy={busy}>
+        {t('settings.staff.savePin')}
+      </Button>{' '}
+      <Button onClick={() => onDone(null)}>{t('settings.staff.cancelPin')}</Button>
+    </form>
   );
 }
 

@@ -44,8 +44,9 @@ describe('staff PINs', () => {
     const real = await world.station({ signIn: false, extra: { initialSettings: { exchangeBaseUrl: 'https://exchange.example.org' }, provisioning: provisioning() } });
     expect(await real.ok('station.status', {})).toMatchObject({ locked: true, staff: null, administratorExists: true });
     expect((await real.refused('patient.recent', {})).code).toBe('LOCKED');
-    // Settings are readable for the lock screen's language; the Training nurse does not exist outside training.
-    expect((await real.ok('settings.get', {})).trainingMode).toBe(false);
+    // A locked station answers its status (with the lock screen's language) and the sign-in, nothing else; the Training nurse does not exist outside training.
+    expect((await real.refused('settings.get', {})).code).toBe('LOCKED');
+    expect((await real.ok('station.status', {})).language).toBe('en');
     expect((await real.refused('station.unlock', { pin: '1234' })).code).toBe('PIN_WRONG');
     expect(await real.ok('station.unlock', { pin: AMINA.pin })).toMatchObject({ locked: false, staff: { name: AMINA.name, role: 'nurse' } });
   });
@@ -74,21 +75,21 @@ describe('staff PINs', () => {
     expect(audit.total).toBe(5);
   });
 
-  it('stores PINs as salted scrypt hashes, never as the PIN', async () => {
+  it('stores PINs as salted scrypt hashes keyed with the pepper, never as the PIN', async () => {
     const s = await world.station({ extra: { provisioning: provisioning() } });
     const admin = await s.ok('station.unlock', { pin: IT_OFFICER.pin });
     expect(admin.staff?.role).toBe('administrator');
-    await s.ok('staff.add', { name: 'Chebet Rono', role: 'nurse', pin: '5150' });
-    expect((await s.refused('staff.add', { name: 'Duplicate', role: 'nurse', pin: '5150' })).details?.field).toBe('pin');
+    await s.ok('staff.add', { name: 'Chebet Rono', role: 'nurse', pin: '515051' });
+    expect((await s.refused('staff.add', { name: 'Duplicate', role: 'nurse', pin: '515051' })).details?.field).toBe('pin');
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(join(world.dir.path, `station-${world.stations.length}.db`), { readonly: true });
     const rows = db.prepare('SELECT name, pin_hash FROM staff').all() as { name: string; pin_hash: string }[];
     db.close();
     expect(rows.length).toBeGreaterThanOrEqual(5);
-    for (const row of rows) expect(row.pin_hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    for (const row of rows) expect(row.pin_hash).toMatch(/^pscrypt\$16384\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     const salts = rows.map((r) => r.pin_hash.split('$')[4]);
     expect(new Set(salts).size).toBe(salts.length);
-    expect(JSON.stringify(rows)).not.toMatch(/5150|4821|1234|771199/);
+    expect(JSON.stringify(rows)).not.toMatch(/515051|4821|1234|771199/);
   });
 });
 
@@ -155,14 +156,17 @@ describe("the administrator's settings", () => {
     expect((await s.ok('settings.update', { language: 'sw' })).language).toBe('sw');
   });
 
-  it('makes the first administrator only on a station that has none and is not in training', async () => {
+  it('makes the first administrator, signed in at once, only on a station that has none and is not in training', async () => {
     const training = await world.station();
     expect((await training.refused('staff.add', { name: 'Me', role: 'administrator', pin: '123456' })).code).toBe('ADMINISTRATOR_REQUIRED');
+    expect((await training.refused('station.setUpAdministrator', { name: 'Me', pin: '123456' })).code).toBe('WRONG_STATE');
     const fresh = await world.station({ signIn: false, extra: { initialSettings: { exchangeBaseUrl: 'https://exchange.example.org' } } });
     expect((await fresh.ok('station.status', {})).administratorExists).toBe(false);
-    expect((await fresh.refused('staff.add', { name: 'A nurse first', role: 'nurse', pin: '2222' })).code).toBe('ADMINISTRATOR_REQUIRED');
-    await fresh.ok('staff.add', { name: 'IT officer', role: 'administrator', pin: '909090' });
-    expect((await fresh.refused('staff.add', { name: 'Another', role: 'administrator', pin: '808080' })).code).toBe('ADMINISTRATOR_REQUIRED');
+    expect((await fresh.refused('staff.add', { name: 'A nurse first', role: 'nurse', pin: '222222' })).code).toBe('LOCKED');
+    expect((await fresh.refused('station.setUpAdministrator', { name: 'IT officer', pin: '9090' })).code).toBe('VALIDATION');
+    expect(await fresh.ok('station.setUpAdministrator', { name: 'IT officer', pin: '909090' })).toMatchObject({ locked: false, staff: { name: 'IT officer', role: 'administrator' }, administratorExists: true });
+    expect((await fresh.refused('station.setUpAdministrator', { name: 'Another', pin: '808080' })).code).toBe('WRONG_STATE');
+    await fresh.ok('station.lock', {});
     expect(await fresh.ok('station.unlock', { pin: '909090' })).toMatchObject({ staff: { role: 'administrator' }, administratorExists: true });
   });
 });

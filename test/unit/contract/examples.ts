@@ -265,6 +265,7 @@ export const status: StationStatus = {
   locked: false,
   staff: { staffRef: 'st_nurse0001', name: 'Training nurse', role: 'nurse' },
   administratorExists: true,
+  language: 'en',
   lockAt: later,
   now: at,
   setAside: { count: 1, records: [{ source: 'workflow', key: 'wf_consent0001', kind: 'consent', reason: 'newer', foundAt: at }] },
@@ -286,7 +287,7 @@ const auditRecord = {
 
 const onePage = <T>(items: T[]) => ({ items, page: 1, pageSize: 50, total: items.length, totalPages: 1 });
 
-const staffMember = { staffRef: 'st_nurse0001', name: 'Wanjiru Otieno', role: 'nurse' as const, nationalIdKnown: true, source: 'station' as const };
+const staffMember = { staffRef: 'st_nurse0001', name: 'Wanjiru Otieno', role: 'nurse' as const, nationalIdKnown: true, source: 'station' as const, pin: 'short' as const };
 
 const claimSummaryExample = {
   workflowId: visitView.workflowId,
@@ -359,6 +360,7 @@ const prescription = {
 export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'staff.list': { items: [staffMember] },
   'staff.add': staffMember,
+  'staff.setPin': { items: [{ ...staffMember, pin: 'ok' as const }] },
   'staff.remove': { items: [] },
   'settings.get': settings,
   'settings.update': { ...settings, language: 'en' },
@@ -470,12 +472,15 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
     fileName: 'idhini-audit-2025-03-04.jsonl',
     mediaType: 'application/x-ndjson',
     recordCount: 1,
-    content: `${JSON.stringify(auditRecord)}\n`,
+    content: `${JSON.stringify(auditRecord)}\n${JSON.stringify({ trail: { head: { seq: 7, hash: auditRecord.hash }, keyedFrom: 1, exportedAt: at, filtered: true } })}\n`,
+    head: { seq: 7, hash: auditRecord.hash },
+    keyedFrom: 1,
   },
   'audit.verify': { intact: true, recordCount: 7, firstBrokenSeq: null, checkedAt: at },
   'station.status': status,
   'station.lock': { ...status, locked: true, lockAt: null },
   'station.unlock': status,
+  'station.setUpAdministrator': { ...status, staff: { staffRef: 'st_admin0001', name: 'IT officer', role: 'administrator' as const } },
   'station.reportActivity': status,
   'workflow.get': electiveView,
   'workflow.list': { items: [consentView, visitView, dischargeView, electiveView, emergencyView] },
