@@ -23,7 +23,16 @@ const boundaries = [
     [
       noElectron,
       ...['payer', 'sandbox', 'station', 'main', 'preload', 'browser-host', 'native-bridge', 'renderer'].map((f) =>
-        folder(f, 'electron/contract depends on zod only; everything else depends on it.'),
+        folder(f, 'electron/contract depends on zod and electron/vocabulary only; everything else depends on it.'),
+      ),
+    ],
+  ],
+  [
+    ['electron/vocabulary/**'],
+    [
+      noElectron,
+      ...['contract', 'payer', 'sandbox', 'station', 'main', 'preload', 'browser-host', 'native-bridge', 'renderer'].map((f) =>
+        folder(f, 'electron/vocabulary is values only: everything may import it, it imports nothing.'),
       ),
     ],
   ],
@@ -32,7 +41,7 @@ const boundaries = [
     [
       noElectron,
       ...['sandbox', 'station', 'main', 'preload', 'browser-host', 'native-bridge', 'renderer', 'contract'].map((f) =>
-        folder(f, 'electron/payer is the exchange client: undici and zod only.'),
+        folder(f, 'electron/payer is the exchange client: undici, zod and electron/vocabulary only.'),
       ),
       pkg('fastify', 'electron/payer is a client; servers live in electron/sandbox.'),
     ],
@@ -41,8 +50,8 @@ const boundaries = [
     ['electron/sandbox/**'],
     [
       noElectron,
-      ...['station', 'main', 'preload', 'browser-host', 'native-bridge', 'renderer', 'contract'].map((f) =>
-        folder(f, 'electron/sandbox stands in for the exchange: it may use the payer wire schemas, nothing of the station.'),
+      ...['payer', 'station', 'main', 'preload', 'browser-host', 'native-bridge', 'renderer', 'contract'].map((f) =>
+        folder(f, 'electron/sandbox stands in for the exchange: its own schemas on SHA\'s closed lists (electron/vocabulary), nothing of the client or the station.'),
       ),
     ],
   ],

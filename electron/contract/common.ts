@@ -2,6 +2,7 @@
 // strings, finite numbers, booleans, null, arrays and closed objects, so a value survives Electron
 // IPC (structured clone) and the browser host's JSON unchanged.
 import { z } from 'zod';
+import { identificationTypes } from '../vocabulary';
 
 /**
  * An opaque handle minted by the station core. The prefix says what it stands for; the rest means
@@ -55,16 +56,7 @@ export const origin = z
     return url.protocol === 'https:' || (url.protocol === 'http:' && loopback);
   }, 'must be an origin such as https://payer.example.com (http only on the loopback)');
 
-export const idTypes = [
-  'National ID',
-  'ClientRegistry ID',
-  'Birth Notification',
-  'Birth Certificate',
-  'Alien ID',
-  'Refugee ID',
-  'Mandate Number',
-] as const;
-export const idType = z.enum(idTypes);
+export const idType = z.enum(identificationTypes);
 export const idNumber = z.string().regex(/^[A-Za-z0-9/-]{3,30}$/, 'must be 3 to 30 letters, digits, / or -');
 
 /** The facility's invoice number for a claim. */

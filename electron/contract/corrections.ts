@@ -4,11 +4,12 @@
 // diagnosis removed before the doctor approves it. The doctor of a visit is changed by
 // visit.attachDoctor (the old one removed at SHA first).
 import { z } from 'zod';
+import { cancelReasonTypes } from '../vocabulary';
 import { attendingDoctor, calendarDate, diagnosis, interventionCode, kes, longText, workflowId } from './common';
 import { electiveView, emergencyView, visitView } from './workflows';
 
 /** Why a claim is closed (cancelled) before it is submitted: the exchange's list (R docs claim-dispatch, A CloseClaimDto). */
-export const closeReason = z.enum(['WRONG_PATIENT', 'NO_SERVICE_GIVEN', 'WRONG_BENEFIT', 'EXPIRED_VISIT', 'EXHAUSTED_BENEFIT', 'TIME_BARRED', 'OTHER_REASONS']);
+export const closeReason = z.enum(cancelReasonTypes);
 
 const lineId = z.string().min(1).max(100);
 

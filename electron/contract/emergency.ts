@@ -3,11 +3,12 @@
 // patient identified later by their own SMS code; submitted within 24 hours of the emergency (the
 // view's `submitBy` and its `emergency-submit` deadline).
 import { z } from 'zod';
+import { broughtBy as broughtByValues, modesOfArrival, unknownPatientReasons } from '../vocabulary';
 import { attendingDoctor, interventionCode, invoiceNumber, longText, page, pageRequest, patientRef, workflowId } from './common';
 import { emergencyProtocol, emergencyReference, emergencyView, submitReason } from './workflows';
 
-export const modeOfArrival = z.enum(['AMBULANCE', 'WALK-IN', 'OTHER']);
-export const broughtBy = z.enum(['RELATIVE', 'UNKNOWN', 'SAMARITAN', 'PARAMEDICS']);
+export const modeOfArrival = z.enum(modesOfArrival);
+export const broughtBy = z.enum(broughtByValues);
 
 export const emergencyCommands = {
   /** The active protocols of one emergency intervention, with their tariffs; search matches code and name. */
@@ -55,7 +56,7 @@ export const emergencyCommands = {
       workflowId,
       reason: submitReason,
       invoiceNumber: invoiceNumber.optional(),
-      unknownPatientReason: z.enum(['SHA_UNREGISTERED', 'DECEASED']).optional(),
+      unknownPatientReason: z.enum(unknownPatientReasons).optional(),
       notes: longText.optional(),
     }),
     output: emergencyView,

@@ -3,6 +3,7 @@
 // often, how long, refills and instructions; the payer's review read back; dispenses of the actual
 // products (partial, then the rest; refills) by an identified dispenser.
 import { z } from 'zod';
+import { dispenserIdentificationTypes } from '../vocabulary';
 import { attendingDoctor, interventionCode, kes, longText, patientRef, shortText, timestamp, workflowId } from './common';
 
 export const prescriptionRef = z.string().regex(/^rx_[A-Za-z0-9_-]{6,64}$/, 'must be a station rx_ handle');
@@ -35,7 +36,7 @@ export const prescriptionItem = prescriptionItemInput.extend({ conceptName: shor
 
 /** An identity document of the dispenser: the exchange refuses a registration number here. */
 export const dispenser = z.strictObject({
-  identificationType: z.enum(['National ID', 'Alien ID', 'Refugee ID']),
+  identificationType: z.enum(dispenserIdentificationTypes),
   identificationNumber: z.string().regex(/^[A-Za-z0-9/-]{3,30}$/, 'must be 3 to 30 letters, digits, / or -'),
 });
 

@@ -3,6 +3,7 @@
 // a patient's shared health record with its security labels honoured. None of them changes
 // anything at the exchange.
 import { z } from 'zod';
+import { regulationBodies } from '../vocabulary';
 import { interventionCode, kes, noInput, patientRef, shortText, timestamp, workflowId } from './common';
 
 /** A facility registry code (FR code), such as FID-00-000005-0. */
@@ -112,7 +113,7 @@ export const programmeCommands = {
   'pomsf.tariffs': {
     input: z.strictObject({
       interventionCodes: z.array(interventionCode).min(1).max(20),
-      doctor: z.strictObject({ registrationNumber: z.string().trim().min(2).max(40), regulationBody: z.enum(['KMPDC', 'COC', 'NCK']) }),
+      doctor: z.strictObject({ registrationNumber: z.string().trim().min(2).max(40), regulationBody: z.enum(regulationBodies) }),
     }),
     output: pomsfTariffsView,
   },

@@ -1,6 +1,7 @@
 // The visit: opened from a consent (flow B) or an elective workflow on the day (flow A, phase two),
 // then billed and previewed. The view shows the visit number and status, never the consent token.
 import { z } from 'zod';
+import { claimDocumentTypes, dischargeStatuses, serviceTypes } from '../vocabulary';
 import { attendingDoctor, calendarDate, diagnosis, interventionBrief, interventionCode, kes, shortText, timestamp, workflowId } from './common';
 import { billingLine, claimStatus, visitView } from './workflows';
 
@@ -8,53 +9,22 @@ export const claimPreview = z.strictObject({
   visitNumber: z.string().max(60).nullable(),
   invoiceNumber: z.string().max(60).nullable(),
   claimStatus,
-  serviceType: z.enum(['OUTPATIENT', 'INPATIENT', 'EMERGENCY']),
+  /** SHA's service type; a capitation claim is an outpatient one to the nurse. */
+  serviceType: z.enum(serviceTypes).exclude(['CAPITATION']),
   interventions: z.array(interventionBrief),
   lines: z.array(billingLine),
   diagnoses: z.array(diagnosis),
   doctor: attendingDoctor.nullable(),
   attachmentCount: z.number().int().min(0),
   totalKes: kes,
-  dischargeStatus: z.enum(['PARTIAL', 'FULL']).nullable(),
+  dischargeStatus: z.enum(dischargeStatuses).nullable(),
   partialDischarges: z.array(timestamp),
   submittedAt: timestamp.nullable(),
   previewedAt: timestamp,
 });
 
-/** The document types the exchange files a claim's papers under (held equal to the client's in test/unit/station/enumerations.test.ts). */
-export const claimDocumentType = z.enum([
-  'BIO_DETAILS',
-  'BIRTH_NOTIFICATION',
-  'CARE_PLAN',
-  'CASE_NOTE',
-  'CASE_SUMMARY',
-  'CERTIFIED_BURIAL_PERMIT',
-  'CERTIFIED_COPY_OF_DECEASED_ID',
-  'CLAIM_FORM',
-  'COVER_LETTER_FROM_EMPLOYER',
-  'CRITICAL_CARE_UNIT_CASE',
-  'CT_SCAN',
-  'DEATH_NOTICE',
-  'DIALYSIS_CHART',
-  'DISCHARGE_SUMMARY',
-  'ENTRY_EXIT_VISA_STAMP',
-  'FINAL_BILL',
-  'IMAGING_ORDER',
-  'IMAGING_REPORT',
-  'INVOICE',
-  'LAB_ORDER',
-  'LAB_RESULTS',
-  'MAGNETIC_RESONANCE_IMAGING',
-  'MEDICAL_REPORT',
-  'OTHER',
-  'POST_SERVICE_IMAGING_REPORT',
-  'PRE_SERVICE_IMAGING_REPORT',
-  'PREAUTH_FORM',
-  'PRESCRIPTION',
-  'REQUEST_FORM_BY_RELEVANT_CONSULTANT',
-  'RHESUS_FACTOR',
-  'THEATRE_NOTES',
-]);
+/** The document types the exchange files a claim's papers under. */
+export const claimDocumentType = z.enum(claimDocumentTypes);
 
 /**
  * The files of one line travel inside the command, base64-encoded: together at most 700 000

@@ -3,6 +3,7 @@
 // to count down and the last error. Views always carry every key (null when not known yet), so the
 // renderer never has to guess whether a key was dropped on the way.
 import { z } from 'zod';
+import { claimWorkflowStates, dischargeReasons, otpWhitelistReasons, preauthStatuses, submitDischargeReasons } from '../vocabulary';
 import {
   attendingDoctor,
   calendarDate,
@@ -61,21 +62,7 @@ export const smsContact = z.strictObject({ contactId: z.string().min(1).max(100)
 /** The page where the patient matches fingerprints. Its URL is shown in a view or iframe; it is not a secret. */
 export const authorizationLink = z.strictObject({ handle: linkHandle, url: httpUrl, expiresAt: timestamp });
 
-export const whitelistReasonType = z.enum([
-  'OLD',
-  'AMPUTEE',
-  'MEDICAL_CONDITION',
-  'MENTALLY_UNSTABLE',
-  'ONCOLOGY_TREATMENT',
-  'DIALYSIS_TREATMENT',
-  'CONSTRUCTION_WORKER',
-  'OTHER',
-  'EXPIRED',
-  'BIOMETRIC_FAILURE',
-  'CHILD_BELOW_7_YEARS',
-  'PRIVACY_CONCERNS',
-  'TECHNICAL_ISSUES',
-]);
+export const whitelistReasonType = z.enum(otpWhitelistReasons);
 
 export const verificationStep = z.strictObject({
   purpose: z.enum(['visit', 'pre-visit', 'visit-day', 'discharge', 'identification']),
@@ -116,41 +103,13 @@ export const verificationActions = [
 
 // ---- Claim-side data shown in views.
 
-export const claimStatus = z.enum([
-  'DRAFT',
-  'PENDING',
-  'SUBMISSION_READY',
-  'ON_HOLD',
-  'TIME_BARRED',
-  'SUBMITTED',
-  'DISPATCHED',
-  'FAILED_TO_SUBMIT',
-  'SUBMITTED_PAYER',
-  'AUTOMATIC_CHECKS_DONE',
-  'DRAFT_RESUBMIT',
-  'DRAFT_RESUBMIT_DOCUMENTS',
-  'CLOSED',
-  'OTHER', // a status the station does not know yet
-]);
+export const claimStatus = z.enum([...claimWorkflowStates, 'OTHER']);
 
-export const preauthStatus = z.enum([
-  'DRAFT',
-  'PENDING_SUBMISSION',
-  'CANCELLED',
-  'DOCTOR_REQUEST_SENT',
-  'PENDING_DOCTOR_APPROVAL',
-  'DOCTOR_REQUEST_FAILED',
-  'ACTIVE',
-  'CLARIFICATION_AFTER_AUTOMATIC_CHECKS',
-  'FINALISED',
-  'REJECTED',
-  'REJECTED_AFTER_APPROVAL',
-  'OTHER',
-]);
+export const preauthStatus = z.enum([...preauthStatuses, 'OTHER']);
 
 /** Reasons a claim may be closed with; DECEASED is valid for an inpatient discharge, never on submit. */
-export const dischargeReason = z.enum(['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER', 'DECEASED']);
-export const submitReason = dischargeReason.exclude(['DECEASED']);
+export const dischargeReason = z.enum(dischargeReasons);
+export const submitReason = z.enum(submitDischargeReasons);
 
 export const billingLine = z.strictObject({
   lineId: z.string().min(1).max(100),

@@ -1,6 +1,7 @@
 // Request validation with zod: every route parses its input through `parse`, so a bad request is
 // always a 400 VALIDATION_ERROR naming each offending field.
 import { z } from 'zod';
+import { identificationTypes, practitionerIdentificationTypes, regulationBodies, serviceTypes } from '../vocabulary';
 import { fail, type FieldProblem } from './errors';
 
 export function parse<T extends z.ZodType>(schema: T, input: unknown, where = 'body'): z.output<T> {
@@ -17,16 +18,7 @@ export const text = z.string().trim().min(1, 'must not be empty').max(500, 'at m
 export const optionalText = z.string().trim().max(2000, 'at most 2000 characters').optional();
 
 /** Identification types the live service accepts [1x]. */
-export const IDENTIFICATION_TYPES = [
-  'National ID',
-  'ClientRegistry ID',
-  'Birth Notification',
-  'Birth Certificate',
-  'Alien ID',
-  'Refugee ID',
-  'Mandate Number',
-] as const;
-export const identificationType = z.enum(IDENTIFICATION_TYPES);
+export const identificationType = z.enum(identificationTypes);
 
 /**
  * Doctor identification type and regulator: the contract gives examples (registration_number,
@@ -40,16 +32,11 @@ export const regulator = z.string().trim().min(1, 'must not be empty').max(20);
  * Where the portal lists the allowed values (emergency claims, doctor consent): only these; the
  * live service refuses others ("is not a valid choice", R WORKFLOWS and `create_dispense()`).
  */
-export const listedPractitionerIdType = z.enum(['registration_number', 'National ID', 'Alien ID', 'Refugee ID']);
-export const listedRegulator = z.enum(['KMPDC', 'COC', 'NCK']);
+export const listedPractitionerIdType = z.enum(practitionerIdentificationTypes);
+export const listedRegulator = z.enum(regulationBodies);
 
-export const SERVICE_TYPES = ['CAPITATION', 'OUTPATIENT', 'INPATIENT', 'EMERGENCY'] as const;
-export const serviceType = z.enum(SERVICE_TYPES);
+export const serviceType = z.enum(serviceTypes);
 
-export const SUBMIT_DISCHARGE_REASONS = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'] as const;
-/** Inpatient discharge also accepts DECEASED: the contract forbids it only on submit. */
-export const DISCHARGE_REASONS = [...SUBMIT_DISCHARGE_REASONS, 'DECEASED'] as const;
-export const UNKNOWN_PATIENT_REASONS = ['SHA_UNREGISTERED', 'DECEASED'] as const;
 
 export const money = z.coerce.number().finite().nonnegative('must not be negative').max(100_000_000);
 

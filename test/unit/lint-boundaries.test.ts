@@ -41,6 +41,12 @@ describe('import boundaries', () => {
     const [result] = await eslint.lintText(code, { filePath: 'electron/payer/reaches-up.ts' });
     expect(result?.messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
   });
+
+  it("refuses the exchange client in the sandbox, and lets it use SHA's closed lists", async () => {
+    const lint = async (code: string) => ((await eslint.lintText(code, { filePath: 'electron/sandbox/routes/uses.ts' }))[0]?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports');
+    expect(await lint("import { serviceTypes } from '../../payer/wire';\nexport const s = serviceTypes;\n")).toHaveLength(1);
+    expect(await lint("import { serviceTypes } from '../../vocabulary';\nexport const s = serviceTypes;\n")).toEqual([]);
+  });
 });
 
 describe('type-aware and hooks rules', () => {

@@ -3,16 +3,11 @@
 // nothing. The shapes are R's (`domain/callbacks.py`, `schemas/callbacks.py`, its wire tests),
 // written from the exchange's page that specifies them.
 import { z } from 'zod';
+import { callbackAuthTypes, callbackEntityTypes, callbackEnvironments } from '../../vocabulary';
 import { isRecord, nonEmpty, optionalBoolean, optionalNumber, optionalText } from './common';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'an absolute http(s) URL the exchange can reach' });
 
-/** What an endpoint receives: one endpoint per entity type per facility. */
-export const callbackEntityTypes = ['claim', 'preauth', 'authorization'] as const;
-/** The exchange refuses `prod` (R). */
-export const callbackEnvironments = ['production', 'sandbox'] as const;
-/** How the exchange authenticates to the endpoint; all but `none` need a `secret_ref` it issued. */
-export const callbackAuthTypes = ['none', 'oauth2_client_credentials', 'api_key', 'basic_auth', 'bearer_static', 'bearer_login'] as const;
 
 const headerMap = z.record(z.string().min(1), z.string());
 const timeoutMs = z.number().int().min(1).max(600_000);

@@ -2,6 +2,7 @@
 // the claim object the preview, discharge, submit and close answer, attachments and the
 // housekeeping calls. docs/exchange-wire.md cites the source of every field.
 import { z } from 'zod';
+import { cancelReasonTypes, claimDocumentTypes, dischargeReasons, dischargeStatuses, submitDischargeReasons, unknownPatientReasons, type claimWorkflowStates } from '../../vocabulary';
 import { documentType } from './eligibility';
 import {
   amount,
@@ -31,38 +32,8 @@ import {
   type JsonValue,
 } from './common';
 
-export const workflowStates = [
-  'DRAFT',
-  'PENDING',
-  'SUBMISSION_READY',
-  'ON_HOLD',
-  'TIME_BARRED',
-  'SUBMITTED',
-  'DISPATCHED',
-  'FAILED_TO_SUBMIT',
-  'SUBMITTED_PAYER',
-  'AUTOMATIC_CHECKS_DONE',
-  'DRAFT_RESUBMIT',
-  'DRAFT_RESUBMIT_DOCUMENTS',
-  'CLOSED',
-] as const;
-export type WorkflowState = (typeof workflowStates)[number] | (string & {});
+export type WorkflowState = (typeof claimWorkflowStates)[number] | (string & {});
 
-/** Valid on submit (service-interface.md, "Enumerations"); DECEASED is not. */
-export const submitDischargeReasons = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER'] as const;
-/** An inpatient discharge may record a death; only submit refuses DECEASED. */
-export const dischargeReasons = [...submitDischargeReasons, 'DECEASED'] as const;
-export const unknownPatientReasons = ['SHA_UNREGISTERED', 'DECEASED'] as const;
-export const dischargeStatuses = ['PARTIAL', 'FULL'] as const;
-export const cancelReasonTypes = [
-  'WRONG_PATIENT',
-  'NO_SERVICE_GIVEN',
-  'WRONG_BENEFIT',
-  'EXPIRED_VISIT',
-  'EXHAUSTED_BENEFIT',
-  'TIME_BARRED',
-  'OTHER_REASONS',
-] as const;
 
 const submitDischargeReason = z.enum(submitDischargeReasons, {
   error: (issue) =>
@@ -138,40 +109,6 @@ export const createVisitResponse = z
 
 // ---------------------------------------------------------------- lines
 
-/** The document types a claim attachment may carry (R docs billing, `POST /claims/attachments`). */
-export const claimDocumentTypes = [
-  'BIO_DETAILS',
-  'BIRTH_NOTIFICATION',
-  'CARE_PLAN',
-  'CASE_NOTE',
-  'CASE_SUMMARY',
-  'CERTIFIED_BURIAL_PERMIT',
-  'CERTIFIED_COPY_OF_DECEASED_ID',
-  'CLAIM_FORM',
-  'COVER_LETTER_FROM_EMPLOYER',
-  'CRITICAL_CARE_UNIT_CASE',
-  'CT_SCAN',
-  'DEATH_NOTICE',
-  'DIALYSIS_CHART',
-  'DISCHARGE_SUMMARY',
-  'ENTRY_EXIT_VISA_STAMP',
-  'FINAL_BILL',
-  'IMAGING_ORDER',
-  'IMAGING_REPORT',
-  'INVOICE',
-  'LAB_ORDER',
-  'LAB_RESULTS',
-  'MAGNETIC_RESONANCE_IMAGING',
-  'MEDICAL_REPORT',
-  'OTHER',
-  'POST_SERVICE_IMAGING_REPORT',
-  'PRE_SERVICE_IMAGING_REPORT',
-  'PREAUTH_FORM',
-  'PRESCRIPTION',
-  'REQUEST_FORM_BY_RELEVANT_CONSULTANT',
-  'RHESUS_FACTOR',
-  'THEATRE_NOTES',
-] as const;
 export const claimDocumentType = z.enum(claimDocumentTypes);
 
 /** An ICD code as the multipart `diagnoses` list and the diagnosis calls carry it: the bare code. */

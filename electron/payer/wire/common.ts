@@ -3,6 +3,7 @@
 // requests are written strictly (unknown fields refused, enumerations enforced) because the
 // contract is what we promise to send.
 import { z } from 'zod';
+import { identificationTypes, practitionerIdentificationTypes, regulationBodies, serviceTypes } from '../../vocabulary';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -260,16 +261,6 @@ export const amount = z.number().finite().nonnegative();
 /** A one-time PIN as the patient or doctor reads it from the SMS. */
 export const otpDigits = z.string().regex(/^\d{4,8}$/, 'an OTP is 4 to 8 digits');
 
-/** Types of identification the registry accepts (field notes; docs/exchange-wire.md). */
-export const identificationTypes = [
-  'National ID',
-  'ClientRegistry ID',
-  'Birth Notification',
-  'Birth Certificate',
-  'Alien ID',
-  'Refugee ID',
-  'Mandate Number',
-] as const;
 export const identificationType = z.enum(identificationTypes);
 
 /** Pages are 1-based; pageSize 1..100 (docs/exchange-wire.md). */
@@ -278,7 +269,6 @@ export const pageQuery = {
   pageSize: z.number().int().min(1).max(100).optional(),
 };
 
-export const serviceTypes = ['CAPITATION', 'OUTPATIENT', 'INPATIENT', 'EMERGENCY'] as const;
 export const serviceType = z.enum(serviceTypes);
 
 export const diagnosis = z.strictObject({ code: nonEmpty, name: z.string().optional() });
@@ -335,12 +325,8 @@ export const doctorFields = ['identification_number', 'identification_type', 're
 
 // ---------------------------------------------------------------- practitioners (preauth, emergency, doctor consent, prescriptions)
 
-/** How a practitioner is identified: the values the portal allows (R docs emergency, preauth-doctor-consent). */
-export const practitionerIdentificationTypes = ['registration_number', 'National ID', 'Alien ID', 'Refugee ID'] as const;
 export const practitionerIdentificationType = z.enum(practitionerIdentificationTypes);
 
-/** The regulators the portal allows (R docs emergency, preauth-doctor-consent). */
-export const regulationBodies = ['KMPDC', 'COC', 'NCK'] as const;
 export const regulationBody = z.enum(regulationBodies);
 
 /** A practitioner by the three fields every doctor-carrying request of the exchange uses. */

@@ -1,6 +1,7 @@
 // Consent: contacts, OTPs, the four shapes of POST /claims/authorize, the authorization look-up
 // and reject, the doctor's consent request, and the OTP whitelist.
 import { z } from 'zod';
+import { authorizeServiceTypes, deviceOperatingSystems, otpWhitelistReasons, type authorizationStatuses, type doctorConsentRequestTypes } from '../../vocabulary';
 import {
   doctorFields,
   fileInput,
@@ -88,24 +89,8 @@ export const otpSentResponse = z
 
 // ---------------------------------------------------------------- authorize
 
-export const authorizationStatuses = [
-  'PENDING',
-  'AUTHORIZED',
-  'AUTHORIZED_PENDING_VISIT',
-  'REJECTED',
-  'EXPIRED',
-  'SUBMITTED_CLAIM',
-  'AUTHORIZED_MULTISESSION',
-  'EMERGENCY_AUTHORIZED',
-  'CLOSED',
-] as const;
 export type AuthorizationStatus = (typeof authorizationStatuses)[number] | (string & {});
 
-/**
- * `service_type` of an authorize: the portal lists OUTPATIENT and INPATIENT; UAT accepts CAPITATION
- * and refuses a capitation intervention under OUTPATIENT (R WORKFLOWS).
- */
-export const authorizeServiceTypes = ['CAPITATION', 'OUTPATIENT', 'INPATIENT'] as const;
 const authorizeServiceType = z.enum(authorizeServiceTypes);
 
 /** Elective pre-visit consent by OTP: interventions and service_type are required (R docs, A). */
@@ -118,11 +103,6 @@ export const authorizeOtpRequest = z.strictObject({
   beneficiary_contact_id: nonEmpty.optional(),
 });
 
-/**
- * The exchange's enumeration (K `AuthorizingDeviceOS`, A and R comments): the OS class of the
- * workstation's hardware service, not the station's own. See deviceOsOf in electron/station/deps.ts.
- */
-export const deviceOperatingSystems = ['windows', 'android'] as const;
 
 /** The twelve fields of a biometric authorize (K, A, R); the two flags are set by the operation. */
 const biometricRequest = {
@@ -293,8 +273,6 @@ export const rejectAuthorizationResponse = z
 
 // ---------------------------------------------------------------- doctor consent, OTP whitelist
 
-/** request_type of POST /claims/doctor-consent: required (portal; A's DTO; R `doctor_consent()`). */
-export const doctorConsentRequestTypes = ['PREAUTH_DOCTOR_APPROVAL_REQUEST', 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST', 'PRESCRIPTION_REQUEST'] as const;
 export type DoctorConsentRequestType = (typeof doctorConsentRequestTypes)[number];
 
 /**
@@ -317,21 +295,6 @@ export const doctorConsentResendRequest = z
     }
   });
 
-export const otpWhitelistReasons = [
-  'OLD',
-  'AMPUTEE',
-  'MEDICAL_CONDITION',
-  'MENTALLY_UNSTABLE',
-  'ONCOLOGY_TREATMENT',
-  'DIALYSIS_TREATMENT',
-  'CONSTRUCTION_WORKER',
-  'OTHER',
-  'EXPIRED',
-  'BIOMETRIC_FAILURE',
-  'CHILD_BELOW_7_YEARS',
-  'PRIVACY_CONCERNS',
-  'TECHNICAL_ISSUES',
-] as const;
 
 /** The one supporting document a whitelist request may carry; its part is named as A names it. */
 export const otpWhitelistFilePart = 'attachments_file_blob';

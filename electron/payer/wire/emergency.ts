@@ -4,6 +4,7 @@
 // intervention and are added to the claim by a multipart call; an unidentified patient is
 // identified later by posting the claim again with the patient's registry id and SMS code.
 import { z } from 'zod';
+import { broughtBy, modesOfArrival } from '../../vocabulary';
 import {
   amount,
   camelCaseKeys,
@@ -21,8 +22,6 @@ import {
 } from './common';
 import type { WorkflowState } from './claims';
 
-export const modesOfArrival = ['AMBULANCE', 'WALK-IN', 'OTHER'] as const;
-export const broughtBy = ['RELATIVE', 'UNKNOWN', 'SAMARITAN', 'PARAMEDICS'] as const;
 
 // ---------------------------------------------------------------- protocols
 

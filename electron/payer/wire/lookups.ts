@@ -2,6 +2,7 @@
 // record (docs/exchange-wire.md, "Registry look-ups" and "Shared health record"). What the sources
 // show is typed; FHIR bundles and the rest of a record are kept as JSON.
 import { z } from 'zod';
+import { facilityIdentifierTypes, registryRegulators as regulators, serviceRequestStatuses } from '../../vocabulary';
 import {
   isRecord,
   jsonValue,
@@ -27,8 +28,6 @@ function withRaw<T, O>(schema: z.ZodType<T>, build: (value: T, raw: Record<strin
 
 // ---------------------------------------------------------------- facilities
 
-/** `identifier-type` values: R `domain/facility.py` (fr-code, mfl, license-number, registration-number, fid), A (sha-license-number). */
-export const facilityIdentifierTypes = ['fr-code', 'mfl', 'license-number', 'registration-number', 'fid', 'sha-license-number'] as const;
 
 export const facilitySearchQuery = z
   .strictObject({ identifier: nonEmpty.optional(), identifier_type: z.enum(facilityIdentifierTypes).optional(), name: nonEmpty.optional() })
@@ -114,8 +113,6 @@ export const facilitySearchResponse = z.unknown().transform((body, ctx): Facilit
 
 // ---------------------------------------------------------------- professionals
 
-/** Regulators the registry knows (A `Regulators`; R's UAT notes): sent upper-case. */
-export const regulators = ['KMPDC', 'COC', 'NCK', 'PPB'] as const;
 
 export const professionalsQuery = z.strictObject({
   identification_number: nonEmpty,
@@ -297,8 +294,6 @@ export const observationsQuery = z.strictObject({
   page_token: nonEmpty.optional(),
 });
 
-/** FHIR ServiceRequest.status values (R docs, shr--referrals). */
-export const serviceRequestStatuses = ['draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error', 'unknown'] as const;
 
 export const serviceRequestsQuery = z
   .strictObject({

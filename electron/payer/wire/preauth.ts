@@ -2,6 +2,7 @@
 // [portal] or a list), cancel, and removing a diagnosis or the doctor before approval. The exchange
 // answers a preauth in camelCase (portal); R reads snake_case too, so both are read.
 import { z } from 'zod';
+import { preauthDetailFields, type preauthStatuses } from '../../vocabulary';
 import {
   amount,
   byShape,
@@ -17,56 +18,8 @@ import {
   status,
 } from './common';
 
-export const preauthStatuses = [
-  'DRAFT',
-  'PENDING_SUBMISSION',
-  'CANCELLED',
-  'DOCTOR_REQUEST_SENT',
-  'PENDING_DOCTOR_APPROVAL',
-  'DOCTOR_REQUEST_FAILED',
-  'ACTIVE',
-  'CLARIFICATION_AFTER_AUTOMATIC_CHECKS',
-  'FINALISED',
-  'REJECTED',
-  'REJECTED_AFTER_APPROVAL',
-] as const;
 export type PreauthStatus = (typeof preauthStatuses)[number] | (string & {});
 
-/**
- * The flat, type-specific parts of a preauth (renal, oncology, optical, surgical…): the names A's
- * pre-auth service forwards to the exchange (`SPECIALTY_FORWARD_FIELDS`, `SURGICAL_HIE_FIELDS`) and
- * K's `buildPreauthFormData` sends. Each is a text part; which ones a preauth needs is not documented.
- */
-export const preauthDetailFields = [
-  'clinical_indications',
-  'carcinoma_staging',
-  'comorbidity',
-  'metastases',
-  'treatment_setting',
-  'number_of_sessions_required',
-  'cost_per_session',
-  'is_co_insured',
-  'necessity_of_service',
-  'lens_prescription',
-  'lens_amount',
-  'eye_examination_amount',
-  'frame_amount',
-  'new_or_replacement',
-  'frequency_of_sessions',
-  'start_date',
-  'expected_service_start_date',
-  'progress_report',
-  'is_condition_related_to_employment',
-  'is_condition_related_to_auto_or_other_accident',
-  'co_insurance_details',
-  'chief_complaint',
-  'vital_signs',
-  'history_of_present_illness',
-  'physical_examination',
-  'investigation_report_details',
-  'type_of_anaesthesia',
-  'surgery_date',
-] as const;
 export type PreauthDetailField = (typeof preauthDetailFields)[number];
 
 const detailParts = Object.fromEntries(preauthDetailFields.map((field) => [field, nonEmpty.optional()])) as Record<PreauthDetailField, z.ZodOptional<typeof nonEmpty>>;

@@ -1,5 +1,6 @@
 // Prescriptions and dispenses.
 import { z } from 'zod';
+import { dispenserIdentificationTypes } from '../../vocabulary';
 import {
   amount,
   doctorFields,
@@ -104,7 +105,7 @@ export const previewPrescriptionResponse = z
  */
 const dispensingProfessional = z.strictObject({
   identification_number: nonEmpty,
-  identification_type: z.enum(['National ID', 'Alien ID', 'Refugee ID']),
+  identification_type: z.enum(dispenserIdentificationTypes),
 });
 
 export const dispenseRequest = z.strictObject({

@@ -2,6 +2,7 @@
 // doctor consent requests are in doctor-consent.ts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { authorizeServiceTypes, deviceOperatingSystems } from '../../vocabulary';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import {
@@ -43,7 +44,7 @@ const otpRequest = z.object({
 });
 
 /** The portal lists OUTPATIENT and INPATIENT; UAT accepts CAPITATION (R WORKFLOWS). */
-const authorizeServiceType = z.enum(['CAPITATION', 'OUTPATIENT', 'INPATIENT']);
+const authorizeServiceType = z.enum(authorizeServiceTypes);
 
 /**
  * The twelve fields of a biometric authorize (K, A, R). The live service refuses a capture without
@@ -55,7 +56,7 @@ const biometricFields = {
   interventions: interventionList,
   agent_id: text,
   work_station_id: text,
-  authorizing_device_os: z.enum(['windows', 'android']).optional(),
+  authorizing_device_os: z.enum(deviceOperatingSystems).optional(),
   factors: z.array(z.string().max(50)).max(10).optional(),
   ekyc_provider_id: z.string().trim().max(200).optional(),
   provider: z.string().trim().max(100).optional(),

@@ -12,7 +12,7 @@ import { CLAIM_MACHINE, PAYER_CLAIM_EVENTS, PAYER_PREAUTH_EVENTS, PREAUTH_MACHIN
 import { doctorApproves, findPreauth, payerApproves, payerRejects } from '../state/preauths';
 import { parse } from '../validation';
 import { authorizationView, claimPreview, preauthView } from '../views';
-import { claimDocumentTypes } from '../../payer/wire';
+import { claimDocumentTypes } from '../../vocabulary';
 import { CATALOGUE } from '../world/catalogue';
 import { API_CLIENTS, FACILITIES } from '../world/facilities';
 import { enrolledFingers } from '../world/fingerprints';

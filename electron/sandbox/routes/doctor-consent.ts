@@ -3,6 +3,7 @@
 // claim (once the claim exists), or a prescription's. Each is an SMS to the doctor; no state moves.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { doctorConsentRequestTypes } from '../../vocabulary';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { notifyDoctor } from '../state/consent';
@@ -15,7 +16,7 @@ import { requireClaim, requireEditable, requireProfessional } from './shared';
 
 const doctorConsentRequest = z
   .object({
-    request_type: z.enum(['PREAUTH_DOCTOR_APPROVAL_REQUEST', 'EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST', 'PRESCRIPTION_REQUEST']),
+    request_type: z.enum(doctorConsentRequestTypes),
     intervention_code: text,
     consent_token: text.optional(),
     emergency_claim_id: z.union([text, z.number().int()]).transform(String).optional(),

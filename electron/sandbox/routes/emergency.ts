@@ -6,6 +6,7 @@
 // 24-hour window is checked at submit.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { broughtBy, modesOfArrival } from '../../vocabulary';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import { checkOtp, createAuthorization, requirePatient } from '../state/consent';
@@ -21,8 +22,8 @@ import { doctorRecord, recordDiagnosis, requestUrl, requireClaim, requireEditabl
 
 const emergencyRequest = z.object({
   interventions: interventionList.refine((codes) => codes.length === 1, 'exactly one intervention per emergency claim'),
-  mode_of_arrival: z.enum(['AMBULANCE', 'WALK-IN', 'OTHER']),
-  brought_by: z.enum(['RELATIVE', 'UNKNOWN', 'SAMARITAN', 'PARAMEDICS']),
+  mode_of_arrival: z.enum(modesOfArrival),
+  brought_by: z.enum(broughtBy),
   reference_number: text,
   // Optional on the portal, but UAT answers {"notes": ["This field may not be blank."]} (R WORKFLOWS §9.7).
   notes: z.string({ error: 'This field may not be blank.' }).trim().min(1, 'This field may not be blank.').max(2000),

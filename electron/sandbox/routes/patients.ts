@@ -1,6 +1,7 @@
 // Registry, eligibility, benefits, contacts, covers, OTP whitelist and POMSF balances.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { otpWhitelistReasons } from '../../vocabulary';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
@@ -147,22 +148,6 @@ function utilised(ctx: SandboxContext, crId: string, subBenefitCode: string): { 
   return { amount, days };
 }
 
-const WHITELIST_REASONS = [
-  'OLD',
-  'AMPUTEE',
-  'MEDICAL_CONDITION',
-  'MENTALLY_UNSTABLE',
-  'ONCOLOGY_TREATMENT',
-  'DIALYSIS_TREATMENT',
-  'CONSTRUCTION_WORKER',
-  'OTHER',
-  'EXPIRED',
-  'BIOMETRIC_FAILURE',
-  'CHILD_BELOW_7_YEARS',
-  'PRIVACY_CONCERNS',
-  'TECHNICAL_ISSUES',
-] as const;
-
 /** A supporting document's metadata; its file is the part its file_field_name names (V). */
 const whitelistAttachment = z.object({
   document_title: z.string().trim().max(200).optional(),
@@ -174,7 +159,7 @@ const whitelistAttachment = z.object({
 /** Multipart, as A, K and V send it; numbers arrive as text. */
 const whitelistRequest = z.object({
   beneficiary_cr_id: text,
-  reason_type: z.enum(WHITELIST_REASONS),
+  reason_type: z.enum(otpWhitelistReasons),
   reason: z.string().trim().min(1, 'say why the patient needs SMS codes').max(2000),
   biometric_attempts: z.coerce.number().int('must be a whole number').min(0).max(1000).optional(),
   facility_fr_code: z.string().trim().max(100).optional(),

@@ -11,7 +11,7 @@ import { tenantOf } from '../tenancy';
 import { readMultipart, pairAttachments } from '../uploads';
 import { byConsentToken, doctorRemoval, jsonField, listedPractitionerIdType, listedRegulator, money, parse, text } from '../validation';
 import { preauthView, roundMoney } from '../views';
-import { preauthDetailFields } from '../../payer/wire';
+import { preauthDetailFields } from '../../vocabulary';
 import type { Facility } from '../world/facilities';
 import { doctorRecord, requireProfessional } from './shared';
 

@@ -1,6 +1,7 @@
 // Prescriptions and dispenses.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { dispenserIdentificationTypes } from '../../vocabulary';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import type { DispenseRecord, PrescriptionRecord } from '../state/store';
@@ -55,7 +56,7 @@ const dispenseRequest = z.object({
     .min(1, 'at least one dispensed product'),
   consent_token: text,
   // The dispenser by an identity document: UAT refuses registration_number here ("is not a valid choice", R create_dispense()).
-  doctors: z.array(z.object({ identification_number: text, identification_type: z.enum(['National ID', 'Alien ID', 'Refugee ID']) })).min(1),
+  doctors: z.array(z.object({ identification_number: text, identification_type: z.enum(dispenserIdentificationTypes) })).min(1),
   intervention_code: text,
 });
 

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { facilityIdentifierTypes, serviceRequestStatuses } from '../../vocabulary';
 import { iso } from '../clock';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
@@ -132,7 +133,6 @@ const facilitySearch = z.object({
   'identifier-type': z.string().trim().optional(),
   name: z.string().trim().min(1).optional(),
 });
-const facilitySearchTypes = ['fr-code', 'mfl', 'license-number', 'registration-number', 'fid', 'sha-license-number'] as const;
 const professionalQuery = z.object({
   identification_number: text,
   identification_type: practitionerIdType.default('registration_number'),
@@ -160,7 +160,7 @@ const observationQuery = z.object({ subject: text, page_token: pageToken });
 const serviceRequestQuery = z.object({
   'performer:Organization': z.string().trim().optional(),
   'requester:Organization': z.string().trim().optional(),
-  status: z.enum(['draft', 'active', 'on-hold', 'revoked', 'completed', 'entered-in-error', 'unknown']).optional(),
+  status: z.enum(serviceRequestStatuses).optional(),
   count: z.coerce.number().int().min(1).max(100).default(20),
   page_token: pageToken,
 });
@@ -184,7 +184,7 @@ export function registryRoutes(app: FastifyInstance, ctx: SandboxContext): void 
     if (query.identifier === undefined && query.name === undefined) throw fail.field('identifier', 'at least one facility search parameter is expected (identifier or name)');
     if (query.identifier !== undefined) {
       const type = (query['identifier-type'] ?? 'fr-code').toLowerCase();
-      if (!(facilitySearchTypes as readonly string[]).includes(type)) throw fail.field('identifier-type', `one of ${facilitySearchTypes.join(', ')}`);
+      if (!(facilityIdentifierTypes as readonly string[]).includes(type)) throw fail.field('identifier-type', `one of ${facilityIdentifierTypes.join(', ')}`);
       const found = byIdentifier(type, query.identifier);
       if (found === undefined || (query.name !== undefined && !found.name.toLowerCase().includes(query.name.toLowerCase()))) {
         throw fail.notFound(`No facility with ${type} ${query.identifier}`);

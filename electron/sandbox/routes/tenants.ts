@@ -1,6 +1,7 @@
 // Authentication (the token endpoint) and the status-callback endpoints of a tenant.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { callbackAuthTypes, callbackEntityTypes, callbackEnvironments } from '../../vocabulary';
 import type { SandboxContext } from '../context';
 import { fail } from '../errors';
 import type { EndpointRecord, OperationRecord } from '../state/store';
@@ -46,9 +47,9 @@ const httpUrl = z
   }, 'must be an absolute http(s) URL');
 
 // The shapes of R `domain/callbacks.py` (written from the exchange's page that specifies them).
-const entityType = z.enum(['claim', 'preauth', 'authorization']);
-const environment = z.enum(['production', 'sandbox'], "one of 'production', 'sandbox' (not 'prod')");
-const authType = z.enum(['none', 'oauth2_client_credentials', 'api_key', 'basic_auth', 'bearer_static', 'bearer_login']);
+const entityType = z.enum(callbackEntityTypes);
+const environment = z.enum(callbackEnvironments, "one of 'production', 'sandbox' (not 'prod')");
+const authType = z.enum(callbackAuthTypes);
 const headers = z.record(z.string().trim().min(1).max(100), z.string().max(2000));
 const timeoutMs = z.number().int().min(1).max(600_000);
 const secretRefRule = (v: { auth_type?: string | undefined; secret_ref?: string | undefined }) =>

@@ -1,18 +1,24 @@
 // The lifecycles of authorizations, preauthorizations and claims as explicit transition tables.
 // Every state change in the sandbox goes through `nextState`, so an impossible transition is a 409
 // and never a silent corruption, and every change can be announced to the callback endpoints.
+import type { authorizationStatuses, claimWorkflowStates, preauthStatuses } from '../../vocabulary';
 import { fail, type ConflictCode } from '../errors';
 
 export type Machine<S extends string, E extends string> = Readonly<Record<S, Readonly<Partial<Record<E, S>>>>>;
 
-export type AuthorizationStatus =
+/** The states a table models, each one of SHA's list (electron/vocabulary): a misspelt state does not compile. */
+type Of<List extends readonly string[], S extends List[number]> = S;
+
+export type AuthorizationStatus = Of<
+  typeof authorizationStatuses,
   | 'PENDING'
   | 'AUTHORIZED'
   | 'AUTHORIZED_PENDING_VISIT'
   | 'REJECTED'
   | 'EXPIRED'
   | 'EMERGENCY_AUTHORIZED'
-  | 'AUTHORIZED_MULTISESSION';
+  | 'AUTHORIZED_MULTISESSION'
+>;
 export type AuthorizationEvent =
   | 'match_visit'
   | 'match_pre_visit'
@@ -45,7 +51,8 @@ export const AUTHORIZATION_MACHINE: Machine<AuthorizationStatus, AuthorizationEv
   EMERGENCY_AUTHORIZED: {},
 };
 
-export type PreauthStatus =
+export type PreauthStatus = Of<
+  typeof preauthStatuses,
   | 'DRAFT'
   | 'PENDING_SUBMISSION'
   | 'PENDING_DOCTOR_APPROVAL'
@@ -56,7 +63,8 @@ export type PreauthStatus =
   | 'FINALISED'
   | 'CANCELLED'
   | 'REJECTED'
-  | 'REJECTED_AFTER_APPROVAL';
+  | 'REJECTED_AFTER_APPROVAL'
+>;
 export type PreauthEvent =
   // the facility's calls
   | 'cancel'
@@ -114,7 +122,8 @@ export const PAYER_PREAUTH_EVENTS: readonly PreauthEvent[] = [
 /** While the doctor has not approved: the preauth's diagnoses and doctor may still change. */
 export const AWAITING_DOCTOR: readonly PreauthStatus[] = ['PENDING_DOCTOR_APPROVAL', 'DOCTOR_REQUEST_SENT', 'DOCTOR_REQUEST_FAILED'];
 
-export type ClaimState =
+export type ClaimState = Of<
+  typeof claimWorkflowStates,
   | 'DRAFT'
   | 'SUBMITTED'
   | 'PENDING'
@@ -127,7 +136,8 @@ export type ClaimState =
   | 'DRAFT_RESUBMIT'
   | 'DRAFT_RESUBMIT_DOCUMENTS'
   | 'TIME_BARRED'
-  | 'CLOSED';
+  | 'CLOSED'
+>;
 export type ClaimEvent =
   // the facility's calls
   | 'submit'

@@ -1,10 +1,11 @@
 // The professionals registry of the demo world: doctors, a clinical officer and a nurse, one per
-// regulator the contract names (KMPDC, COC, NCK).
+// regulator the portal lists (KMPDC, COC, NCK).
+import type { regulationBodies } from '../../vocabulary';
 
 export interface Professional {
   readonly registrationNumber: string;
   readonly nationalId: string;
-  readonly regulator: 'KMPDC' | 'COC' | 'NCK';
+  readonly regulator: (typeof regulationBodies)[number];
   readonly title: string;
   readonly firstName: string;
   readonly lastName: string;

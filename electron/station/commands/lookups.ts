@@ -6,7 +6,8 @@
 import type { ZodType } from 'zod';
 import type { ConceptSource, LicenceState, ProfessionalCard } from '../../contract';
 import { diagnosisChoice, medicineChoice, professionalCard } from '../../contract';
-import { isExchangeError, readConcepts, registryRegulators, type Professional } from '../../payer';
+import { isExchangeError, readConcepts, type Professional } from '../../payer';
+import { registryRegulators } from '../../vocabulary';
 import { fail } from '../errors';
 import type { Ctx } from '../workflows/context';
 import { wireIdentificationType } from '../workflows/practitioner';

@@ -2,14 +2,15 @@
 // checked whole before a page is drawn. A document SHA receives is a record of money owed, so bad
 // input is refused with the field that is wrong, never drawn half right.
 import { z } from 'zod';
+import { dischargeReasons, serviceTypes } from '../../vocabulary';
 
 export const documentLanguages = ['en', 'sw'] as const;
 export type DocumentLanguage = (typeof documentLanguages)[number];
 
 /** The visit's service types as the exchange names them (`service_type`). */
-export const documentServiceTypes = ['OUTPATIENT', 'INPATIENT', 'CAPITATION', 'EMERGENCY'] as const;
+export const documentServiceTypes = serviceTypes;
 /** A discharge records why the patient left; DECEASED included (an inpatient discharge may record a death). */
-export const documentDischargeReasons = ['RECOVERED', 'REFERRED', 'ABSCONDED', 'OTHER', 'DECEASED'] as const;
+export const documentDischargeReasons = dischargeReasons;
 
 const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 /** A moment with its offset, as the station and SHA write them: 2026-03-05T14:30:00+03:00. */

@@ -1,7 +1,7 @@
 // The attending doctor as the exchange's preauth, emergency and doctor-consent requests name them:
 // only the identification types and regulators the portal lists, checked here so the nurse hears
 // which field to correct before anything is sent.
-import { practitionerIdentificationTypes, regulationBodies } from '../../payer';
+import { practitionerIdentificationTypes, regulationBodies } from '../../vocabulary';
 import { fail } from '../errors';
 import type { AttendingDoctor } from './types';
 

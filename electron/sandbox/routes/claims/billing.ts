@@ -11,7 +11,7 @@ import { MAX_ATTACHMENTS_PER_CLAIM, readMultipart, type UploadedFile } from '../
 import { byConsentToken, jsonField, money, parse, practitionerFields, practitionerFrom, practitionerIdType, regulator, text } from '../../validation';
 import { attachmentView, diagnosisView, lineView } from '../../views';
 // The portal's list of claim document types, as the client spells it (one list, from R docs billing).
-import { claimDocumentTypes } from '../../../payer/wire';
+import { claimDocumentTypes } from '../../../vocabulary';
 import { CATALOGUE } from '../../world/catalogue';
 import { doctorRecord, recordDiagnosis, requireClaim, requireEditable, requireProfessional } from '../shared';
 import { addAttachments, attachDoctor, isoDate, requireClaimIntervention, type NewAttachment } from './records';

@@ -8,7 +8,8 @@ import { fail } from '../../errors';
 import { checkOtp, requireCoverSet } from '../../state/consent';
 import type { ClaimRecord, OtpRecord } from '../../state/store';
 import { tenantOf } from '../../tenancy';
-import { DISCHARGE_REASONS, SUBMIT_DISCHARGE_REASONS, UNKNOWN_PATIENT_REASONS, byConsentToken, otpField, parse, text } from '../../validation';
+import { byConsentToken, otpField, parse, text } from '../../validation';
+import { cancelReasonTypes, dischargeReasons, dischargeStatuses, submitDischargeReasons, unknownPatientReasons } from '../../../vocabulary';
 import { EMERGENCY_WINDOW_MS, claimDispatchView, claimPreview, totalAmount } from '../../views';
 import type { Facility } from '../../world/facilities';
 import { requireClaim, requireEditable } from '../shared';
@@ -29,11 +30,11 @@ const rfc3339 = z
 
 const dischargeRequest = z.object({
   consent_token: text,
-  discharge_reason: z.enum(DISCHARGE_REASONS),
+  discharge_reason: z.enum(dischargeReasons),
   invoice_number: text,
   discharge_date: rfc3339,
   notes: z.string().trim().max(2000).optional(),
-  discharge_status: z.enum(['PARTIAL', 'FULL']).optional(),
+  discharge_status: z.enum(dischargeStatuses).optional(),
   ...consentChoice,
 });
 
@@ -43,7 +44,7 @@ const submitRequest = z.object({
   invoice_number: text.optional(),
   // Required of a visit's submit (R WORKFLOWS §9), not of an emergency's (A SubmitUnIdentifiedClaimDto): checked by the route.
   discharge_reason: z
-    .enum(SUBMIT_DISCHARGE_REASONS, {
+    .enum(submitDischargeReasons, {
       error: (issue) =>
         issue.input === 'DECEASED'
           ? 'DECEASED is not valid on submit (service-interface.md): a death on the ward is recorded by the inpatient discharge; an unidentified patient who died is reason_for_unknown_patient DECEASED'
@@ -51,16 +52,15 @@ const submitRequest = z.object({
     })
     .optional(),
   notes: z.string().trim().max(2000).optional(),
-  discharge_status: z.enum(['PARTIAL', 'FULL']).optional(),
-  reason_for_unknown_patient: z.enum(UNKNOWN_PATIENT_REASONS).optional(),
+  discharge_status: z.enum(dischargeStatuses).optional(),
+  reason_for_unknown_patient: z.enum(unknownPatientReasons).optional(),
   ...consentChoice,
 });
 
-const CANCEL_REASONS = ['WRONG_PATIENT', 'NO_SERVICE_GIVEN', 'WRONG_BENEFIT', 'EXPIRED_VISIT', 'EXHAUSTED_BENEFIT', 'TIME_BARRED', 'OTHER_REASONS'] as const;
 const payerPreviewQuery = z
   .object({ guid: text.optional(), provider_claim_no: text.optional() })
   .refine((v) => v.guid !== undefined || v.provider_claim_no !== undefined, { path: ['provider_claim_no'], message: 'provider_claim_no (or guid) is required' });
-const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(CANCEL_REASONS), cancel_reason_text: text });
+const closeRequest = z.object({ consent_token: text, cancel_reason_type: z.enum(cancelReasonTypes), cancel_reason_text: text });
 
 /** A submit carrying nothing of a visit's end: A's resubmission when the claim is one the payer returned. */
 function isBareSubmit(body: z.output<typeof submitRequest>): boolean {

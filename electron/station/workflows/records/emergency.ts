@@ -1,5 +1,6 @@
 // The emergency workflow's record: the shapes it has been kept in, oldest first.
 import { z } from 'zod';
+import { unknownPatientReasons } from '../../../vocabulary';
 import { attendingDoctor, broughtBy, dischargeReason, emergencyProtocol, emergencyState, modeOfArrival } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { EmergencyWorkflow } from '../types';
@@ -33,7 +34,7 @@ const emergencyV1 = z.strictObject({
       .strictObject({
         reason: dischargeReason,
         invoiceNumber: z.string(),
-        unknownPatientReason: z.enum(['SHA_UNREGISTERED', 'DECEASED']).nullable(),
+        unknownPatientReason: z.enum(unknownPatientReasons).nullable(),
         notes: z.string().nullable(),
       })
       .nullable(),
