@@ -20,6 +20,7 @@ import {
   serviceType,
   shortText,
   timestamp,
+  workflowId,
 } from './common';
 
 export const scheme = z.strictObject({
@@ -47,6 +48,21 @@ export const patientIdentity = z.strictObject({
   dateOfBirth: calendarDate.nullable(),
   /** At most the last four characters of the ID number, never more than half of it. */
   idNumberEnd: z.string().regex(/^[A-Za-z0-9/-]{1,4}$/, 'must be the last one to four characters of the ID number'),
+});
+
+/**
+ * The patient of an open workflow, in full, for the banner over every screen of it: what the look-up
+ * showed (identity, age, the ID type, the scheme), kept sealed with the workflow while it is open,
+ * so a reload, a lock or work picked up from the queue names the patient as the look-up did.
+ */
+export const patientInHand = z.strictObject({
+  patientRef,
+  identity: patientIdentity,
+  maskedName: masked,
+  idType,
+  ageYears: z.number().int().min(0).max(150).nullable(),
+  /** The name of the scheme the patient is covered under for this work; null when not known. */
+  scheme: shortText.nullable(),
 });
 
 export const patientSummary = z.strictObject({
@@ -158,6 +174,13 @@ export const patientCommands = {
   'patient.details': { input: z.strictObject({ patientRef }), output: patientSummary },
   /** For a member covered under two schemes: sets the effective cover. */
   'patient.chooseScheme': { input: z.strictObject({ patientRef, schemeId: z.string().min(1).max(100) }), output: patientSummary },
+  /**
+   * The patient of one open workflow in full (patientInHand), for its screens' banner; null once the
+   * workflow has ended, while it has no patient (an emergency not identified yet), or when the
+   * station no longer holds the patient's details (work kept before it kept them, looked up over a
+   * day ago). Lists, events and the record stay masked.
+   */
+  'patient.inHand': { input: z.strictObject({ workflowId }), output: patientInHand.nullable() },
   /** This shift's look-ups, newest first, masked. */
   'patient.recent': { input: noInput, output: z.strictObject({ items: z.array(recentPatient) }) },
   'benefits.subBenefits': {
@@ -184,4 +207,5 @@ export const patientCommands = {
 
 export type PatientSummary = z.infer<typeof patientSummary>;
 export type PatientIdentity = z.infer<typeof patientIdentity>;
+export type PatientInHand = z.infer<typeof patientInHand>;
 export type Intervention = z.infer<typeof intervention>;

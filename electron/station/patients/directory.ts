@@ -18,10 +18,10 @@ import type { Sealer } from '../sealing';
 import type { ExchangeSession } from '../session';
 import type { SettingsStore } from '../settings';
 import { envelopeOf } from '../versioned';
-import type { InterventionBrief, PatientFacts, ServiceType } from '../workflows/types';
+import type { InterventionBrief, PatientFacts, PatientInHandRecord, ServiceType } from '../workflows/types';
 import { briefOf, careSettingOf, type ContractIntervention } from './interventions';
 import { ListQueue, type Lane } from './list-queue';
-import { recordOf, schemeChoiceNeeded, summaryOf, twoCover, type IdType, type PatientSummary, type StoredPatient } from './record';
+import { inHandOf, recordOf, schemeChoiceNeeded, summaryOf, twoCover, type IdType, type PatientSummary, type StoredPatient } from './record';
 import { PatientServices } from './services';
 import { patientRecord, readPatient } from './stored';
 import { text } from './text';
@@ -278,6 +278,7 @@ export class PatientDirectory {
       biometricsEnforced: e.biometricsEnforced,
       whitelisted: e.whitelisted,
       contacts: e.contacts,
+      inHand: inHandOf(e),
       covered: e.covered,
       schemeChoiceNeeded: schemeChoiceNeeded(e),
       unusableUntil: e.unusableUntil,
@@ -306,6 +307,12 @@ export class PatientDirectory {
     const listed = this.entries.get(ref)?.services.listed;
     const subBenefitCode = [...(listed?.entries() ?? [])].find(([, items]) => items.some((i) => i.code === code))?.[0];
     this.ward.remember(serviceType, code, subBenefitCode);
+  }
+
+  /** The patient in full as looked up, while the station still holds the look-up (a day); else null. */
+  inHand(ref: string): PatientInHandRecord | null {
+    const e = this.entries.get(ref);
+    return e === undefined ? null : inHandOf(e);
   }
 
   has(ref: string): boolean {

@@ -6,7 +6,7 @@ import type { PatientIdentity, patientSummary, scheme as schemeSchema } from '..
 import type { Eligibility } from '../../payer';
 import { maskIdNumber, maskName } from '../masking';
 import { decideRoute } from '../route';
-import type { InterventionBrief, ServiceType, SmsContact } from '../workflows/types';
+import type { InterventionBrief, PatientInHandRecord, ServiceType, SmsContact } from '../workflows/types';
 import { text } from './text';
 
 export type PatientSummary = z.infer<typeof patientSummary>;
@@ -155,6 +155,13 @@ export function summaryOf(e: StoredPatient, now: number): PatientSummary {
   };
 }
 
+/** What a workflow keeps of the patient in full for its banner: the look-up's check, the scheme in use. */
+export function inHandOf(e: StoredPatient): PatientInHandRecord {
+  const scheme = e.schemes.find((s) => s.schemeId === e.chosenSchemeId) ?? null;
+  const identity = identityOf(e);
+  return { fullName: identity.fullName, sex: identity.sex, dateOfBirth: identity.dateOfBirth, idType: e.idType, idNumberEnd: identity.idNumberEnd, scheme: scheme?.name ?? null };
+}
+
 function dateOf(value: string | undefined): string | null {
   const match = /^(\d{4}-\d{2}-\d{2})/.exec(value ?? '');
   return match?.[1] ?? null;
@@ -179,7 +186,7 @@ function idNumberEndOf(idNumber: string): string {
   return value.slice(-Math.max(1, Math.min(4, Math.floor(value.length / 2))));
 }
 
-function ageOf(dateOfBirth: string | undefined, now: number): number | null {
+export function ageOf(dateOfBirth: string | undefined, now: number): number | null {
   const dob = dateOf(dateOfBirth);
   if (dob === null) return null;
   const birth = new Date(`${dob}T00:00:00Z`);

@@ -431,7 +431,7 @@ export async function identifyPatient(ctx: Ctx, wf: EmergencyWorkflow, patientRe
   if (wf.state !== 'open-unidentified') fail('WRONG_STATE', 'Only an unidentified emergency claim can be identified.', { state: wf.state });
   await ctx.patients.ready(patientRef);
   const f = ctx.patients.facts(patientRef);
-  const who: PatientFacts = { ref: f.ref, maskedName: f.maskedName, patientId: f.patientId, biometricsEnforced: f.biometricsEnforced, whitelisted: f.whitelisted, contacts: f.contacts };
+  const who: PatientFacts = { ref: f.ref, maskedName: f.maskedName, patientId: f.patientId, biometricsEnforced: f.biometricsEnforced, whitelisted: f.whitelisted, contacts: f.contacts, inHand: f.inHand };
   if (who.contacts.length === 0) fail('NO_CONTACT', 'The patient has no phone number: identification is by SMS code only.');
   ctx.engine.commit(() => {
     wf.data.identifying = who;

@@ -21,6 +21,7 @@ import type { Quarantine } from '../quarantine';
 import { SealError, type Sealer } from '../sealing';
 import { envelopeOf, unwrap } from '../versioned';
 import { policyOf, type JournalEntry, type ReconcilePolicy } from './journal';
+import { forgetPatientInHand } from './patient-in-hand';
 import { callRecord, readWorkflow, workflowToKeep, type SealedCall } from './records';
 import type { AnyWorkflow, WorkflowOf } from './types';
 
@@ -246,6 +247,7 @@ export class Engine {
   save(wf: AnyWorkflow): void {
     this.commit(() => {
       wf.updatedAt = this.now();
+      if (this.isEnded(wf)) forgetPatientInHand(wf);
       this.staged.set(wf.id, JSON.stringify(wf));
       this.updateWorkflow.run(wf.state, patientRefOf(wf), wf.updatedAt, this.isEnded(wf) ? 1 : 0, this.o.sealer.seal(workflowToKeep(wf)), wf.id);
       if (!this.pending.includes(wf)) this.pending.push(wf);

@@ -46,7 +46,7 @@ export function verifyingWorkflow<K extends 'consent' | 'elective'>(
   return {
     header: workflowHeader(ctx, kind, 'verifying'),
     data: {
-      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts },
+      patient: { ref: facts.ref, maskedName: facts.maskedName, patientId: facts.patientId, biometricsEnforced: facts.biometricsEnforced, whitelisted: facts.whitelisted, contacts: facts.contacts, inHand: facts.inHand },
       intervention: briefOf(intervention),
       verification: newVerification(ctx, purpose, facts),
     },

@@ -40,6 +40,22 @@ export interface PatientFacts {
   readonly biometricsEnforced?: boolean | undefined;
   readonly whitelisted: boolean;
   readonly contacts: SmsContact[];
+  /**
+   * secret: the patient in full as the look-up showed them, for the banner of the workflow's screens
+   * (patient.inHand) while it is open; dropped when it ends. Absent in workflows kept before.
+   */
+  readonly inHand?: PatientInHandRecord;
+}
+
+/** The patient in full for the banner: what the look-up's check showed, the age reckoned from the date of birth. */
+export interface PatientInHandRecord {
+  readonly fullName: string | null;
+  readonly sex: 'female' | 'male' | null;
+  readonly dateOfBirth: string | null;
+  readonly idType: string;
+  /** The ID number's last characters (never more than half of it). */
+  readonly idNumberEnd: string;
+  readonly scheme: string | null;
 }
 
 export interface VerificationData {

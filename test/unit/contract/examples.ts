@@ -369,6 +369,7 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'patient.lookUp': summary,
   'patient.details': summary,
   'patient.chooseScheme': summary,
+  'patient.inHand': { patientRef: summary.patientRef, identity: summary.identity, maskedName: summary.maskedName, idType: 'National ID', ageYears: 42, scheme: 'Social Health Insurance Fund' },
   'patient.recent': {
     items: [{ ...patient, idType: 'National ID', maskedIdNumber: '3000***1', covered: true, lookedUpAt: at }],
   },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dischargeReason, dischargeState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { DischargeWorkflow } from '../types';
-import { interventionBrief, patientFacts, recordBase, serviceType, verificationData, type Agrees } from './shared';
+import { interventionBrief, patientFacts, patientFactsV2, recordBase, serviceType, verificationData, type Agrees } from './shared';
 
 const referral = z.strictObject({ code: z.string(), name: z.string() });
 
@@ -38,7 +38,11 @@ const dischargeV1 = z.strictObject({
   }),
 });
 
-export const dischargeRecord = versioned(dischargeV1);
+/** Version 2 (issue 23): the patient may carry the patient in full while the workflow is open. */
+const dischargeV2 = dischargeV1.extend({ data: dischargeV1.shape.data.extend({ patient: patientFactsV2 }) });
 
-const agrees: Agrees<typeof dischargeV1, DischargeWorkflow> = true;
+// A version 1 record is a version 2 record without the patient in full.
+export const dischargeRecord = versioned(dischargeV1).then(dischargeV2, (v1) => v1);
+
+const agrees: Agrees<typeof dischargeV2, DischargeWorkflow> = true;
 void agrees;

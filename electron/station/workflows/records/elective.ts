@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { attendingDoctor, electiveState, preauthStatus } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { ElectiveWorkflow } from '../types';
-import { heldPaper, interventionBrief, patientFacts, recordBase, verificationData, type Agrees } from './shared';
+import { heldPaper, interventionBrief, patientFacts, patientFactsV2, recordBase, verificationData, type Agrees } from './shared';
 
 /** Version 1: as kept up to 2026-11-28 (unversioned then). */
 const electiveV1 = z.strictObject({
@@ -44,7 +44,11 @@ const electiveV1 = z.strictObject({
   }),
 });
 
-export const electiveRecord = versioned(electiveV1);
+/** Version 2 (issue 23): the patient may carry the patient in full while the workflow is open. */
+const electiveV2 = electiveV1.extend({ data: electiveV1.shape.data.extend({ patient: patientFactsV2 }) });
 
-const agrees: Agrees<typeof electiveV1, ElectiveWorkflow> = true;
+// A version 1 record is a version 2 record without the patient in full.
+export const electiveRecord = versioned(electiveV1).then(electiveV2, (v1) => v1);
+
+const agrees: Agrees<typeof electiveV2, ElectiveWorkflow> = true;
 void agrees;

@@ -4,7 +4,7 @@ import { unknownPatientReasons } from '../../../vocabulary';
 import { attendingDoctor, broughtBy, dischargeReason, emergencyProtocol, emergencyState, modeOfArrival } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { EmergencyWorkflow } from '../types';
-import { claimReadBack, interventionBrief, patientFacts, recordBase, verificationData, type Agrees } from './shared';
+import { claimReadBack, interventionBrief, patientFacts, patientFactsV2, recordBase, verificationData, type Agrees } from './shared';
 
 /** Version 1: as kept up to 2026-11-28 (unversioned then). */
 const emergencyV1 = z.strictObject({
@@ -43,7 +43,11 @@ const emergencyV1 = z.strictObject({
   }),
 });
 
-export const emergencyRecord = versioned(emergencyV1);
+/** Version 2 (issue 23): the patient, and the one being identified, may carry the patient in full while the claim is open. */
+const emergencyV2 = emergencyV1.extend({ data: emergencyV1.shape.data.extend({ patient: patientFactsV2.nullable(), identifying: patientFactsV2.nullable() }) });
 
-const agrees: Agrees<typeof emergencyV1, EmergencyWorkflow> = true;
+// A version 1 record is a version 2 record without the patient in full.
+export const emergencyRecord = versioned(emergencyV1).then(emergencyV2, (v1) => v1);
+
+const agrees: Agrees<typeof emergencyV2, EmergencyWorkflow> = true;
 void agrees;

@@ -23,6 +23,24 @@ export const patientFacts = z.strictObject({
   contacts: z.array(smsContact),
 });
 
+/**
+ * The patient as workflow records keep it from version 2 (issue 23): with the patient in full
+ * (`inHand`: what the look-up showed) for the banner while the workflow is open; dropped when it
+ * ends, absent in version 1 records.
+ */
+export const patientFactsV2 = patientFacts.extend({
+  inHand: z
+    .strictObject({
+      fullName: z.string().nullable(),
+      sex: z.enum(['female', 'male']).nullable(),
+      dateOfBirth: z.string().nullable(),
+      idType: z.string(),
+      idNumberEnd: z.string(),
+      scheme: z.string().nullable(),
+    })
+    .optional(),
+});
+
 export const verificationData = z.strictObject({
   purpose: verificationStep.shape.purpose,
   stage: verificationStep.shape.stage,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { attendingDoctor, billingLine, dispensedProduct, prescriptionItem, visitState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { VisitWorkflow } from '../types';
-import { claimReadBack, interventionBrief, patientFacts, recordBase, serviceType, type Agrees } from './shared';
+import { claimReadBack, interventionBrief, patientFacts, patientFactsV2, recordBase, serviceType, type Agrees } from './shared';
 
 const dispenseEntry = z.strictObject({
   ref: z.string(),
@@ -58,7 +58,11 @@ const visitV1 = z.strictObject({
   }),
 });
 
-export const visitRecord = versioned(visitV1);
+/** Version 2 (issue 23): the patient may carry the patient in full while the workflow is open. */
+const visitV2 = visitV1.extend({ data: visitV1.shape.data.extend({ patient: patientFactsV2 }) });
 
-const agrees: Agrees<typeof visitV1, VisitWorkflow> = true;
+// A version 1 record is a version 2 record without the patient in full.
+export const visitRecord = versioned(visitV1).then(visitV2, (v1) => v1);
+
+const agrees: Agrees<typeof visitV2, VisitWorkflow> = true;
 void agrees;
