@@ -36,8 +36,11 @@ export function ConsentScreen({ view }: { readonly view: ViewOf<'consent'> }) {
       : undefined;
 
   return (
-    <Screen title={t('consent.title')} steps={<PatientSteps position={viewPosition(view)} />}>
-      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
+    <Screen
+      title={t('consent.title')}
+      steps={<PatientSteps position={viewPosition(view)} />}
+      banner={<WhoAndWhat workflowId={workflowId} patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />}
+    >
       {view.state !== 'cancelled' && <VerificationPanel view={view} step={view.verification} />}
 
       {view.state === 'verified' && failure?.command === 'visit.open' && <ErrorNotice error={failure.error} onRetry={() => void openVisit(workflowId)} retryBusy={pending === 'visit.open'} />}

@@ -49,8 +49,11 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
     : undefined;
 
   return (
-    <Screen title={inpatient ? t('discharge.titleDischarge') : t('discharge.titleEnd')} steps={<PatientSteps position={viewPosition(view)} />}>
-      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
+    <Screen
+      title={inpatient ? t('discharge.titleDischarge') : t('discharge.titleEnd')}
+      steps={<PatientSteps position={viewPosition(view)} />}
+      banner={<WhoAndWhat workflowId={view.workflowId} patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />}
+    >
       <p>{inpatient ? t('discharge.explainDischarge') : t('discharge.explainSubmit')}</p>
       {verifying && view.verification !== null && <VerificationPanel view={view} step={view.verification} />}
       {!verifying && <WorkflowError view={view} />}

@@ -49,8 +49,11 @@ export default function ElectiveScreen({ view }: { readonly view: ElectiveView }
       : undefined;
 
   return (
-    <Screen title={t('elective.title')} steps={<PatientSteps position={viewPosition(view)} />}>
-      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType="INPATIENT" />
+    <Screen
+      title={t('elective.title')}
+      steps={<PatientSteps position={viewPosition(view)} />}
+      banner={<WhoAndWhat workflowId={view.workflowId} patient={view.patient} intervention={view.intervention} serviceType="INPATIENT" />}
+    >
       {showVerification && verification !== null && <VerificationPanel view={view} step={verification} />}
       {!showVerification && <WorkflowError view={view} />}
 

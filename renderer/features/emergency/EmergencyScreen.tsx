@@ -49,8 +49,8 @@ export default function EmergencyScreen({ view }: { readonly view: EmergencyView
           <Countdown to={view.submitBy} label={t('emergency.timeLeft')} urgentBelowMs={2 * 3600_000} expired={t('emergency.windowOver')} />
         ) : undefined
       }
+      banner={<WhoAndWhat workflowId={view.workflowId} patient={view.patient} intervention={view.intervention} />}
     >
-      <WhoAndWhat patient={view.patient} intervention={view.intervention} />
       <p className="muted">
         {t('emergency.protocolLine', { code: view.protocol.protocolCode, name: view.protocol.name, tariff: format.kes(view.protocol.tariffKes) })}
         {' · '}

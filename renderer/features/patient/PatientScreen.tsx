@@ -24,7 +24,7 @@ import { PatientSteps, summaryPosition } from '../shared/PatientSteps';
 import { WorkRows, useWorkQueue } from '../work/WorkRows';
 import { coveredByPomsf, PomsfPanel } from '../programmes/PomsfPanel';
 import { EligibilityPanel } from './EligibilityPanel';
-import { PatientCard, useIdentityLine } from './PatientCard';
+import { PatientBanner, useIdentityLine } from './PatientCard';
 
 export default function PatientScreen() {
   const { t } = useTranslation();
@@ -38,10 +38,13 @@ export default function PatientScreen() {
   if (summary === null) return null;
 
   return (
-    <Screen title={t('patient.title')} steps={<PatientSteps position={summaryPosition(summary, chosen?.handling.startsWith ?? 'visit')} />}>
+    <Screen
+      title={t('patient.title')}
+      steps={<PatientSteps position={summaryPosition(summary, chosen?.handling.startsWith ?? 'visit')} />}
+      banner={<PatientBanner patient={summary} kicker={t('identity.check')} />}
+    >
       <div className={summary.covered ? 'patient-grid' : 'patient-grid single'}>
         <div className="stack">
-          <PatientCard summary={summary} />
           {pharmacy && <Button onClick={() => go({ name: 'pharmacy' })}>{t('pharmacy.toPrescriptions')}</Button>}
           <EligibilityPanel summary={summary} />
           {coveredByPomsf(summary.schemes) && <PomsfPanel patientRef={summary.patientRef} />}
@@ -140,7 +143,7 @@ function NextStep({ summary }: { readonly summary: PatientSummary }) {
 /** "This is the patient: Wanjiku Mumbi Kamau" — confirmed by the press that starts consent. */
 function Confirmation({ summary, failure }: { readonly summary: PatientSummary; readonly failure: Parameters<typeof ErrorNotice>[0]['error'] | undefined }) {
   const { t } = useTranslation();
-  const line = useIdentityLine(summary);
+  const line = useIdentityLine(summary.identity, summary.ageYears);
   return (
     <>
       {failure !== undefined && <ErrorNotice error={failure} />}

@@ -14,7 +14,7 @@ import { Button } from '../../ui/Button';
 import { Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { usePatient } from '../lookup/store';
-import { PatientCard } from '../patient/PatientCard';
+import { PatientBanner } from '../patient/PatientCard';
 import { DispenseForm } from './DispenseForm';
 import { OpenVisitsPanel } from './OpenVisitsPanel';
 import { PrescriptionCard, type Prescription } from './PrescriptionList';
@@ -70,8 +70,7 @@ export default function PharmacyScreen() {
   }
   const replace = (rx: Prescription) => setItems((list) => (list ?? []).map((other) => (other.prescriptionRef === rx.prescriptionRef ? rx : other)));
   return (
-    <Screen title={t('pharmacy.title')}>
-      <PatientCard summary={summary} />
+    <Screen title={t('pharmacy.title')} banner={<PatientBanner patient={summary} kicker={t('identity.check')} />}>
       <OpenVisitsPanel patientRef={summary.patientRef} primary={items !== null && !items.some((rx) => rx.dispensable)} />
       <section className="panel" aria-labelledby="pharmacy-prescriptions">
         <h2 id="pharmacy-prescriptions">{t('prescriptions.title')}</h2>

@@ -49,8 +49,11 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
   };
 
   return (
-    <Screen title={t('visit.title')} steps={<PatientSteps position={viewPosition(view)} />}>
-      <WhoAndWhat patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />
+    <Screen
+      title={t('visit.title')}
+      steps={<PatientSteps position={viewPosition(view)} />}
+      banner={<WhoAndWhat workflowId={workflowId} patient={view.patient} intervention={view.intervention} serviceType={view.serviceType} />}
+    >
       <div className={`visit-status state-${view.state}`}>
         <p className="visit-state">{t(`state.visit.${view.state}`)}</p>
         <dl className="facts">
