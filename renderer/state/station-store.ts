@@ -5,7 +5,7 @@ import { create } from 'zustand';
 import type { ConnectionState, StationError, StationEvent } from '../bridge/types';
 import type { ReadersSnapshot, StationSettings, StationStatus } from '../../electron/contract';
 import { call, currentConnection, onLockedAnswer, subscribe } from './bridge';
-import { go } from './navigation';
+import { go, signedIn } from './navigation';
 import { dropPatientData } from './patient-data';
 import { refreshAllViews, useWorkflows } from './workflows';
 import { followStationTime } from '../ui/station-time';
@@ -89,6 +89,7 @@ export async function loadAll(): Promise<void> {
     readers: readers.ok ? readers.value : null,
     locked: false,
   });
+  signedIn(status.ok ? (status.value.staff?.staffRef ?? null) : null);
   // Setup is the administrator's (in training, whoever is signed in).
   if (needsSetup(settings.value)) go({ name: 'setup' });
 }

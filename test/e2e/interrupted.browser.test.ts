@@ -1,13 +1,16 @@
 // The nurse at a shared, interrupted terminal (issue 23), end to end through `npm run station:web`
 // at 1024×600: the patient in hand is named in full on every screen of her work — in a banner that
 // stays in view while the screen scrolls — also after a reload, a lock and work taken up from the
-// queue, where the renderer holds no look-up and the name comes from what the open workflow keeps.
+// queue, where the renderer holds no look-up and the name comes from what the open workflow keeps;
+// a reload and her own PIN at the lock bring her back where she was, Back and Forward move between
+// the station's screens, and another nurse's PIN starts at the look-up.
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, nextCode, useTrainingStation } from './support';
 import type { StationWeb } from './support';
 
-const session = useTrainingStation();
+const AMINA = { name: 'Amina Wekesa', pin: '4821' };
+const session = useTrainingStation(15_000, ['--staff', `${AMINA.name}:${AMINA.pin}`]);
 let station: StationWeb;
 let page: Page;
 beforeAll(async () => {
@@ -16,6 +19,7 @@ beforeAll(async () => {
 });
 
 const OTIENO = 'Otieno Juma Ochieng';
+const WANJIKU = 'Wanjiku Mumbi Kamau';
 
 /** The banner naming Otieno in full: name, sex, age, date of birth, the ID's last digits, the scheme. */
 async function expectBannerInFull(what: string): Promise<Locator> {
@@ -51,8 +55,8 @@ async function signInAgain(): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-describe('the patient in hand', () => {
-  it('is named in full over consent and the visit, after a reload, a lock and from the queue, and stays in view while the screen scrolls (30000002)', { timeout: 120_000 }, async () => {
+describe('the patient in hand, back where she was', () => {
+  it('is named in full over consent and the visit, after a reload and a lock (back on the same screen) and from the queue, and stays in view while the screen scrolls (30000002)', { timeout: 120_000 }, async () => {
     const field = page.getByRole('textbox', { name: 'ID number' });
     await field.fill('30000002');
     await field.press('Enter');
@@ -62,17 +66,24 @@ describe('the patient in hand', () => {
     await page.getByRole('button', { name: 'Send code' }).waitFor();
     await expectBannerInFull('consent');
 
+    // A reload reopens consent; the renderer holds no look-up, the station names the patient.
     await page.reload();
-    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
-    await continueFromTheQueue();
+    await page.getByRole('heading', { name: 'Consent', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Verify by SMS code' }).waitFor();
     await expectAccessible(page, 'consent after a reload, the banner in full');
     await expectBannerInFull('consent after a reload');
 
+    // Her own PIN at the lock opens what she was doing.
     await signInAgain();
+    await page.getByRole('heading', { name: 'Consent', exact: true }).waitFor();
+    await expectBannerInFull('consent after the lock');
+
+    // From the queue.
+    await page.getByRole('button', { name: 'Patients' }).click();
     await page.getByRole('textbox', { name: 'ID number' }).waitFor();
     await continueFromTheQueue();
-    await expectBannerInFull('consent after the lock');
+    await page.getByRole('heading', { name: 'Consent', exact: true }).waitFor();
+    await expectBannerInFull('consent from the queue');
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();
     const before = (await station.sandbox.smsCodes('30000002')).length;
     await page.getByRole('button', { name: 'Send code' }).click();
@@ -82,10 +93,39 @@ describe('the patient in hand', () => {
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
 
     await page.reload();
-    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
-    await continueFromTheQueue();
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
     const banner = await expectBannerInFull('the visit after a reload');
     await expectBannerInViewAtTheEnd(banner);
+  });
+
+  it('reopens the patient screen after a reload; Back and Forward stay among the station\'s screens; another nurse at the lock starts at the look-up and cannot go Back into them (30000001)', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Patients' }).click();
+    const field = page.getByRole('textbox', { name: 'ID number' });
+    await field.fill('30000001');
+    await field.press('Enter');
+    await page.getByRole('heading', { name: 'Eligibility' }).waitFor();
+    await page.reload();
+    await page.getByRole('region', { name: WANJIKU }).waitFor();
+    await page.getByRole('heading', { name: 'Eligibility' }).waitFor();
+
+    await page.getByRole('button', { name: 'Work in progress' }).click();
+    await page.getByRole('heading', { name: 'Work in progress' }).waitFor();
+    await page.goBack();
+    await page.getByRole('region', { name: WANJIKU }).waitFor();
+    await page.goBack();
+    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+    expect(page.url().startsWith(station.url.split('#')[0]!), 'still the station').toBe(true);
+    await page.goForward();
+    await page.getByRole('region', { name: WANJIKU }).waitFor();
+
+    // Another staff member's PIN: the look-up, and Back does not walk into the first nurse's screens.
+    await page.getByRole('button', { name: 'Lock' }).click();
+    await page.getByRole('textbox', { name: 'PIN' }).fill(AMINA.pin);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText(`Signed in: ${AMINA.name}`).waitFor();
+    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+    await page.goBack();
+    await page.getByRole('textbox', { name: 'ID number' }).waitFor();
+    expect(await page.getByText(WANJIKU).count()).toBe(0);
   });
 });

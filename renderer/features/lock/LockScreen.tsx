@@ -45,8 +45,8 @@ function PinForm() {
     setBusy(false);
     setPin('');
     setError(failed);
-    if (failed === null) go({ name: 'lookup' });
-    else field.current?.focus();
+    // Signed in, the station's navigation opens what she was doing (or the look-up for someone else).
+    if (failed !== null) field.current?.focus();
   };
   return (
     <form

@@ -71,7 +71,7 @@ export async function lookUp(): Promise<void> {
   }
   const summary = answer.value;
   set({ busy: false, summary, idNumber: '', schemeError: null, details: summary.detailsLoading ? 'loading' : 'ready' });
-  go({ name: 'patient' });
+  go({ name: 'patient', patientRef: summary.patientRef });
   if (summary.detailsLoading) void loadDetails();
   else if (summary.covered) loadServices(summary.patientRef, summary.suggestedIntervention?.code ?? null);
   void loadRecent();
@@ -97,6 +97,30 @@ export async function loadDetails(): Promise<void> {
   set({ summary: answer.value, details: 'ready' });
   if (answer.value.covered) loadServices(patientRef, answer.value.suggestedIntervention?.code ?? null);
 }
+
+/**
+ * The patient screen reopened by its ref (a reload, Back or Forward, the lock opened again): the
+ * station's look-up asked for again. Where the station no longer holds it (over a day old), the
+ * look-up screen says so.
+ */
+export async function reopenPatient(patientRef: string): Promise<void> {
+  if (reopening === patientRef) return;
+  reopening = patientRef;
+  const mine = ++lookUps;
+  set({ busy: true, error: null, summary: null, asked: null, details: 'loading' });
+  const answer = await call('patient.details', { patientRef });
+  if (reopening === patientRef) reopening = null;
+  if (mine !== lookUps) return;
+  if (!answer.ok) {
+    set({ busy: false, error: answer.error, details: 'ready' });
+    go({ name: 'lookup' });
+    return;
+  }
+  set({ busy: false, summary: answer.value, schemeError: null, details: 'ready' });
+  if (answer.value.covered) loadServices(patientRef, answer.value.suggestedIntervention?.code ?? null);
+  void loadRecent();
+}
+let reopening: string | null = null;
 
 /** Checks the same patient again (after paying contributions, say). */
 export async function lookUpAgain(): Promise<void> {

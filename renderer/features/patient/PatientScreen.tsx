@@ -6,7 +6,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Intervention, PatientSummary } from '../../../electron/contract';
-import { go } from '../../state/navigation';
+import { go, settle, useNavigation } from '../../state/navigation';
 import { useStation } from '../../state/station-store';
 import { run, useWorkflows } from '../../state/workflows';
 import { ActionBar } from '../../ui/ActionBar';
@@ -16,7 +16,7 @@ import { Screen } from '../../ui/Screen';
 import { patience, Waiting } from '../../ui/Waiting';
 import { chooseSms } from '../consent/preference';
 import { startEmergencyWith } from '../emergency/draft';
-import { forgetPatient, loadDetails, lookUpAgain, usePatient } from '../lookup/store';
+import { forgetPatient, loadDetails, lookUpAgain, reopenPatient, usePatient } from '../lookup/store';
 import { InterventionDetails } from '../services/InterventionDetails';
 import { InterventionPicker } from '../services/InterventionPicker';
 import { retryServices, selectedIntervention, useServices } from '../services/store';
@@ -32,10 +32,21 @@ export default function PatientScreen() {
   const chosen = useServices(selectedIntervention);
   const pharmacy = useStation((s) => s.settings?.stationRole === 'pharmacy');
 
+  const route = useNavigation((s) => s.route);
+  const wanted = route.name === 'patient' ? route.patientRef : undefined;
+  const reopening = wanted !== undefined && summary?.patientRef !== wanted;
   useEffect(() => {
-    if (summary === null) go({ name: 'lookup' });
-  }, [summary]);
-  if (summary === null) return null;
+    if (reopening) void reopenPatient(wanted);
+    else if (summary === null) go({ name: 'lookup' });
+    else if (wanted === undefined) settle({ name: 'patient', patientRef: summary.patientRef });
+  }, [reopening, wanted, summary]);
+  if (summary === null || reopening) {
+    return (
+      <Screen title={t('patient.title')}>
+        <p className="progress">{t('common.loading')}</p>
+      </Screen>
+    );
+  }
 
   return (
     <Screen
