@@ -128,4 +128,27 @@ describe('the patient in hand, back where she was', () => {
     await page.getByRole('textbox', { name: 'ID number' }).waitFor();
     expect(await page.getByText(WANJIKU).count()).toBe(0);
   });
+
+  it('offers the open visit of a patient looked up again on the first screen, and a second consent only when asked for (30000002)', { timeout: 60_000 }, async () => {
+    await page.getByRole('button', { name: 'Patients' }).click();
+    const field = page.getByRole('textbox', { name: 'ID number' });
+    await field.fill('30000002');
+    await field.press('Enter');
+    const panel = page.getByRole('region', { name: "This patient's visit is open" });
+    await panel.waitFor();
+    const box = await panel.boundingBox();
+    expect(box!.y + box!.height, 'the open visit in the first screen at 1024x600').toBeLessThanOrEqual(600);
+    expect(await panel.textContent()).toContain('General outpatient consultation');
+    expect(await page.getByRole('button', { name: 'Verify by fingerprint' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Verify by SMS code' }).count()).toBe(0);
+    await expectAccessible(page, 'a patient with an open visit');
+    await page.getByRole('button', { name: 'Consent for another service' }).click();
+    await page.getByRole('button', { name: 'Verify by fingerprint' }).waitFor();
+    await page.getByRole('button', { name: 'Patients' }).click();
+    await field.fill('30000002');
+    await field.press('Enter');
+    await page.getByRole('button', { name: 'Continue the visit' }).click();
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+    await page.getByRole('region', { name: OTIENO }).waitFor();
+  });
 });

@@ -3,10 +3,12 @@
 // unfinished work. The next step is in the action bar: "This is the patient" is confirmed by the
 // same press that starts consent (no extra click). The defaults (the covered scheme, the one
 // intervention that fits the ward) come from the station core, so a routine visit needs no choice.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Intervention, PatientSummary } from '../../../electron/contract';
+import type { TFunction } from 'i18next';
+import type { Intervention, PatientSummary, WorkItem } from '../../../electron/contract';
 import { go, settle, useNavigation } from '../../state/navigation';
+import { useFormat } from '../../i18n/format';
 import { useStation } from '../../state/station-store';
 import { run, useWorkflows } from '../../state/workflows';
 import { ActionBar } from '../../ui/ActionBar';
@@ -32,6 +34,11 @@ export default function PatientScreen() {
   const chosen = useServices(selectedIntervention);
   const pharmacy = useStation((s) => s.settings?.stationRole === 'pharmacy');
 
+  const work = useWorkQueue(summary?.patientRef, false, summary === null);
+  const openVisit = work.items?.find(isOpenVisit) ?? null;
+  // A second consent only when she asks for one: for the patient it was asked for.
+  const [anotherConsentFor, setAnotherConsent] = useState<string | null>(null);
+  const anotherConsent = anotherConsentFor !== null && anotherConsentFor === summary?.patientRef;
   const route = useNavigation((s) => s.route);
   const wanted = route.name === 'patient' ? route.patientRef : undefined;
   const reopening = wanted !== undefined && summary?.patientRef !== wanted;
@@ -54,6 +61,7 @@ export default function PatientScreen() {
       steps={<PatientSteps position={summaryPosition(summary, chosen?.handling.startsWith ?? 'visit')} />}
       banner={<PatientBanner patient={summary} kicker={t('identity.check')} />}
     >
+      {openVisit !== null && !anotherConsent && <OpenVisitPanel item={openVisit} />}
       <div className={summary.covered ? 'patient-grid' : 'patient-grid single'}>
         <div className="stack">
           {pharmacy && <Button onClick={() => go({ name: 'pharmacy' })}>{t('pharmacy.toPrescriptions')}</Button>}
@@ -62,8 +70,12 @@ export default function PatientScreen() {
         </div>
         {summary.covered && <ServicesPanel patientRef={summary.patientRef} />}
       </div>
-      <PatientWork patientRef={summary.patientRef} />
-      <NextStep summary={summary} />
+      <PatientWork items={work.items} error={work.error} reload={work.reload} />
+      {openVisit !== null && !anotherConsent ? (
+        <OpenVisitNext visit={openVisit} onAnotherConsent={() => setAnotherConsent(summary.patientRef)} />
+      ) : (
+        <NextStep summary={summary} />
+      )}
     </Screen>
   );
 }
@@ -87,9 +99,8 @@ function ServicesPanel({ patientRef }: { readonly patientRef: string }) {
   );
 }
 
-function PatientWork({ patientRef }: { readonly patientRef: string }) {
+function PatientWork({ items, error, reload }: ReturnType<typeof useWorkQueue>) {
   const { t } = useTranslation();
-  const { items, error, reload } = useWorkQueue(patientRef, false);
   if (error !== null) return <ErrorNotice error={error} onRetry={reload} />;
   if (items === null || items.length === 0) return null;
   return (
@@ -108,13 +119,7 @@ function NextStep({ summary }: { readonly summary: PatientSummary }) {
   const chosen = useServices(selectedIntervention);
   const suggestedComing = useServices((s) => s.selected !== null && (s.loading || s.waiting.length > 0) && selectedIntervention(s) === null);
   const failure = useWorkflows((s) => s.failures.patient);
-  const cancel = {
-    describes: t('patient.cancelWhat'),
-    onClick: () => {
-      forgetPatient();
-      go({ name: 'lookup' });
-    },
-  };
+  const cancel = closeThisPatient(t);
 
   if (!summary.covered) {
     return (
@@ -214,4 +219,53 @@ async function beginConsent(patientRef: string, interventionCode: string, route:
 async function beginElective(patientRef: string, interventionCode: string): Promise<void> {
   const begun = await run('patient', 'elective.begin', { patientRef, interventionCode });
   if (begun.ok) go({ name: 'workflow', workflowId: begun.value.workflowId });
+}
+
+type OpenVisit = WorkItem & { readonly view: { readonly kind: 'visit' } };
+
+/** A visit of this station's still open for the patient (opening included: it is on its way). */
+function isOpenVisit(item: WorkItem): item is OpenVisit {
+  return item.view.kind === 'visit' && (item.view.state === 'open' || item.view.state === 'opening');
+}
+
+/** The patient's open visit, first on the screen: what it is for and since when. */
+function OpenVisitPanel({ item }: { readonly item: OpenVisit }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const view = item.view;
+  return (
+    <section className="panel open-visit-first" aria-labelledby="open-visit-title">
+      <h2 id="open-visit-title">{t('patient.openVisit.title')}</h2>
+      <p>
+        <span className="service-name">{view.intervention.name}</span> <span className="option-code">{view.intervention.code}</span>
+        {view.startedAt !== null && <> · {t('patient.openVisit.since', { time: format.dateTime(view.startedAt) })}</>}
+        {view.lines.length > 0 && <> · {t('patient.openVisit.lines', { count: view.lines.length })}</>}
+      </p>
+      <p className="muted">{t('patient.openVisit.explain')}</p>
+    </section>
+  );
+}
+
+/** With a visit open, its continuation is the next step; a new consent is asked for, not offered first. */
+function OpenVisitNext({ visit, onAnotherConsent }: { readonly visit: OpenVisit; readonly onAnotherConsent: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <ActionBar cancel={closeThisPatient(t)}>
+      <Button onClick={onAnotherConsent}>{t('patient.openVisit.another')}</Button>
+      <Button tone="primary" onClick={() => go({ name: 'workflow', workflowId: visit.view.workflowId })}>
+        {t('patient.openVisit.continue')}
+      </Button>
+    </ActionBar>
+  );
+}
+
+/** The action bar's way out of the patient screen: close this patient and look up another. */
+function closeThisPatient(t: TFunction) {
+  return {
+    describes: t('patient.cancelWhat'),
+    onClick: () => {
+      forgetPatient();
+      go({ name: 'lookup' });
+    },
+  };
 }

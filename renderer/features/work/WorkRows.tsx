@@ -16,12 +16,13 @@ import { answerKey, refreshQueue, sawWorkflow, useQueue } from './queue';
 import { answerWords, deadlineOf, patientOf, waitedWords } from './words';
 
 /** The queue of this station, or of one patient; read again whenever the station's queue changes. */
-export function useWorkQueue(patientRef: string | undefined, includeEnded: boolean) {
+export function useWorkQueue(patientRef: string | undefined, includeEnded: boolean, idle = false) {
   const [items, setItems] = useState<readonly WorkItem[] | null>(null);
   const [error, setError] = useState<StationError | null>(null);
   const [round, setRound] = useState(0);
   const changed = useQueue((s) => s.items);
   useEffect(() => {
+    if (idle) return undefined;
     let current = true;
     void call('work.queue', { ...(patientRef === undefined ? {} : { patientRef }), includeEnded }).then((answer) => {
       if (!current) return;
@@ -34,7 +35,7 @@ export function useWorkQueue(patientRef: string | undefined, includeEnded: boole
     return () => {
       current = false;
     };
-  }, [patientRef, includeEnded, round, changed]);
+  }, [patientRef, includeEnded, round, changed, idle]);
   return {
     items,
     error,
