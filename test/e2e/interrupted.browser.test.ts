@@ -38,7 +38,7 @@ async function expectBannerInViewAtTheEnd(banner: Locator): Promise<void> {
   expect(box).not.toBeNull();
   expect(box!.y).toBeGreaterThanOrEqual(0);
   expect(box!.y + box!.height).toBeLessThanOrEqual(600);
-  expect(await banner.evaluate((el) => document.elementFromPoint(el.getBoundingClientRect().x + 4, el.getBoundingClientRect().y + 4)?.closest('.patient-banner') === el)).toBe(true);
+  expect(await banner.evaluate((el) => el.ownerDocument.elementFromPoint(el.getBoundingClientRect().x + 4, el.getBoundingClientRect().y + 4)?.closest('.patient-banner') === el)).toBe(true);
 }
 
 async function continueFromTheQueue(): Promise<void> {
