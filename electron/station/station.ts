@@ -35,7 +35,11 @@ export interface Station {
    * get the same redaction and the same scrubber, which knows every secret the core has seen.
    */
   readonly log: Logger;
-  /** The authorization link behind a handle, for the Electron shell's own view (null when not pending). */
+  /**
+   * The authorization link behind a handle, for the Electron shell's own view (null when not pending,
+   * and while the station is locked: the shell answers authorizationView.setArea itself, past the
+   * lock gate, so a locked station shows no link through it).
+   */
   authorizationLink(handle: string): { url: string; expiresAt: string; allowedOrigins: string[] } | null;
   /**
    * A launcher's sign-in of the facility with credentials it read itself (station:web's secret file):
@@ -105,9 +109,11 @@ export function createStation(deps: StationDeps): Station {
       return ctx.settings.view();
     },
     authorizationLink(handle) {
-      const ctx = lifecycle.composed?.ctx;
-      const link = ctx === undefined ? null : findLink(ctx, handle);
-      if (ctx === undefined || link === null) return null;
+      const composed = lifecycle.composed;
+      if (composed === undefined || composed.services.lock.locked) return null;
+      const ctx = composed.ctx;
+      const link = findLink(ctx, handle);
+      if (link === null) return null;
       return { url: link.url, expiresAt: link.expiresAt, allowedOrigins: [...ctx.settings.values.allowedLinkOrigins] };
     },
   };

@@ -164,6 +164,11 @@ describe('the authorization link area', () => {
       // Electron: the renderer's views name the link's origin only; its path and embed token stay in the main process.
       expect(link.url).toBe(host === 'electron' ? `${world.sandbox.url}/` : behind.url);
       if (host === 'electron') expect(JSON.stringify([started, ...s.events])).not.toContain(new URL(behind.url).search);
+      // A locked station gives the shell no link (the shell answers setArea past the lock gate); the sign-in brings it back.
+      await s.ok('station.lock', {});
+      expect(s.station.authorizationLink(link.handle)).toBeNull();
+      await s.ok('station.unlock', { pin: '1234' });
+      expect(s.station.authorizationLink(link.handle)).toEqual(behind);
       await s.ok('consent.cancel', { workflowId: consent.workflowId });
       expect(s.station.authorizationLink(link.handle)).toBeNull();
     }
