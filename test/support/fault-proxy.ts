@@ -9,7 +9,7 @@
 //   lost       the exchange does the work; the connection drops before its answer arrives
 // It also lists the kinds of request it saw, so a test can aim a fault at every call of a flow.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 import { forward } from './wire-recorder';
 
 export const FAULTS = ['503', 'reset', 'timeout', 'malformed', 'lost'] as const;
@@ -43,7 +43,6 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let plan: FaultPlan | null = null;
   let seen = new Map<string, number>();
   let fired = false;
-  const sockets = new Set<Socket>();
 
   const pass = (req: IncomingMessage, raw: Buffer) => forward(target, req.method ?? 'GET', req.url ?? '/', req.headers, raw);
   const reply = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer) => {
@@ -95,17 +94,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       })();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     get kinds() {
       return [...seen].map(([kind, count]) => ({ kind, count }));
     },
@@ -122,9 +113,6 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       fired = false;
       seen = new Map();
     },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listener.close(),
   };
 }

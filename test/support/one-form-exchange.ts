@@ -6,7 +6,7 @@
 // consent token alone on /claims/submit is a submit lacking its fields, refused 400 as the sandbox
 // refuses one. It lists the requests it saw, so a test can tell which forms were tried, in what order.
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 import { forward } from './wire-recorder';
 
 export type ResubmissionRoute = 'POST /api/v1/claims/lines/resubmit' | 'POST /api/v1/claims/resubmit' | 'POST /api/v1/claims/submit';
@@ -34,7 +34,6 @@ function isBareSubmit(raw: Buffer): boolean {
 
 export async function startOneFormExchange(target: string, served: ResubmissionRoute, missingAs: 404 | 405 = 404): Promise<OneFormExchange> {
   const seen: string[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -69,23 +68,12 @@ export async function startOneFormExchange(target: string, served: ResubmissionR
       })();
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     seen,
     mark: () => seen.length,
     since: (mark) => seen.slice(mark),
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listener.close(),
   };
 }

@@ -5,7 +5,7 @@
 // request, usually `fixtureStandIn` of ./wire-fixtures.ts). Tests read `records` and hold each
 // request to docs/exchange-wire.md with ./wire-check.ts.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from './loopback';
 
 export interface RecordedFile {
   /** The part's name, e.g. `file_blob` or `attachments_0_file_blob`. */
@@ -168,7 +168,6 @@ export async function startWireRecorder(mode: RecorderMode, options: RecorderOpt
   const records: Recorded[] = [];
   const now = options.now ?? Date.now;
   let writes: Promise<unknown> = Promise.resolve();
-  const sockets = new Set<Socket>();
   const send = (res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer) => {
     res.writeHead(status, { ...headers, 'content-length': String(body.length) });
     res.end(body);
@@ -234,23 +233,12 @@ export async function startWireRecorder(mode: RecorderMode, options: RecorderOpt
       }
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const listener = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listener.url,
     records,
     mark: () => records.length,
     since: (mark) => records.slice(mark),
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => listener.close(),
   };
 }

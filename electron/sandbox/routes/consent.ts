@@ -131,6 +131,20 @@ function openVisitAuthorization(ctx: SandboxContext, facility: string, patientId
 }
 
 /**
+ * What every authorize for a visit checks first, whichever way the patient is to consent: a covered
+ * patient, known interventions fitting the service type (a capitation one only under CAPITATION),
+ * and the patient's open visit covering them, if there is one (answered instead of a new consent).
+ */
+function visitConsentFor(ctx: SandboxContext, facility: Facility, body: { patient_id: string; service_type: string; interventions: readonly string[] }) {
+  const patient = requirePatient(body.patient_id);
+  effectiveScheme(ctx, patient);
+  const interventions = requireInterventions(body.interventions);
+  requireFitsServiceType(interventions, body.service_type);
+  requireCapitationServiceType(interventions, body.service_type);
+  return { patient, interventions, open: openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions) };
+}
+
+/**
  * The claim a visit-end consent is for: named by consent_token, or the patient's one open claim
  * (of these interventions, when named).
  */
@@ -256,12 +270,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
 
     if (!BIOMETRIC_ONLY.some((field) => raw[field] !== undefined)) {
       const body = parse(codeSendingAuthorize, raw);
-      const patient = requirePatient(body.patient_id);
-      effectiveScheme(ctx, patient);
-      const interventions = requireInterventions(body.interventions);
-      requireFitsServiceType(interventions, body.service_type);
-      requireCapitationServiceType(interventions, body.service_type);
-      const open = openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions);
+      const { patient, interventions, open } = visitConsentFor(ctx, facility, body);
       if (open !== undefined) return listed(ctx, open);
       requireNoPendingAuthorization(ctx, facility, patient.crId);
       requireOtpConsentAllowed(ctx, facility, patient);
@@ -282,12 +291,7 @@ export function consentRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     }
 
     const body = parse(biometricAuthorize, raw);
-    const patient = requirePatient(body.patient_id);
-    effectiveScheme(ctx, patient);
-    const interventions = requireInterventions(body.interventions);
-    requireFitsServiceType(interventions, body.service_type);
-    requireCapitationServiceType(interventions, body.service_type);
-    const open = openVisitAuthorization(ctx, facility.code, patient.crId, body.interventions);
+    const { patient, interventions, open } = visitConsentFor(ctx, facility, body);
     if (open !== undefined) return listed(ctx, open);
     const a = startBiometricAuthorization(ctx, {
       facility,

@@ -4,7 +4,7 @@
 // and sent back, papers refused where SHA takes no changes, and a lost answer read back instead of
 // being sent again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCTOR, eventually, fastTiming, startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
+import { eventually, fastTiming, startWorld, submitBySmsCode, type StationHandle, type World } from './harness';
 
 let world: World;
 let s: StationHandle;
@@ -15,18 +15,9 @@ const invoicePaper = { documentType: 'INVOICE' as const, title: 'Final invoice',
 
 /** Flow B by SMS code to the submit: the visit's workflow id and its consent token at the sandbox. */
 async function submittedClaim(): Promise<{ visitId: string; token: string }> {
-  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
-  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
-  await s.ok('consent.sendSms', { workflowId: consent.workflowId });
-  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  const visit = await visitOpenedBy(s, consent.workflowId, DOCTOR);
-  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 900, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
-  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
-  await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
-  await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'discharge') });
-  await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+  const visitId = await submitBySmsCode(s, world.control, '30000002');
   const claims = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr);
-  return { visitId: visit.workflowId, token: claims.at(-1)!.consent_token };
+  return { visitId, token: claims.at(-1)!.consent_token };
 }
 
 const payer = (token: string, to: string, extra: Record<string, unknown> = {}) => world.control.post(`/claims/${encodeURIComponent(token)}/workflow-state`, { to, ...extra });

@@ -219,3 +219,19 @@ export async function visitOpenedBy(s: StationHandle, consentWorkflowId: string,
   }
   return s.ok('visit.attachDoctor', { workflowId: consent.visitWorkflowId, doctor });
 }
+
+/** Flow B by SMS code to the submit: look-up, code, visit with its doctor, one line, the visit-end code, submit. The visit's workflow id. */
+export async function submitBySmsCode(s: StationHandle, control: ControlApi, nationalId: string, unitPriceKes = 900): Promise<string> {
+  const cr = await control.crIdOf(nationalId);
+  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: nationalId });
+  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
+  await s.ok('consent.sendSms', { workflowId: consent.workflowId });
+  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await control.latestCode({ patient_id: cr }, 'consent') });
+  const visit = await visitOpenedBy(s, consent.workflowId, DOCTOR);
+  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
+  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
+  await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
+  await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await control.latestCode({ patient_id: cr }, 'discharge') });
+  await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+  return visit.workflowId;
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
 import { startOneFormExchange, type OneFormExchange } from '../../support/one-form-exchange';
-import { DOCTOR, FACILITIES, openStation, startWorld, visitOpenedBy, type StationHandle, type World } from './harness';
+import { FACILITIES, openStation, startWorld, submitBySmsCode, type StationHandle, type World } from './harness';
 
 let world: World;
 let ampathOnly: OneFormExchange;
@@ -49,21 +49,11 @@ async function stationOn(exchange: OneFormExchange, databasePath: string): Promi
 
 /** Flow B by SMS code to the submit, then SHA's side returns the claim for correction: the visit's workflow id and the claim's token. */
 async function returnedClaim(s: StationHandle): Promise<{ visitId: string; token: string }> {
-  const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber: '30000002' });
-  const consent = await s.ok('consent.begin', { patientRef: patient.patientRef });
-  await s.ok('consent.sendSms', { workflowId: consent.workflowId });
-  await s.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
-  const visit = await visitOpenedBy(s, consent.workflowId, DOCTOR);
-  await s.ok('visit.addLine', { workflowId: visit.workflowId, unitPriceKes: 700, quantity: 1, diagnoses: [{ code: 'CA40.0' }] });
-  const discharge = await s.ok('discharge.begin', { workflowId: visit.workflowId });
-  await s.ok('consent.sendSms', { workflowId: discharge.workflowId });
-  await s.ok('consent.confirmSms', { workflowId: discharge.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'discharge') });
-  await s.ok('discharge.submit', { workflowId: discharge.workflowId, reason: 'RECOVERED' });
+  const visitId = await submitBySmsCode(s, world.control, '30000002', 700);
   const token = [...world.sandbox.context.state.claims.values()].filter((c) => c.patient_id === cr).at(-1)!.consent_token;
   for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'ON_HOLD']) await world.control.post(`/claims/${encodeURIComponent(token)}/workflow-state`, { to });
-  await s.ok('claims.get', { workflowId: visit.workflowId });
   await s.ok('claims.list', { checkWithSha: true });
-  return { visitId: visit.workflowId, token };
+  return { visitId, token };
 }
 
 /** The resubmission requests a stand-in saw during `act` (and the preview among them). */

@@ -2,9 +2,10 @@
 // HTTP stand-ins that serve one form each, the client tries the forms in order and moves on only
 // where the exchange says the route does not exist (405, or 404 while the preview finds the claim);
 // never on another refusal, never where the exchange may have done the work.
-import { afterEach, describe, expect, it } from 'vitest';
-import { createExchangeClient, isExchangeError, resubmissionForms, resubmitReturnedClaim, type ExchangeClient, type ResubmissionForm } from '../../../electron/payer';
-import { startScriptedExchange, type Answer, type Route, type ScriptedExchange } from './helpers/scripted-exchange';
+import { describe, expect, it } from 'vitest';
+import { isExchangeError, resubmissionForms, resubmitReturnedClaim, type ExchangeClient, type ResubmissionForm } from '../../../electron/payer';
+import { useScriptedClient } from './helpers/scripted-client';
+import type { Answer, Route, ScriptedExchange } from './helpers/scripted-exchange';
 
 const ROUTE: Record<ResubmissionForm, string> = {
   'claims.resubmit': 'POST /api/v1/claims/lines/resubmit',
@@ -21,20 +22,14 @@ const served: Record<ResubmissionForm, Answer> = {
 };
 const refused = (status: number, error: string): Answer => ({ status, json: { error, message: `refused with ${status}`, trace_id: 't' } });
 
+const start = useScriptedClient({ attempts: 1 });
 let exchange: ScriptedExchange | undefined;
-let client: ExchangeClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await exchange?.close();
-  client = undefined;
-  exchange = undefined;
-});
 
 /** A stand-in exchange with the preview and the given routes; every other route answers 404 (its default). */
 async function standIn(routes: Record<string, Route>): Promise<ExchangeClient> {
-  exchange = await startScriptedExchange({ routes: { [PREVIEW]: () => ({ status: 200, json: claim }), ...routes } });
-  client = createExchangeClient({ baseUrl: exchange.url, credentials: { clientId: 'demo-hospital', clientSecret: 'secret' }, retry: { attempts: 1 }, timeoutMs: 2000 });
-  return client;
+  const started = await start({ routes: { [PREVIEW]: () => ({ status: 200, json: claim }), ...routes } }, { timeoutMs: 2000 });
+  exchange = started.exchange;
+  return started.client;
 }
 
 const seen = () => (exchange?.requests ?? []).map((r) => `${r.method} ${r.path}`);
