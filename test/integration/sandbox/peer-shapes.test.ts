@@ -8,7 +8,8 @@
 //   its transport is its own OpenMRS backend, whose own fields — visit_uuid, patient_uuid — are left out).
 // Issue 25: the shapes where the sandbox, not the peer, was the less faithful side failed here
 // before it (token 200, authorize-then-code, sub-benefits in one answer, A's resubmission and
-// unidentified emergency submit, A's empty contact id, R's own invoice number and dispenser).
+// unidentified emergency submit, A's empty contact id, R's own invoice number and dispenser), and
+// the interventions' add, retire and restore, which had no route before the ward's-day work (7f1c5a2).
 import { describe, expect, it } from 'vitest';
 import { Client, HOSPITAL, NID, crId, expectError, findInterventions, lastOtp, useHarness, type Reply } from './harness';
 
@@ -25,6 +26,29 @@ const refusedNaming = (r: Reply, status: number, field: string) => {
   expect((r.body.details as { field: string }[]).map((d) => d.field)).toContain(field);
 };
 const preview = async (client: Client, token: string) => (await client.post('/api/v1/claims/preview', { consent_token: token })).body;
+/** The claim's interventions and their states, as the preview answers them. */
+const interventionStates = async (token: string) =>
+  Object.fromEntries(((await preview(h.hospital, token)).interventions as { intervention_code: string; workflow_state: string }[]).map((i) => [i.intervention_code, i.workflow_state]));
+
+/**
+ * A second service on an open inpatient claim, taken out and brought back: the three calls R and A
+ * build alike, `{consent_token, intervention_code}` to /claims/interventions, …/retire, …/restore.
+ */
+async function addRetireRestore(post: (path: string, body: unknown) => Promise<Reply>, names: [add: string, retire: string, restore: string]) {
+  const patient = await crId(h.hospital, NID.whitelisted);
+  const { perDiem, elective } = await findInterventions(h.hospital, patient);
+  await h.hospital.post('/api/v1/claims/otp', { patient_id: patient, intervention_codes: [perDiem] });
+  const visit = await h.hospital.post('/api/v1/claims/visit', { patient_id: patient, service_type: 'INPATIENT', intervention_codes: [perDiem], otp: await lastOtp(h.control, { patient_id: patient }) });
+  ok(visit, 'open_visit');
+  const token = visit.body.authorization_code as string;
+  const body = { consent_token: token, intervention_code: elective };
+  ok(await post('/api/v1/claims/interventions', body), names[0]);
+  expect(await interventionStates(token)).toEqual({ [perDiem]: 'ACTIVE', [elective]: 'ACTIVE' });
+  ok(await post('/api/v1/claims/interventions/retire', body), names[1]);
+  expect(await interventionStates(token)).toEqual({ [perDiem]: 'ACTIVE', [elective]: 'INACTIVE' });
+  ok(await post('/api/v1/claims/interventions/restore', body), names[2]);
+  expect(await interventionStates(token)).toEqual({ [perDiem]: 'ACTIVE', [elective]: 'ACTIVE' });
+}
 
 describe('R — the sha_claim SDK (kahdichienja/rocket)', () => {
   it('token, src/sha_claim/infrastructure/auth.py `_fetch`: form-encoded client_id and client_secret, answered 200, the only status it takes', async () => {
@@ -83,6 +107,10 @@ describe('R — the sha_claim SDK (kahdichienja/rocket)', () => {
     const submitted = await h.hospital.post('/api/v1/claims/submit', { consent_token: token, invoice_number: 'OPD/2026/000731', discharge_reason: 'RECOVERED', otp: discharge });
     ok(submitted, 'submit');
     expect(submitted.body.workflow_state).toBe('SUBMITTED');
+  });
+
+  it('add_intervention, retire_intervention and restore_intervention, requests.py: a second service on an open claim, taken out and brought back', async () => {
+    await addRetireRestore((path, body) => h.hospital.post(path, body), ['add_intervention', 'retire_intervention', 'restore_intervention']);
   });
 
   it('resubmit_lines, requests.py: POST /claims/lines/resubmit {consent_token} on a claim the payer holds', async () => {
@@ -201,6 +229,10 @@ describe('A — AMPATH hie-saf services (AMPATH/amrs-integrations)', () => {
     ok(await post('/api/v1/claims/otp', { intervention_codes: [capitation], patient_id: patient, beneficiary_contact_id: '' }), 'fetchOtp');
     const visit = await post('/api/v1/claims/visit', { intervention_codes: [capitation], patient_id: patient, service_type: 'CAPITATION', otp: await lastOtp(h.control, { patient_id: patient }) });
     ok(visit, 'createClaimsVisit');
+  });
+
+  it('interventions on an open claim, claims/claims-eligibility/interventions/interventions.service.ts (types/index.ts `AddInterventionDto`, `RetireInterventionDto`, `RestoreInterventionDto`)', async () => {
+    await addRetireRestore(post, ['addInterventions', 'retireInterventions', 'restoreInterventions']);
   });
 
   it('resubmission, claims/claims-eligibility/claim-resubmission/claim-resubmission.service.ts: {consent_token} posted to /claims/submit on a returned claim', async () => {
