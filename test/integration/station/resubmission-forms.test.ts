@@ -73,7 +73,7 @@ async function lastResubmissionRecord(s: StationHandle, visitId: string): Promis
 describe('a returned claim sent back in the form its exchange serves', () => {
   const dbPath = () => join(world.dir.path, 'resubmission-forms.db');
 
-  it('finds AMPATH’s form where only it is served, remembers it, and keeps it per exchange and across a restart', async () => {
+  it('finds AMPATH’s form where only it is served, remembers it, and keeps it per exchange and across a restart', { timeout: 90_000 }, async () => {
     const s = await stationOn(ampathOnly, dbPath());
     const first = await returnedClaim(s);
 
