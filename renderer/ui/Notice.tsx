@@ -52,8 +52,8 @@ export function ErrorNotice({
     <Notice tone={error.code === 'OTP_RESEND_TOO_SOON' ? 'warn' : 'bad'} title={t(`errors.${error.code}.title`)} alert>
       <p>{t(`errors.${error.code}.action`)}</p>
       {details?.attemptsLeft !== undefined && <p>{t('errors.attemptsLeft', { count: details.attemptsLeft })}</p>}
-      {details?.retryAt !== undefined && <p>{t('errors.retryAt', { time: format.time(details.retryAt) })}</p>}
-      {details?.windowEndsAt !== undefined && <p>{t('errors.windowEndsAt', { time: format.time(details.windowEndsAt) })}</p>}
+      {details?.retryAt !== undefined && <p>{t('errors.retryAt', { time: format.clock(details.retryAt) })}</p>}
+      {details?.windowEndsAt !== undefined && <p>{t('errors.windowEndsAt', { time: format.clock(details.windowEndsAt) })}</p>}
       {details?.reason !== undefined && (
         <p>
           <strong>{t('errors.exchangeReason')}</strong> {details.reason}

@@ -92,7 +92,7 @@ describe('flow A, elective inpatient preauthorization (30000001)', () => {
     const unfinished = page.getByRole('region', { name: 'Unfinished work for this patient' });
     await unfinished.getByText('approved; ready for admission day').waitFor();
     await expectAccessible(page, 'patient with unfinished work');
-    await unfinished.getByRole('button', { name: /^Continue Planned admission/ }).click();
+    await unfinished.getByRole('button', { name: /^Continue the planned admission/ }).click();
     await page.getByRole('heading', { name: 'Planned admission', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Verify by fingerprint' }).count()).toBe(0);
     expect(await page.locator('iframe').count()).toBe(0);

@@ -13,6 +13,7 @@ import { SelectField, TextField } from '../../ui/Field';
 import { Badge, ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { whatHappened } from './words';
+import { DateField } from '../../ui/DateField';
 
 type Page = CommandOutput<'audit.read'>;
 type Verified = CommandOutput<'audit.verify'>;
@@ -106,8 +107,8 @@ export default function ActivityScreen() {
           apply(draft);
         }}
       >
-        <TextField label={t('activity.from')} type="date" value={draft.from} onChange={(event) => change('from', event.target.value)} />
-        <TextField label={t('activity.to')} type="date" value={draft.to} onChange={(event) => change('to', event.target.value)} />
+        <DateField label={t('activity.from')} value={draft.from} max={draft.to === '' ? undefined : draft.to} onChange={(day) => change('from', day)} />
+        <DateField label={t('activity.to')} value={draft.to} min={draft.from === '' ? undefined : draft.from} onChange={(day) => change('to', day)} />
         <SelectField
           label={t('activity.outcome')}
           value={draft.outcome}

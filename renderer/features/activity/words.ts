@@ -25,6 +25,6 @@ export function whatHappened(t: TFunction, record: AuditEntryView): string {
   if (action === 'patient.lookUp') return t(/\bnot covered\b/.test(record.summary) ? 'activity.actions.patient_lookUp_notCovered' : 'activity.actions.patient_lookUp_covered');
   const known = t(`activity.actions.${keyOf(action)}`, { defaultValue: '' });
   if (known !== '') return known;
-  if (kinds.has(family)) return t(`activity.event.${family}.${rest}`, { defaultValue: t('activity.event.other', { kind: t(`work.kind.${family}`) }) });
+  if (kinds.has(family)) return t(`activity.event.${family}.${rest}`, { defaultValue: t('activity.event.other', { context: family, kind: t(`work.kind.${family}`) }) });
   return t('activity.actions.other');
 }

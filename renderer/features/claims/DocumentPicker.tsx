@@ -9,8 +9,9 @@ import type { z } from 'zod';
 import { useFormat } from '../../i18n/format';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
+import { FileField } from '../../ui/FileField';
 import { Notice } from '../../ui/Notice';
-import { MAX_BYTES, readDocument, sizeWords, type ChosenFile, type FileProblem } from './files';
+import { MAX_BYTES, readDocument, type ChosenFile, type FileProblem } from './files';
 import { documentTypes } from '../shared/documents';
 import { useStation } from '../../state/station-store';
 import { ScannerFiles } from './ScannerFiles';
@@ -57,17 +58,18 @@ export function DocumentPicker({
   const { t, i18n } = useTranslation();
   const format = useFormat();
   const typeId = useId();
-  const fileId = useId();
   const [type, setType] = useState<DocumentType | ''>('');
   const [title, setTitle] = useState('');
   const [file, setFile] = useState<ChosenFile | null>(null);
   const [problem, setProblem] = useState<{ key: string; size?: string } | null>(null);
   const [missing, setMissing] = useState<'type' | 'file' | null>(null);
   const [inputKey, setInputKey] = useState(0);
+  /** The file chosen from the computer, as the field says it (a scan empties it). */
+  const [picked, setPicked] = useState<{ readonly name: string; readonly size: number } | null>(null);
   const scannerFolder = useStation((s) => s.settings?.scannerFolder ?? null);
   // Drawn afresh (and listed again) once the document went, or a file from the computer took the scan's place.
   const [scanListKey, setScanListKey] = useState(0);
-  const limit = sizeWords(MAX_BYTES, format.locale);
+  const limit = format.bytes(MAX_BYTES, 'down');
   const typed = chosen.listed !== 'untyped';
   const listedTypes = chosen.listed === 'untyped' ? [] : (chosen.listed ?? []);
   const others = documentTypes.filter((d) => !listedTypes.includes(d));
@@ -79,18 +81,20 @@ export function DocumentPicker({
     setProblem(null);
     if (chosen === undefined) return;
     const read = await readDocument(chosen);
-    if (typeof read === 'string') setProblem({ key: problemKey[read], size: sizeWords(chosen.size, format.locale) });
+    if (typeof read === 'string') setProblem({ key: problemKey[read], size: format.bytes(chosen.size) });
     else setFile(read);
   };
   // A scan replaces a file chosen from the computer: the file input is emptied so the two never disagree.
   const chooseScan = async (scan: File) => {
     setInputKey((k) => k + 1);
+    setPicked(null);
     await choose(scan);
   };
   const scanTooBig = (size: number) => {
     setInputKey((k) => k + 1);
+    setPicked(null);
     setFile(null);
-    setProblem({ key: problemKey['too-big'], size: sizeWords(size, format.locale) });
+    setProblem({ key: problemKey['too-big'], size: format.bytes(size) });
   };
 
   const attach = async () => {
@@ -153,37 +157,28 @@ export function DocumentPicker({
       )}
       <TextField label={t('claims.documents.name')} value={title} maxLength={200} onChange={(event) => setTitle(event.target.value)} />
       {scannerFolder !== null && <h4 className="document-source">{t('scannerFolder.fromFile')}</h4>}
-      <div className="field">
-        <label htmlFor={fileId}>{t('claims.documents.file', { limit })}</label>
-        <input
-          key={inputKey}
-          id={fileId}
-          type="file"
-          className="file-input"
-          accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
-          onChange={(event) => {
-            setScanListKey((k) => k + 1);
-            void choose(event.target.files?.[0]);
-          }}
-          aria-invalid={problem !== null || missing === 'file' || undefined}
-          aria-describedby={problem !== null || missing === 'file' ? `${fileId}-error` : undefined}
-        />
-        {(problem !== null || missing === 'file') && (
-          <span id={`${fileId}-error`} className="field-error" role="alert">
-            {problem === null ? t('claims.documents.needFile') : t(problem.key, { size: problem.size, limit })}
-          </span>
-        )}
-      </div>
+      <FileField
+        label={t('claims.documents.file', { limit })}
+        accept="application/pdf,image/jpeg,image/png,.pdf,.jpg,.jpeg,.png"
+        resetKey={inputKey}
+        chosen={picked === null ? null : `${picked.name} · ${format.bytes(picked.size)}`}
+        error={problem !== null ? t(problem.key, { size: problem.size, limit }) : missing === 'file' ? t('claims.documents.needFile') : undefined}
+        onChoose={(chosenFile) => {
+          setScanListKey((k) => k + 1);
+          setPicked(chosenFile === undefined ? null : { name: chosenFile.name, size: chosenFile.size });
+          void choose(chosenFile);
+        }}
+      />
       {scannerFolder !== null && <ScannerFiles key={scanListKey} folder={scannerFolder} onChoose={chooseScan} onTooBig={scanTooBig} />}
       {file !== null && (
         <div className="document-preview" aria-label={t('claims.documents.preview')} role="group">
           <p className="document-preview-what">
             <strong>{file.fileName}</strong> ·{' '}
             {picture
-              ? t('claims.documents.image', { type: file.contentType === 'image/png' ? 'PNG' : 'JPEG', size: sizeWords(file.size, format.locale) })
+              ? t('claims.documents.image', { type: file.contentType === 'image/png' ? 'PNG' : 'JPEG', size: format.bytes(file.size) })
               : file.pages === null
-                ? t('claims.documents.pdfNoPages', { size: sizeWords(file.size, format.locale) })
-                : t('claims.documents.pdfPages', { count: file.pages, size: sizeWords(file.size, format.locale) })}
+                ? t('claims.documents.pdfNoPages', { size: format.bytes(file.size) })
+                : t('claims.documents.pdfPages', { count: file.pages, size: format.bytes(file.size) })}
           </p>
           {picture && <img className="document-preview-image" src={`data:${file.contentType};base64,${file.dataBase64}`} alt={file.fileName} lang={i18n.language} />}
         </div>

@@ -10,7 +10,7 @@ import { useFormat } from '../../i18n/format';
 import { call } from '../../state/bridge';
 import { Button } from '../../ui/Button';
 import { Notice } from '../../ui/Notice';
-import { MAX_BYTES, sizeWords } from './files';
+import { MAX_BYTES } from './files';
 
 type Listing = CommandOutput<'scanner.list'>;
 /** The newest shown at first; the rest on demand (a scanner's folder keeps months of scans). */
@@ -94,7 +94,7 @@ export function ScannerFiles({
             <li key={file.name}>
               <Button tone={chosen === file.name ? 'secondary' : 'quiet'} busy={reading === file.name} aria-pressed={chosen === file.name} onClick={() => void choose(file)}>
                 <span className="scanner-name">{file.name}</span>
-                <span className="muted">{t('scannerFolder.saved', { size: sizeWords(file.size, format.locale), time: format.clock(file.modifiedAt) })}</span>
+                <span className="muted">{t('scannerFolder.saved', { size: format.bytes(file.size), time: format.clock(file.modifiedAt) })}</span>
               </Button>
             </li>
           ))}

@@ -5,8 +5,12 @@ import { MAX_LINE_FILES_BASE64 } from '../../../electron/contract/visit';
 
 /** The contract's limit for the files of one command (lineAttachment), in base64 characters. */
 export const MAX_BASE64 = MAX_LINE_FILES_BASE64;
-/** The largest file that fits it. */
-export const MAX_BYTES = Math.floor((MAX_BASE64 * 3) / 4);
+/**
+ * The largest file taken: the whole kilobytes (of 1,024 bytes, as Explorer counts them) that fit the
+ * contract's limit, 512 KB of its 525,000 bytes, so the limit the nurse reads is exact: a file Explorer
+ * shows at 512 KB or less is taken, and one it shows larger is refused (renderer/i18n/formatting.ts).
+ */
+export const MAX_BYTES = Math.floor(Math.floor((MAX_BASE64 * 3) / 4) / 1024) * 1024;
 
 export type DocumentContentType = 'application/pdf' | 'image/jpeg' | 'image/png';
 
@@ -73,10 +77,4 @@ export async function readDocument(file: File): Promise<ChosenFile | FileProblem
     dataBase64: toBase64(bytes),
     pages: actual === 'application/pdf' ? pdfPages(bytes) : null,
   };
-}
-
-/** A size as a nurse reads it: KB up to a megabyte, then MB. */
-export function sizeWords(bytes: number, locale: string): string {
-  const number = (n: number) => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(n);
-  return bytes < 1024 * 1024 ? `${number(Math.max(1, Math.round(bytes / 1024)))} KB` : `${number(bytes / (1024 * 1024))} MB`;
 }

@@ -14,8 +14,10 @@ import { Notice } from '../../ui/Notice';
 import { readerWords, serviceWords } from '../status/readerWords';
 import { AuthorizationArea } from './AuthorizationArea';
 import { checkFingerprint } from './check';
+import { PatientScript } from './PatientScript';
+import type { ScriptPurpose } from './PatientScript';
 
-export function FingerprintPanel({ workflowId, step }: { readonly workflowId: string; readonly step: VerificationStep }) {
+export function FingerprintPanel({ workflowId, step, purpose }: { readonly workflowId: string; readonly step: VerificationStep; readonly purpose: ScriptPurpose }) {
   const { t } = useTranslation();
   const pending = useWorkflows((s) => s.pending[workflowId]);
   const link = step.fingerprint?.link ?? null;
@@ -24,6 +26,7 @@ export function FingerprintPanel({ workflowId, step }: { readonly workflowId: st
   return (
     <div className="fingerprint">
       <ReaderTrouble pageOrigin={new URL(link.url).origin} />
+      <PatientScript purpose={purpose} about="finger" />
       <AuthorizationArea workflowId={workflowId} link={link} />
       <p className="fingerprint-foot">
         <span className="muted small">{t('fingerprint.movesOn')}</span>{' '}
@@ -66,7 +69,7 @@ export function ReaderTrouble({ pageOrigin }: { readonly pageOrigin: string | nu
       )}
       {strangeCapture && (
         <Notice tone="info" title={t('readers.capture.title')}>
-          <p>{t('readers.capture.body', { origin: capture.origin, time: format.time(capture.requestedAt) })}</p>
+          <p>{t('readers.capture.body', { origin: capture.origin, time: format.clock(capture.requestedAt) })}</p>
           <div className="actions">
             <Button onClick={() => void declineCapture()}>{t('readers.capture.decline')}</Button>
           </div>

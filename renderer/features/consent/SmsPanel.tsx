@@ -16,6 +16,8 @@ import { Countdown } from '../../ui/Countdown';
 import { RadioGroup, SelectField, TextField } from '../../ui/Field';
 import { useNow } from '../../ui/useNow';
 import { patience, Waiting } from '../../ui/Waiting';
+import { PatientScript } from './PatientScript';
+import type { ScriptPurpose } from './PatientScript';
 import { smsCodeForm, smsSendForm } from './verification-state';
 
 type Sms = NonNullable<VerificationStep['sms']>;
@@ -27,6 +29,7 @@ export function SmsPanel({
   accepted,
   confirmsItself,
   fallback,
+  purpose,
   next,
 }: {
   readonly workflowId: string;
@@ -38,6 +41,8 @@ export function SmsPanel({
   readonly confirmsItself: boolean;
   /** The fallback after unusable fingerprints: its own words to the patient are on screen already. */
   readonly fallback: boolean;
+  /** What the patient agrees to, said in the words read to them. */
+  readonly purpose: ScriptPurpose;
   readonly next: readonly string[];
 }) {
   const { t } = useTranslation();
@@ -97,7 +102,7 @@ export function SmsPanel({
             send();
           }}
         >
-          {!fallback && <p className="patient-words">{t('sms.patientWords')}</p>}
+          {!fallback && <PatientScript purpose={purpose} about="code" />}
           {sms.contacts.length > 1 ? (
             <RadioGroup legend={t('sms.pickContact')} name={`contact-${workflowId}`} value={contactId} onChange={setContactId} choices={contactChoices} />
           ) : mainContact !== undefined ? (

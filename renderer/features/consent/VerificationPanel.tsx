@@ -10,6 +10,8 @@ import { Countdown } from '../../ui/Countdown';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { patience, Waiting } from '../../ui/Waiting';
 import { FingerprintPanel } from './FingerprintPanel';
+import { PatientScript } from './PatientScript';
+import type { ScriptPurpose } from './PatientScript';
 import { SmsPanel } from './SmsPanel';
 import { useVerificationState } from './verification-state';
 import { WhitelistForm } from './WhitelistForm';
@@ -23,11 +25,12 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
   const stage = step.stage;
   const fingerprintOnScreen = stage === 'awaiting-fingerprint' && !state.showSms;
   const closeBy = view.kind === 'discharge' ? view.closeBy : null;
+  const purpose: ScriptPurpose = step.purpose === 'discharge' && closeBy === 'submit' ? 'visit-end' : step.purpose;
 
   return (
     <section className="panel verification" aria-labelledby={`verification-${workflowId}`}>
-      <h2 id={`verification-${workflowId}`}>{step.purpose === 'discharge' && closeBy === 'submit' ? t('verification.purpose.visit-end') : t(`verification.purpose.${step.purpose}`)}</h2>
-      {!fingerprintOnScreen && <RouteExplained step={step} />}
+      <h2 id={`verification-${workflowId}`}>{t(`verification.purpose.${purpose}`)}</h2>
+      {!fingerprintOnScreen && <RouteExplained step={step} purpose={purpose} />}
 
       {failure !== undefined && !(failure.command === 'consent.confirmSms' && (failure.error.code === 'OTP_INVALID' || failure.error.code === 'OTP_EXPIRED')) && (
         <FailureNotice workflowId={workflowId} />
@@ -73,10 +76,11 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
           accepted={state.codeAccepted}
           confirmsItself={state.opensVisit}
           fallback={step.route.route === 'sms-fallback'}
+          purpose={purpose}
           next={state.next}
         />
       )}
-      {fingerprintOnScreen && <FingerprintPanel workflowId={workflowId} step={step} />}
+      {fingerprintOnScreen && <FingerprintPanel workflowId={workflowId} step={step} purpose={purpose} />}
 
       {pending === 'consent.startFingerprint' && (
         <Waiting patienceMs={patience.write} onCancel={() => go({ name: 'patient' })} cancelLabel={t('consent.backToPatient')}>
@@ -88,14 +92,14 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
 }
 
 /** The route and its reason in words; the SMS fallback after unusable fingerprints in the patient's words. */
-function RouteExplained({ step }: { readonly step: VerificationStep }) {
+function RouteExplained({ step, purpose }: { readonly step: VerificationStep; readonly purpose: ScriptPurpose }) {
   const { t } = useTranslation();
   const route = step.route;
   if (route.route === 'sms-fallback') {
     return (
       <div className="notice notice-info fallback">
         <p className="notice-title">{t('consent.fallback.title')}</p>
-        <p className="patient-words">{t('consent.fallback.patientWords')}</p>
+        <PatientScript purpose={purpose} about="fallback" />
         <p>{t('consent.fallback.nurse')}</p>
         {route.fallbackUntil !== null && <Countdown to={route.fallbackUntil} label={t('consent.fallback.until')} expired={t('consent.fallback.closed')} />}
       </div>

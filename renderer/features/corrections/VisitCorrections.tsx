@@ -12,6 +12,7 @@ import { Button } from '../../ui/Button';
 import { Checkbox, RadioGroup, SelectField, TextArea, TextField } from '../../ui/Field';
 import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
 import { Notice } from '../../ui/Notice';
+import { DateField } from '../../ui/DateField';
 
 type VisitView = ViewOf<'visit'>;
 type CloseReason = CommandInput<'visit.close'>['reason'];
@@ -223,13 +224,12 @@ function SwitchForm({ view }: { readonly view: VisitView }) {
           <Checkbox label={t('corrections.switch.keepLines')} hint={t('corrections.switch.keepLinesHint')} checked={keepLines} onChange={(event) => setKeepLines(event.target.checked)} />
           {keepLines && (
             <div className="row">
-              <TextField label={t('corrections.switch.billFrom')} type="date" value={billFrom} onChange={(event) => setBillFrom(event.target.value)} />
-              <TextField
+              <DateField label={t('corrections.switch.billFrom')} value={billFrom} onChange={setBillFrom} />
+              <DateField
                 label={t('corrections.switch.billTo')}
-                type="date"
                 value={billTo}
                 min={billFrom === '' ? undefined : billFrom}
-                onChange={(event) => setBillTo(event.target.value)}
+                onChange={setBillTo}
                 error={tried && !datesOk ? t('corrections.switch.datesNeeded') : undefined}
               />
             </div>

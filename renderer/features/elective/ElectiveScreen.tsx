@@ -26,6 +26,7 @@ import { WorkflowError } from '../shared/WorkflowError';
 import { PreauthCorrections } from '../corrections/PreauthCorrections';
 import type { ChosenDocument } from '../claims/DocumentPicker';
 import { paperTitles, PreauthPapers } from './PreauthPapers';
+import { DateField } from '../../ui/DateField';
 
 type ElectiveView = ViewOf<'elective'>;
 
@@ -173,13 +174,12 @@ function PreauthForm({ view, inBar }: { readonly view: ElectiveView; readonly in
       <h2>{t('elective.form.title')}</h2>
       <p className="muted">{view.verification?.stage === 'verified' ? t('elective.form.afterConsent') : t('elective.form.beforeConsent')}</p>
       <div className="row">
-        <TextField label={t('elective.form.serviceStart')} type="date" value={serviceStart} onChange={(event) => setServiceStart(event.target.value)} />
-        <TextField
+        <DateField label={t('elective.form.serviceStart')} value={serviceStart} onChange={setServiceStart} />
+        <DateField
           label={t('elective.form.serviceEnd')}
-          type="date"
           value={serviceEnd}
           min={serviceStart === '' ? undefined : serviceStart}
-          onChange={(event) => setServiceEnd(event.target.value)}
+          onChange={setServiceEnd}
           error={tried && !datesOk ? t('elective.form.datesNeeded') : undefined}
         />
       </div>

@@ -8,7 +8,6 @@ import { useFormat } from '../../i18n/format';
 import type { ViewOf } from '../../state/workflows';
 import { Notice } from '../../ui/Notice';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
-import { sizeWords } from '../claims/files';
 import { knownIntervention, useServices } from '../services/store';
 import { ChosenPapers } from '../shared/ChosenPapers';
 import { documentTypes, typesWords } from '../shared/documents';
@@ -41,7 +40,7 @@ export function PreauthPapers({
 
   const add = (paper: ChosenDocument): Promise<boolean> => {
     const refusal = heldPaperRefusal(papers, paper, MAX_PAPERS);
-    setProblem(refusal === 'too-many' ? t('preauthPapers.tooMany', { count: MAX_PAPERS }) : refusal === 'too-big' ? t('preauthPapers.tooMuch', { limit: sizeWords(MAX_BYTES_TOGETHER, format.locale) }) : null);
+    setProblem(refusal === 'too-many' ? t('preauthPapers.tooMany', { count: MAX_PAPERS }) : refusal === 'too-big' ? t('preauthPapers.tooMuch', { limit: format.bytes(MAX_BYTES_TOGETHER, 'down') }) : null);
     if (refusal === null) onChange([...papers, paper]);
     return Promise.resolve(refusal === null);
   };

@@ -65,7 +65,7 @@ export function DoctorLookup({ doctor, onPick }: { readonly doctor: Doctor | nul
 function ProfessionalSummary({ card }: { readonly card: Card }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const ends = card.licenceEnds !== null && !Number.isNaN(Date.parse(card.licenceEnds)) ? format.date(card.licenceEnds) : card.licenceEnds;
+  const ends = card.licenceEnds === null ? null : format.dateOrText(card.licenceEnds);
   const fine = card.licence === 'active';
   return (
     <div className={`notice notice-${fine ? 'ok' : 'warn'} professional`}>

@@ -52,7 +52,7 @@ export function OpenVisitsPanel({ patientRef, primary }: { readonly patientRef: 
       {answer?.visits.map((visit) => (
         <OpenVisitRow key={visit.interventions.map((i) => i.code).join(' ')} patientRef={patientRef} visit={visit} primary={primary} onDispensed={dispensed} />
       ))}
-      {answer !== null && <p className="muted">{t('pharmacyFind.checkedAt', { time: format.time(answer.checkedAt) })}</p>}
+      {answer !== null && <p className="muted">{t('pharmacyFind.checkedAt', { time: format.clock(answer.checkedAt) })}</p>}
       <div className="actions">
         <Button onClick={() => void check()} busy={checking}>
           {t('pharmacyFind.checkAgain')}

@@ -47,12 +47,10 @@ export function PrescriptionCard({ rx, children }: { readonly rx: Prescription; 
             <strong>{item.conceptName ?? item.conceptCode}</strong> <span className="muted">({item.conceptCode})</span>
             <br />
             {t('prescriptions.dosage', {
-              dose: format.number(item.doseQuantity),
-              unit: item.doseUnit,
+              dose: format.dose(item.doseQuantity, item.doseUnit),
               count: item.timesPerPeriod,
               period: t(`prescriptions.per.${item.period}`),
-              duration: format.number(item.duration),
-              durationUnit: t(`prescriptions.units.${item.durationUnit}`),
+              length: t(`prescriptions.lengths.${item.durationUnit}`, { count: item.duration }),
             })}
             {item.refills > 0 && ` · ${t('prescriptions.refills', { count: item.refills })}`}
             {item.patientInstruction !== null && (

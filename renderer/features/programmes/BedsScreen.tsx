@@ -39,7 +39,7 @@ export default function BedsScreen() {
   const unknown = t('programmes.beds.unknown');
   const number = (value: number | null) => (value === null ? unknown : format.number(value));
   const free = (beds: number | null, inUse: number | null) => (beds === null || inUse === null ? null : Math.max(0, beds - inUse));
-  const share = (beds: number | null, inUse: number | null) => (beds === null || inUse === null || beds === 0 ? unknown : `${Math.round((inUse / beds) * 100)}%`);
+  const share = (beds: number | null, inUse: number | null) => (beds === null || inUse === null || beds === 0 ? unknown : format.percent(inUse / beds));
 
   return (
     <Screen title={t('programmes.beds.title')}>

@@ -46,7 +46,7 @@ export function InterventionDetails({ intervention }: { readonly intervention: I
         <div className="balance">
           <p className={utilization.available ? 'ok-text' : 'bad-text'}>
             {utilization.available ? t('services.balance.available') : t('services.balance.unavailable')}
-            {utilization.nextAvailableAt !== null && !utilization.available && <> · {t('services.balance.next', { when: utilization.nextAvailableAt })}</>}
+            {utilization.nextAvailableAt !== null && !utilization.available && <> · {t('services.balance.next', { when: format.dateOrText(utilization.nextAvailableAt) })}</>}
           </p>
           <dl className="facts">
             {utilization.individual !== null && (

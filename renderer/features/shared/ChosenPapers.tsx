@@ -3,7 +3,6 @@
 import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { Button } from '../../ui/Button';
-import { sizeWords } from '../claims/files';
 import { typesWords } from './documents';
 
 export interface ChosenPaper {
@@ -26,7 +25,7 @@ export function ChosenPapers({ papers, onRemove }: { readonly papers: readonly C
         <li key={`${paper.fileName}-${index}`}>
           <span>
             <strong>{paper.title}</strong> · {paper.fileName}
-            {paper.documentType === undefined ? '' : ` · ${typesWords(t, [paper.documentType], format.locale)}`} · {sizeWords(bytesOf(paper.dataBase64), format.locale)}
+            {paper.documentType === undefined ? '' : ` · ${typesWords(t, [paper.documentType], format.locale)}`} · {format.bytes(bytesOf(paper.dataBase64))}
           </span>
           <Button tone="quiet" aria-label={t('preauthPapers.removeNamed', { name: paper.fileName })} onClick={() => onRemove(index)}>
             {t('preauthPapers.remove')}

@@ -1,6 +1,9 @@
 // The screens a nurse moves between (Work in progress counting the doctor's and SHA's answers not
-// yet seen), the language switch and the lock. Screen names avoid the words of the fixed accessible
-// names (contracts.md) so a test's name match stays unambiguous.
+// yet seen), the language switch and the lock, on one row at every width: the screens that do not
+// fit (longer in Kiswahili, eight at a pharmacy window) fold, last first, into a "More" menu at the
+// row's end, and nothing is cut. Screen names avoid the words of the fixed accessible names
+// (contracts.md) so a test's name match stays unambiguous.
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { switchLanguage } from '../../i18n';
 import { call } from '../../state/bridge';
@@ -10,7 +13,12 @@ import { lockStation, settingsChanged, useStation } from '../../state/station-st
 import { useClaims } from '../claims/store';
 import { unseenAnswers, useQueue } from '../work/queue';
 
-const places: readonly { readonly route: Route; readonly key: string }[] = [
+interface Place {
+  readonly route: Route;
+  readonly key: string;
+}
+
+const places: readonly Place[] = [
   { route: { name: 'lookup' }, key: 'nav.patients' },
   { route: { name: 'work' }, key: 'nav.work' },
   { route: { name: 'claims' }, key: 'claims.nav' },
@@ -20,6 +28,9 @@ const places: readonly { readonly route: Route; readonly key: string }[] = [
   { route: { name: 'activity' }, key: 'nav.activity' },
   { route: { name: 'settings' }, key: 'nav.settings' },
 ];
+
+/** The space between the screens' buttons (.nav's gap), in px. */
+const GAP = 2;
 
 export function TopBar() {
   const { t, i18n } = useTranslation();
@@ -36,6 +47,7 @@ export function TopBar() {
   const answers = unseenAnswers({ items, seen }).length;
   const claimsNeeding = useClaims((s) => s.needsNurse);
   const claimsCloseToDeadline = useClaims((s) => s.closeToDeadline);
+  const shown = places.filter((place) => place.route.name !== 'pharmacy' || pharmacy);
 
   const changeLanguage = async () => {
     await switchLanguage(other);
@@ -46,8 +58,29 @@ export function TopBar() {
   const current = (place: Route) =>
     place.name === route.name || (place.name === 'lookup' && (route.name === 'patient' || route.name === 'workflow'));
 
+  /** A screen's name with its count of what waits there. */
+  const label = (place: Place) => (
+    <>
+      {t(place.key)}
+      {place.route.name === 'work' && answers > 0 && (
+        <span className="nav-count">
+          <span aria-hidden="true">{answers}</span>
+          <span className="visually-hidden">{t('nav.answers', { count: answers })}</span>
+        </span>
+      )}
+      {place.route.name === 'claims' && claimsNeeding > 0 && (
+        <span className={claimsCloseToDeadline > 0 ? 'nav-count nav-count-urgent' : 'nav-count'}>
+          <span aria-hidden="true">{claimsNeeding}</span>
+          <span className="visually-hidden">{t('claims.navNeeds', { count: claimsNeeding })}</span>
+          {claimsCloseToDeadline > 0 && <span className="visually-hidden">{t('claimDeadline.navClose', { count: claimsCloseToDeadline })}</span>}
+        </span>
+      )}
+    </>
+  );
+  const fits = useFittingCount(shown.length, [i18n.language, answers, claimsNeeding, claimsCloseToDeadline, pharmacy, facility, staff?.name, locked]);
+
   return (
-    <div className="topbar">
+    <div className="topbar" ref={fits.bar}>
       <div className="brand">
         <span className="brand-line">
           <span className="brand-name">{t('app.name')}</span>
@@ -56,29 +89,46 @@ export function TopBar() {
         {staff !== null && !locked && <span className="brand-who">{t('nav.signedInAs', { name: staff.name })}</span>}
       </div>
       {!locked && !setupNeeded && (
-        <nav aria-label={t('nav.label')}>
+        <nav aria-label={t('nav.label')} className="nav-slot" ref={fits.slot}>
           <ul className="nav">
-            {places.filter((place) => place.route.name !== 'pharmacy' || pharmacy).map((place) => (
+            {shown.slice(0, fits.count).map((place) => (
               <li key={place.key}>
                 <button type="button" className="nav-item" aria-current={current(place.route) ? 'page' : undefined} onClick={() => go(place.route)}>
-                  {t(place.key)}
-                  {place.route.name === 'work' && answers > 0 && (
-                    <span className="nav-count">
-                      <span aria-hidden="true">{answers}</span>
-                      <span className="visually-hidden">{t('nav.answers', { count: answers })}</span>
-                    </span>
-                  )}
-                  {place.route.name === 'claims' && claimsNeeding > 0 && (
-                    <span className={claimsCloseToDeadline > 0 ? 'nav-count nav-count-urgent' : 'nav-count'}>
-                      <span aria-hidden="true">{claimsNeeding}</span>
-                      <span className="visually-hidden">{t('claims.navNeeds', { count: claimsNeeding })}</span>
-                      {claimsCloseToDeadline > 0 && <span className="visually-hidden">{t('claimDeadline.navClose', { count: claimsCloseToDeadline })}</span>}
-                    </span>
-                  )}
+                  {label(place)}
                 </button>
               </li>
             ))}
           </ul>
+          {fits.count < shown.length && (
+            <MoreMenu current={shown.slice(fits.count).some((place) => current(place.route))}>
+              {(close) =>
+                shown.slice(fits.count).map((place) => (
+                  <li key={place.key}>
+                    <button
+                      type="button"
+                      className="nav-item"
+                      aria-current={current(place.route) ? 'page' : undefined}
+                      onClick={() => {
+                        close();
+                        go(place.route);
+                      }}
+                    >
+                      {label(place)}
+                    </button>
+                  </li>
+                ))
+              }
+            </MoreMenu>
+          )}
+          {/* The screens' names as they would be drawn, measured to know how many fit; never seen or heard. */}
+          <div className="nav-measure" aria-hidden="true" ref={fits.measure}>
+            {shown.map((place) => (
+              <span key={place.key} className="nav-item">
+                {label(place)}
+              </span>
+            ))}
+            <span className="nav-item nav-more-button">{t('nav.more')} ▾</span>
+          </div>
         </nav>
       )}
       <div className="topbar-tools">
@@ -91,6 +141,89 @@ export function TopBar() {
           </button>
         )}
       </div>
+    </div>
+  );
+}
+
+/**
+ * How many of the screens' buttons fit in the row beside the brand and the tools, the "More" button
+ * included when some do not; measured on every size change of the bar and when what it shows changes.
+ */
+function useFittingCount(total: number, changes: readonly unknown[]) {
+  const bar = useRef<HTMLDivElement>(null);
+  const slot = useRef<HTMLElement>(null);
+  const measure = useRef<HTMLDivElement>(null);
+  const [count, setCount] = useState(total);
+
+  useLayoutEffect(() => {
+    const fit = () => {
+      if (slot.current === null || measure.current === null) return;
+      const widths = Array.from(measure.current.children, (child) => child.getBoundingClientRect().width);
+      const more = widths.pop() ?? 0;
+      const room = slot.current.clientWidth;
+      const upTo = (n: number) => widths.slice(0, n).reduce((sum, width) => sum + width + GAP, 0);
+      let fitting = widths.length;
+      if (upTo(fitting) > room) {
+        while (fitting > 0 && upTo(fitting) + more > room) fitting -= 1;
+      }
+      setCount(fitting);
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    if (bar.current !== null) observer.observe(bar.current);
+    // The names change width when a font arrives or the language changes.
+    if (measure.current !== null) observer.observe(measure.current);
+    return () => observer.disconnect();
+    // The names' widths change with the language and the counts; the room with the brand's lines.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [total, ...changes]);
+
+  return { bar, slot, measure, count: Math.min(count, total) };
+}
+
+/** The screens that did not fit: a button opening them as a list under it; Escape or a choice closes it. */
+function MoreMenu({ current, children }: { readonly current: boolean; readonly children: (close: () => void) => React.ReactNode }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const listId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return undefined;
+    const away = (event: PointerEvent) => {
+      if (box.current !== null && !box.current.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    return () => document.removeEventListener('pointerdown', away);
+  }, [open]);
+
+  return (
+    <div
+      className="nav-more"
+      ref={box}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          event.preventDefault();
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className={`nav-item nav-more-button${current ? ' nav-more-current' : ''}`}
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((was) => !was)}
+      >
+        {t('nav.more')} <span aria-hidden="true">▾</span>
+        {current && <span className="visually-hidden"> ({t('nav.currentInside')})</span>}
+      </button>
+      <ul id={listId} className="nav-more-list" hidden={!open}>
+        {children(() => setOpen(false))}
+      </ul>
     </div>
   );
 }

@@ -26,7 +26,6 @@ import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
 import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
-import { sizeWords } from '../claims/files';
 import { documentTypes } from '../shared/documents';
 import { heldPaperRefusal, MAX_BYTES_TOGETHER } from '../shared/heldPapers';
 import { knownIntervention, useServices } from '../services/store';
@@ -235,7 +234,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const holdPaper = (paper: ChosenDocument): Promise<boolean> => {
     const refusal = heldPaperRefusal(papers, paper, MAX_LINE_PAPERS);
     if (refusal === 'too-many') setPaperProblem(t('visit.lines.papersTooMany', { count: MAX_LINE_PAPERS }));
-    else if (refusal === 'too-big') setPaperProblem(t('visit.lines.papersTooBig', { limit: sizeWords(MAX_BYTES_TOGETHER, format.locale) }));
+    else if (refusal === 'too-big') setPaperProblem(t('visit.lines.papersTooBig', { limit: format.bytes(MAX_BYTES_TOGETHER, 'down') }));
     else {
       setPaperProblem(null);
       setPapers([...papers, paper]);

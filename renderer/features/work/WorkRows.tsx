@@ -86,7 +86,7 @@ export function WorkRows({ items }: { readonly items: readonly WorkItem[] }) {
             </div>
             <Button
               tone={fresh ? 'primary' : 'secondary'}
-              aria-label={t('work.continueWith', { kind: t(`work.kind.${view.kind}`), name: who })}
+              aria-label={t('work.continueWith', { context: view.kind, kind: t(`work.kind.${view.kind}`), name: who })}
               onClick={() => {
                 sawWorkflow(view.workflowId);
                 go({ name: 'workflow', workflowId: view.workflowId });

@@ -20,10 +20,10 @@ function catalogues(): Map<string, { en: string; sw: string }> {
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-/** An English form as a whole word (or words), any case. */
+/** A form as a whole word (or words), any case: in Swahili each inflected form is listed, so no stem passes inside another word. */
 const wordIn = (forms: readonly string[]) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${forms.map(escape).join('|')})(?![\\p{L}\\p{N}])`, 'iu');
-/** A Swahili form anywhere, any case: Swahili words take prefixes and suffixes. */
-const stemIn = (forms: readonly string[]) => new RegExp(forms.map(escape).join('|'), 'iu');
+/** A Swahili text without the English glosses Kenyan staff say, allowed in brackets after their term ("msimbo wa SMS (OTP)"). */
+const withoutGlosses = (text: string) => glossary.glosses.sw.reduce((rest, gloss) => rest.split(gloss).join(' '), text);
 
 /** What in a text is not words to translate: placeholders, and the station's action codes (exchange.claims). */
 const withoutPlaceholders = (text: string) => text.replace(/\{\{\w+\}\}/g, ' ').replace(/\b\w+(?:\.\w+)+\b/g, ' ');
@@ -46,6 +46,21 @@ describe('the glossary', () => {
     expect(swOf('reader')).toContain('kisomaji');
     expect(swOf('eligibility')).toEqual(['hali ya bima']);
     expect(swOf('export')).toContain('pakua');
+    // The terms issue 26 added: approval has a noun, and staff, credentials, benefit, dose and refill their words.
+    expect(swOf('approval')).toContain('uidhinishaji');
+    expect(swOf('staff')).toEqual(['mfanyakazi', 'wafanyakazi']);
+    expect(swOf('credentials')).toEqual(['taarifa za kuingia']);
+    expect(swOf('benefit')).toEqual(['fao', 'mafao']);
+    expect(swOf('dose')).toEqual(['dozi']);
+    expect(swOf('refill')).toEqual(['kujazwa tena']);
+    expect(swOf('health record')).toEqual(['rekodi ya afya']);
+    expect(swOf('reference number')).toContain('nambari ya kumbukumbu');
+  });
+
+  it('lists only Swahili forms in use, each a whole word or phrase', () => {
+    const swahili = [...pairs.values()].map(({ sw: text }) => withoutGlosses(text));
+    const unused = glossary.concepts.flatMap((concept) => concept.sw.filter((form) => !swahili.some((text) => wordIn([form]).test(text))).map((form) => `${concept.concept}: ${form}`));
+    expect(unused).toEqual([]);
   });
 
   it('is kept by every catalogue: an English text naming a concept has its Swahili term', () => {
@@ -53,9 +68,9 @@ describe('the glossary', () => {
     const broken: string[] = [];
     for (const concept of glossary.concepts) {
       const named = wordIn(concept.en);
-      const term = stemIn(concept.sw);
+      const term = wordIn(concept.sw);
       for (const [where, { en: english, sw: swahili }] of pairs) {
-        if (named.test(withoutPlaceholders(english)) && !term.test(swahili)) broken.push(`${where}: "${english}" → "${swahili}" lacks ${concept.sw.join(' / ')} (${concept.concept})`);
+        if (named.test(withoutPlaceholders(english)) && !term.test(withoutGlosses(swahili))) broken.push(`${where}: "${english}" → "${swahili}" lacks ${concept.sw.join(' / ')} (${concept.concept})`);
       }
     }
     expect(broken).toEqual([]);
@@ -68,7 +83,7 @@ describe('the glossary', () => {
       // Phrases the retired words may stand in (the facility, the product's name), as written.
       const allowed = (language === 'sw' ? glossary.avoidExcept.sw : []).map((phrase) => new RegExp(escape(phrase), 'gu'));
       for (const [where, texts] of pairs) {
-        const text = allowed.reduce((rest, phrase) => rest.replace(phrase, ' '), texts[language]);
+        const text = allowed.reduce((rest, phrase) => rest.replace(phrase, ' '), language === 'sw' ? withoutGlosses(texts.sw) : texts.en);
         const match = retired.exec(text);
         if (match !== null) found.push(`${where} (${language}): "${match[0]}" in "${texts[language]}"`);
       }
@@ -78,7 +93,15 @@ describe('the glossary', () => {
 
   it('catches a Swahili text that strays from a term, and a retired word', () => {
     const consent = glossary.concepts.find((c) => c.en.includes('consent'))!;
-    expect(wordIn(consent.en).test('Patient consent for the visit') && !stemIn(consent.sw).test('Idhini ya mgonjwa kwa ziara')).toBe(true);
+    expect(wordIn(consent.en).test('Patient consent for the visit') && !wordIn(consent.sw).test('Idhini ya mgonjwa kwa ziara')).toBe(true);
+    // A form inside another word is not the term: "allowed" is not "discharged".
+    const discharge = glossary.concepts.find((c) => c.en.includes('discharge'))!;
+    expect(wordIn(discharge.sw).test('Msimbo wa SMS unaruhusiwa')).toBe(false);
+    expect(wordIn(discharge.sw).test('Mgonjwa ameruhusiwa kutoka')).toBe(true);
+    // An English gloss in brackets is allowed; the same word bare is not.
+    expect(wordIn(glossary.avoid.sw).test(withoutGlosses('Msimbo wa SMS (OTP)'))).toBe(false);
+    expect(wordIn(glossary.avoid.sw).test(withoutGlosses('Andika OTP'))).toBe(true);
+    expect(wordIn(glossary.avoid.sw).test('Ameongeza mhudumu')).toBe(true);
     expect(wordIn(glossary.avoid.sw).test('Kituo kimefungwa')).toBe(true);
     expect(wordIn(glossary.avoid.sw).test('Kisomaji kiko tayari')).toBe(false);
     expect(wordIn(glossary.avoid.sw).test('idhini ya mgonjwa')).toBe(true);
