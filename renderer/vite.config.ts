@@ -11,9 +11,10 @@ import { defineConfig } from 'vite';
 const bootModule = (id: string): boolean => {
   const path = id.replaceAll('\\', '/');
   if (path.includes('/node_modules/')) return !path.includes('/@tanstack/');
-  // The Kiswahili strings (each folder's sw.json) come in their own chunk on first use, the look-up's included.
+  // The Kiswahili strings (each folder's sw.json) come in their own chunk on first use, the look-up's
+  // included; the date and file fields with the screens that have one.
   if (path.endsWith('/sw.json')) return false;
-  return /\/renderer\/(App\.tsx|main\.tsx|bridge\/|state\/|i18n\/(index|format|catalogue|english)\.ts|i18n\/en\.json|features\/[\w-]+\/en\.json|ui\/|features\/(lookup|status|lock)\/|features\/services\/(store|filter)\.ts|features\/consent\/preference\.ts|features\/emergency\/draft\.ts)/.test(path);
+  return /\/renderer\/(App\.tsx|main\.tsx|bridge\/|state\/|i18n\/(index|format|formatting|catalogue|english)\.ts|i18n\/en\.json|features\/[\w-]+\/en\.json|ui\/(?!DateField|FileField)|features\/(lookup|status|lock)\/|features\/services\/(store|filter)\.ts|features\/consent\/preference\.ts|features\/emergency\/draft\.ts)/.test(path);
 };
 
 export default defineConfig(({ command }) => {

@@ -11,7 +11,7 @@ import { useFormat } from '../i18n/format';
 import { addDays, addMonths, daysOfMonthGrid, firstDayOfWeek, isoDay, parseDayTyped, sameMonth, todayIso } from '../i18n/formatting';
 
 interface DateFieldProps {
-  readonly label: ReactNode;
+  readonly label: string;
   readonly hint?: ReactNode;
   readonly error?: ReactNode;
   /** YYYY-MM-DD, or '' for none. */
@@ -49,7 +49,9 @@ export function DateField({ label, hint, error, value, onChange, min, max }: Dat
 
   return (
     <div className="field date-field">
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} id={`${id}-label`}>
+        {label}
+      </label>
       <div className="date-entry">
         <input
           id={id}
@@ -71,11 +73,11 @@ export function DateField({ label, hint, error, value, onChange, min, max }: Dat
           className="btn btn-quiet date-open"
           aria-haspopup="dialog"
           aria-expanded={open}
+          aria-describedby={`${id}-label`}
           onClick={() => setOpen((was) => !was)}
         >
           <CalendarIcon />
           <span>{t('date.open')}</span>
-          <span className="visually-hidden">: {label}</span>
         </button>
       </div>
       <span id={`${id}-format`} className="field-hint">
@@ -123,7 +125,7 @@ function CalendarIcon() {
 }
 
 interface CalendarProps {
-  readonly label: ReactNode;
+  readonly label: string;
   readonly value: string;
   readonly min: string | undefined;
   readonly max: string | undefined;

@@ -821,7 +821,8 @@ describe('consent', () => {
       await page.locator('iframe').waitFor();
       const bar = page.getByRole('region', { name: 'Next step' });
       await bar.getByRole('button', { name: 'Verify by SMS code' }).click();
-      await page.getByText(/Tell the patient: "SHA will send a code to your phone by SMS/).waitFor();
+      // What the code is for, and that reading it to the nurse is safe, in the patient's words.
+      await page.getByText(/^Tell the patient: “SHA will send a secret code to your phone by SMS\. It is for agreeing that SHA pays for your treatment here today\. It is safe to read it to me/).waitFor();
       await bar.getByRole('button', { name: 'Send code' }).waitFor();
       expect(await page.locator('iframe').count()).toBe(0);
     } finally {
@@ -1226,7 +1227,8 @@ describe('the record in plain words', () => {
       expect(await line.getByText('exchange.claims.addBilling').isVisible()).toBe(true);
       await switchTo(page, 'sw');
       await page.getByRole('row').filter({ hasText: 'SHA imefanya: kuongeza kipengele cha bili' }).first().waitFor();
-      await page.getByRole('cell', { name: /^12 Jun, saa 09:4\d$/ }).first().waitFor();
+      // The day with its year, and the hour said once.
+      await page.getByRole('cell', { name: /^12 Jun 2025, saa 09:4\d$/ }).first().waitFor();
     } finally {
       await done(page);
     }
