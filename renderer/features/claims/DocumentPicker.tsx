@@ -84,15 +84,18 @@ export function DocumentPicker({
     if (typeof read === 'string') setProblem({ key: problemKey[read], size: format.bytes(chosen.size) });
     else setFile(read);
   };
-  // A scan replaces a file chosen from the computer: the file input is emptied so the two never disagree.
-  const chooseScan = async (scan: File) => {
+  /** The file field emptied, and its words with it. */
+  const emptyFileField = () => {
     setInputKey((k) => k + 1);
     setPicked(null);
+  };
+  // A scan replaces a file chosen from the computer: the file input is emptied so the two never disagree.
+  const chooseScan = async (scan: File) => {
+    emptyFileField();
     await choose(scan);
   };
   const scanTooBig = (size: number) => {
-    setInputKey((k) => k + 1);
-    setPicked(null);
+    emptyFileField();
     setFile(null);
     setProblem({ key: problemKey['too-big'], size: format.bytes(size) });
   };
@@ -112,7 +115,7 @@ export function DocumentPicker({
     setType('');
     setTitle('');
     setFile(null);
-    setInputKey((k) => k + 1);
+    emptyFileField();
     setScanListKey((k) => k + 1);
   };
 
