@@ -18,6 +18,40 @@ const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 1366, height: 768 },
 ] as const;
+// What the in-page checks use of the DOM (this project's node-side tsconfig has no DOM library).
+interface Box {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+  readonly width: number;
+  readonly height: number;
+}
+interface Shown {
+  readonly textContent: string | null;
+  readonly scrollWidth: number;
+  readonly clientWidth: number;
+  checkVisibility(options?: object): boolean;
+  getBoundingClientRect(): Box;
+  closest(selector: string): unknown;
+  getAttribute(name: string): string | null;
+}
+interface Control extends Shown {
+  readonly type: string;
+  readonly id: string;
+  readonly selectedOptions: ArrayLike<{ readonly textContent: string | null }>;
+}
+interface Win {
+  readonly innerWidth: number;
+  getComputedStyle(element: Shown): { overflowX: string; fontWeight: string; fontSize: string; fontFamily: string; paddingLeft: string; paddingRight: string };
+  readonly document: {
+    querySelector(selector: string): (Shown & { querySelectorAll(selector: string): ArrayLike<Shown> }) | null;
+    querySelectorAll(selector: string): ArrayLike<Control>;
+    createElement(name: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } | null };
+    readonly fonts: { readonly status: string };
+    readonly activeElement: unknown;
+  };
+}
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Page >> endobj\ntrailer <<>>\n%%EOF\n');
 
 /** A screen by its name in the top bar, from the "More" menu where it folded there. */
@@ -36,17 +70,18 @@ async function toLanguage(language: 'en' | 'sw'): Promise<void> {
 /** The top bar's rows and what in it is cut or outside the window. */
 async function topBarProblems(): Promise<{ height: number; rows: number; problems: string[] }> {
   return page.evaluate(() => {
-    const { document, innerWidth } = globalThis as unknown as { document: Document; innerWidth: number };
-    const bar = document.querySelector('.topbar') as HTMLElement;
+    const win = globalThis as unknown as Win;
+    const { document, innerWidth } = win;
+    const bar = document.querySelector('.topbar')!;
     const problems: string[] = [];
     const controls = Array.from(bar.querySelectorAll('button')).filter((b) => b.checkVisibility() && b.getBoundingClientRect().width > 1);
     const middles = controls.map((b) => (b.getBoundingClientRect().top + b.getBoundingClientRect().bottom) / 2);
-    for (const element of Array.from(bar.querySelectorAll<HTMLElement>('*'))) {
+    for (const element of Array.from(bar.querySelectorAll('*'))) {
       if (!element.checkVisibility() || element.closest('.nav-measure') !== null || element.closest('.visually-hidden') !== null) continue;
       const box = element.getBoundingClientRect();
       if (box.width <= 1) continue;
       if (box.right > innerWidth + 0.5 || box.left < -0.5) problems.push(`outside the window: ${element.textContent?.trim()}`);
-      if (element.scrollWidth > element.clientWidth + 1 && getComputedStyle(element).overflowX !== 'visible') problems.push(`cut: ${element.textContent?.trim()}`);
+      if (element.scrollWidth > element.clientWidth + 1 && win.getComputedStyle(element).overflowX !== 'visible') problems.push(`cut: ${element.textContent?.trim()}`);
     }
     // Buttons on one row share their middle line (a few px apart at most).
     const rows = Math.max(...middles) - Math.min(...middles) <= 8 ? 1 : 2;
@@ -57,12 +92,13 @@ async function topBarProblems(): Promise<{ height: number; rows: number; problem
 /** Every list whose chosen option is wider than the list shows it. */
 async function cutLists(): Promise<string[]> {
   return page.evaluate(() => {
-    const { document } = globalThis as unknown as { document: Document };
+    const win = globalThis as unknown as Win;
+    const { document } = win;
     const canvas = document.createElement('canvas').getContext('2d')!;
     const out: string[] = [];
     for (const select of Array.from(document.querySelectorAll('select'))) {
       if (!select.checkVisibility()) continue;
-      const style = getComputedStyle(select);
+      const style = win.getComputedStyle(select);
       canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
       const text = select.selectedOptions[0]?.textContent ?? '';
       // The list's arrow takes about 24 px of its inside.
@@ -76,7 +112,7 @@ async function cutLists(): Promise<string[]> {
 /** Browser controls that draw their own words (the browser's language, not the screen's). */
 async function browserWordedControls(): Promise<string[]> {
   return page.evaluate(() => {
-    const { document } = globalThis as unknown as { document: Document };
+    const { document } = globalThis as unknown as Win;
     return Array.from(document.querySelectorAll('input'))
       .filter((input) => ['date', 'datetime-local', 'month', 'week', 'time', 'file'].includes(input.type))
       .filter((input) => input.checkVisibility({ opacityProperty: true }) && input.getBoundingClientRect().width > 1)
@@ -91,7 +127,7 @@ describe('Kiswahili at the ward’s screen sizes', () => {
       await toLanguage(language);
       for (const size of WIDTHS) {
         await page.setViewportSize(size);
-        await page.waitForFunction(() => (globalThis as unknown as { document: Document }).document.fonts.status === 'loaded');
+        await page.waitForFunction(() => (globalThis as unknown as Win).document.fonts.status === 'loaded');
         await page.waitForTimeout(200);
         const bar = await topBarProblems();
         seen.push(`${language} ${size.width}: ${bar.height} px`);
@@ -113,7 +149,7 @@ describe('Kiswahili at the ward’s screen sizes', () => {
           await expectAccessible(page, `${language} ${size.width}, the folded screens open`);
           await page.keyboard.press('Escape');
           await list.waitFor({ state: 'hidden' });
-          expect(await more.evaluate((button) => button === (globalThis as unknown as { document: Document }).document.activeElement)).toBe(true);
+          expect(await more.evaluate((button) => button === (globalThis as unknown as Win).document.activeElement)).toBe(true);
         }
       }
     }
