@@ -95,7 +95,9 @@ function returnedKeys(body: ts.Node, checker: ts.TypeChecker, depth: number): Ke
 export function findNounPlaceholders(): NounPlaceholder[] {
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'renderer/tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (config === undefined) throw new Error('renderer/tsconfig.json could not be read');
-  const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true } });
+  // Only the renderer's own files, bound and not type-checked: the finder follows names within a file
+  // (a variable, a local function), so the libraries' and the DOM's declarations would only cost time.
+  const program = ts.createProgram({ rootNames: config.fileNames, options: { ...config.options, noEmit: true, noResolve: true, noLib: true, types: [] } });
   const checker = program.getTypeChecker();
   const out: NounPlaceholder[] = [];
   for (const file of program.getSourceFiles()) {
