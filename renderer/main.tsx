@@ -7,6 +7,7 @@ import { connectToStation } from './bridge';
 import { startI18n } from './i18n';
 import { setTransport } from './state/bridge';
 import { startStation } from './state/station-store';
+import { checkFieldsInScreenLanguage } from './ui/field-checks';
 import './ui/styles.css';
 import './feature-styles';
 
@@ -14,6 +15,7 @@ const transport = connectToStation();
 if (transport !== null) setTransport(transport);
 
 await startI18n('en');
+checkFieldsInScreenLanguage();
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root');
 createRoot(root).render(

@@ -41,6 +41,17 @@ interface Control extends Shown {
   readonly id: string;
   readonly selectedOptions: ArrayLike<{ readonly textContent: string | null }>;
 }
+interface CheckedInput {
+  type: string;
+  value: string;
+  required: boolean;
+  min: string;
+  readonly validationMessage: string;
+  readonly validity: { readonly valid: boolean };
+  reportValidity(): boolean;
+  dispatchEvent(event: object): boolean;
+  remove(): void;
+}
 interface Win {
   readonly innerWidth: number;
   getComputedStyle(element: Shown): { overflowX: string; fontWeight: string; fontSize: string; fontFamily: string; paddingLeft: string; paddingRight: string };
@@ -48,6 +59,8 @@ interface Win {
     querySelector(selector: string): (Shown & { querySelectorAll(selector: string): ArrayLike<Shown> }) | null;
     querySelectorAll(selector: string): ArrayLike<Control>;
     createElement(name: 'canvas'): { getContext(kind: '2d'): { font: string; measureText(text: string): { width: number } } | null };
+    createElement(name: 'input'): CheckedInput;
+    readonly body: { append(node: CheckedInput): void };
     readonly fonts: { readonly status: string };
     readonly activeElement: unknown;
   };
@@ -109,6 +122,34 @@ async function cutLists(): Promise<string[]> {
   });
 }
 
+/** What the browser's own bubble says of fields it refuses (empty, not an email, below its least), and whether typing clears it. */
+async function fieldCheckWords(): Promise<{ said: string[]; clearedByTyping: boolean }> {
+  return page.evaluate(() => {
+    const { document } = globalThis as unknown as Win;
+    const { Event } = globalThis as unknown as { Event: new (type: string, init: object) => object };
+    const make = (type: string, value: string, setUp: (input: CheckedInput) => void) => {
+      const input = document.createElement('input');
+      input.type = type;
+      input.value = value;
+      setUp(input);
+      document.body.append(input);
+      return input;
+    };
+    const fields = [
+      make('text', '', (input) => (input.required = true)),
+      make('email', 'amina', () => undefined),
+      make('number', '0', (input) => (input.min = '1')),
+    ];
+    const said = fields.map((input) => (input.reportValidity(), input.validationMessage));
+    const email = fields[1]!;
+    email.value = 'amina@mfano.co.ke';
+    email.dispatchEvent(new Event('input', { bubbles: true }));
+    const clearedByTyping = email.validity.valid;
+    for (const input of fields) input.remove();
+    return { said, clearedByTyping };
+  });
+}
+
 /** Browser controls that draw their own words (the browser's language, not the screen's). */
 async function browserWordedControls(): Promise<string[]> {
   return page.evaluate(() => {
@@ -155,6 +196,16 @@ describe('Kiswahili at the ward’s screen sizes', () => {
     }
     // Issue 26 saw the Kiswahili bar take two rows at 1280 px (125 px).
     expect(seen).toHaveLength(6);
+  });
+
+  it('has the browser’s own field checks speak the screen’s language, following a switch', { timeout: 60_000 }, async () => {
+    await toLanguage('sw');
+    expect(await fieldCheckWords()).toEqual({
+      said: ['Jaza sehemu hii.', 'Andika anwani ya barua pepe, kama jina@mfano.co.ke.', 'Kiwango cha chini kinachoruhusiwa ni 1.'],
+      clearedByTyping: true,
+    });
+    await toLanguage('en');
+    expect((await fieldCheckWords()).said).toEqual(['Fill in this field.', 'Enter an email address, such as name@example.co.ke.', 'The least allowed is 1.']);
   });
 
   it('reaches a folded screen from "Zaidi" by keyboard', { timeout: 60_000 }, async () => {
