@@ -107,4 +107,13 @@ describe('the catalogue and the formatting module', () => {
     const doubled = [...swahili].filter(([, text]) => /\bsaa\s+\{\{(time|since|seen|when)\}\}/i.test(text) && timePlaceholders.test(text)).map(([key, text]) => `${key}: ${text}`);
     expect(doubled).toEqual([]);
   });
+
+  it('puts no count before the word it counts in Kiswahili ("dai 1 liko…", never ", 1 karibu…")', () => {
+    // A count opening a sentence or a clause is a count before its noun, or a count with no noun at all.
+    const countFirst = /(?:^|[,;(·]\s*)\{\{(?:count|n|number|shown|done|amount)\}\}\s+\p{L}/u;
+    expect(countFirst.test(', {{count}} karibu na mwisho wa muda wa SHA')).toBe(true);
+    expect(countFirst.test(', dai {{count}} liko karibu na mwisho wa muda wa SHA')).toBe(false);
+    const before = [...swahili].filter(([, text]) => countFirst.test(text)).map(([key, text]) => `${key}: ${text}`);
+    expect(before).toEqual([]);
+  });
 });
