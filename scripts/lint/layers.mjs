@@ -11,7 +11,9 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 /**
  * Each layer: what it may import, and why (said when an import is refused). A file belongs to the
  * deepest layer holding it; folders under no layer (test/, scripts/, bench/, build/) may import
- * anything.
+ * anything. A folder may use its own inner layers; from outside a top folder, naming the folder
+ * reaches its inner layers (the station names `native-bridge`); inside it, each inner layer names
+ * exactly the others it uses.
  */
 export const layers = {
   'electron/vocabulary': { may: [], why: "SHA's closed lists are values only: everything may import them, they import nothing." },
@@ -42,6 +44,27 @@ export const layers = {
     may: ['serialport', 'node-hid', 'ws', 'fastify', 'node:*'],
     why: 'The reader layer knows nothing of the station, the exchange or the UI, and never Electron.',
   },
+  // The reader layer's own layers: a protocol never sees a transport, a transport never parses a
+  // protocol, a driver takes any ByteTransport (never a concrete one), product code never the emulators.
+  'native-bridge/protocols': { may: [], why: 'Framing is pure: bytes in, bytes out, nothing outside this folder (not even Node).' },
+  'native-bridge/transports': { may: [], why: 'The ByteTransport interface is a type alone.' },
+  'native-bridge/transports/serial': { may: ['native-bridge/transports', 'serialport'], why: 'A transport moves bytes over its port and never parses a protocol.' },
+  'native-bridge/transports/hid-cp2110': { may: ['native-bridge/transports', 'node-hid'], why: 'A transport moves bytes over its bridge and never parses a protocol.' },
+  'native-bridge/drivers': {
+    may: ['native-bridge/protocols', 'native-bridge/transports', 'node:*'],
+    why: 'A driver joins a protocol to any ByteTransport: never a concrete transport.',
+  },
+  'native-bridge/manager': {
+    may: ['native-bridge/drivers', 'native-bridge/transports', 'native-bridge/transports/serial', 'native-bridge/transports/hid-cp2110', 'native-bridge/agent', 'native-bridge/service', 'native-bridge/cli', 'serialport'],
+    why: 'The manager finds readers and opens them on a concrete transport.',
+  },
+  'native-bridge/agent': { may: ['ws', 'node:*'], why: 'The hardware-service monitor speaks to the exchange’s service alone.' },
+  'native-bridge/service': { may: ['native-bridge/drivers', 'native-bridge/agent', 'fastify', 'ws', 'node:*'], why: 'The local device service serves the readers through their interface.' },
+  'native-bridge/emulators': { may: ['native-bridge/protocols', 'serialport', 'node:*'], why: 'Emulators are test tools: they speak the protocols over a serial port.' },
+  'native-bridge/cli': {
+    may: ['native-bridge/drivers', 'native-bridge/protocols', 'native-bridge/transports/serial', 'node:*'],
+    why: 'The reader CLI opens a reader on a serial port.',
+  },
 };
 
 /** Files of a layer that are build tooling, not the layer's code (the renderer's Vite config). */
@@ -67,6 +90,17 @@ export function targetOf(fromRelative, specifier) {
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
+const within = (inner, outer) => inner.startsWith(`${outer}/`);
+/** The layers inside no other: the folders of the root README's table. */
+export const topLayers = names.filter((name) => !names.some((outer) => within(name, outer)));
+const topOf = (name) => topLayers.find((top) => name === top || within(name, top)) ?? name;
+
+/** Whether a file of `layer` (allowed `may`) may import what `target` names. */
+export function allowed(layer, may, target) {
+  if (target === layer || within(target, layer) || may.includes(target)) return true;
+  return topOf(target) !== topOf(layer) && may.some((name) => within(target, name));
+}
+
 const rule = {
   meta: {
     type: 'problem',
@@ -82,7 +116,7 @@ const rule = {
     const check = (source) => {
       if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
       const target = targetOf(relative, source.value);
-      if (target === layer || may.includes(target)) return;
+      if (allowed(layer, may, target)) return;
       context.report({ node: source, messageId: 'outside', data: { layer, target, specifier: source.value, allowed: may.length === 0 ? 'nothing' : may.join(', '), why } });
     };
     return {

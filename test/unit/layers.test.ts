@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
-import { layerOf, layers as allowLists, targetOf } from '../../scripts/lint/layers.mjs';
+import { layerOf, layers as allowLists, targetOf, topLayers } from '../../scripts/lint/layers.mjs';
 
 const names = Object.keys(allowLists);
 const sorted = (values: Iterable<string>) => [...values].sort();
@@ -45,7 +45,16 @@ describe('the import allow-lists and the READMEs say the same', () => {
 
   it('the root README’s folder table has a row per layer with the same list', () => {
     const table = rootTable(readFileSync('README.md', 'utf8'));
-    for (const layer of names) expect([layer, sorted(table.get(layer) ?? ['(no row)'])]).toEqual([layer, sorted(allowLists[layer]!.may)]);
+    for (const layer of topLayers) expect([layer, sorted(table.get(layer) ?? ['(no row)'])]).toEqual([layer, sorted(allowLists[layer]!.may)]);
+  });
+
+  it('an inner layer asks for no package its folder does not allow', () => {
+    const isPackage = (name: string) => !names.includes(name);
+    const beyond = names.flatMap((layer) => {
+      const top = topLayers.find((t) => layer.startsWith(`${t}/`));
+      return top === undefined ? [] : allowLists[layer]!.may.filter((name) => isPackage(name) && !allowLists[top]!.may.includes(name)).map((name) => `${layer}: ${name}`);
+    });
+    expect(beyond).toEqual([]);
   });
 });
 
@@ -54,7 +63,7 @@ describe('the allow-list rule', () => {
     expect(layerOf('electron/station/patients/directory.ts')).toBe('electron/station');
     expect(layerOf('scripts/start.ts')).toBeNull();
     expect(targetOf('electron/station/patients/directory.ts', '../../payer')).toBe('electron/payer');
-    expect(targetOf('electron/station/db.ts', '../../native-bridge/manager')).toBe('native-bridge');
+    expect(targetOf('electron/station/db.ts', '../../native-bridge/manager')).toBe('native-bridge/manager');
     expect(targetOf('electron/station/db.ts', './sealing')).toBe('electron/station');
     expect(targetOf('renderer/main.tsx', 'node:fs')).toBe('node:*');
     expect(targetOf('renderer/main.tsx', 'fs/promises')).toBe('node:*');
@@ -76,5 +85,14 @@ describe('the allow-list rule', () => {
     expect(await refusals("export const m = await import('node:fs');\n", 'renderer/features/x.ts')).toHaveLength(1);
     expect(await refusals("import { x } from '../vocabulary';\nexport const y = x;\n", 'electron/contract/uses.ts')).toEqual([]);
     expect(await refusals("import { x } from '../contract';\nexport const y = x;\n", 'electron/vocabulary/uses.ts')).toHaveLength(1);
+  });
+
+  it('keeps the reader layer’s own layers apart, and lets the station reach them by naming the folder', async () => {
+    expect(await refusals("import { SerialTransport } from '../transports/serial';\nexport const t = SerialTransport;\n", 'native-bridge/drivers/uses.ts')).toEqual([
+      expect.stringMatching(/^native-bridge\/drivers may not import native-bridge\/transports\/serial .*never a concrete transport/),
+    ]);
+    expect(await refusals("import type { ByteTransport } from '../transports/transport';\nexport type T = ByteTransport;\n", 'native-bridge/drivers/uses.ts')).toEqual([]);
+    expect(await refusals("import { hex } from '../hex';\nimport { Buffer } from 'node:buffer';\nexport const h = [hex, Buffer];\n", 'native-bridge/protocols/zfm/uses.ts')).toHaveLength(1);
+    expect(await refusals("import { ReaderManager } from '../../native-bridge/manager';\nexport const m = ReaderManager;\n", 'electron/station/uses.ts')).toEqual([]);
   });
 });
