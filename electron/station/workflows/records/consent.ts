@@ -3,15 +3,13 @@ import { z } from 'zod';
 import { consentState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { ConsentWorkflow } from '../types';
-import { interventionBrief, patientFacts, patientFactsV2, recordBase, serviceType, verificationData, type Agrees } from './shared';
+import { careFields, patientFactsV2, recordBase, verificationData, type Agrees } from './shared';
 
 /** Version 1: as kept up to 2026-11-28 (unversioned then). */
 const consentV1 = z.strictObject({
   ...recordBase('consent', consentState),
   data: z.strictObject({
-    patient: patientFacts,
-    intervention: interventionBrief,
-    serviceType,
+    ...careFields,
     verification: verificationData,
     visitWorkflowId: z.string().nullable(),
     openVisitGuid: z.string().optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { dischargeReason, dischargeState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { DischargeWorkflow } from '../types';
-import { interventionBrief, patientFacts, patientFactsV2, recordBase, serviceType, verificationData, type Agrees } from './shared';
+import { careFields, patientFactsV2, recordBase, verificationData, type Agrees } from './shared';
 
 const referral = z.strictObject({ code: z.string(), name: z.string() });
 
@@ -12,9 +12,7 @@ const dischargeV1 = z.strictObject({
   ...recordBase('discharge', dischargeState),
   data: z.strictObject({
     visitWorkflowId: z.string(),
-    patient: patientFacts,
-    intervention: interventionBrief,
-    serviceType,
+    ...careFields,
     closeBy: z.enum(['discharge', 'submit']),
     consentToken: z.string(),
     verification: verificationData,

@@ -41,6 +41,9 @@ export const patientFactsV2 = patientFacts.extend({
     .optional(),
 });
 
+/** Who and what a consent, a visit and a discharge are for, as version 1 keeps them: the patient, the service and its type. */
+export const careFields = { patient: patientFacts, intervention: interventionBrief, serviceType } as const;
+
 export const verificationData = z.strictObject({
   purpose: verificationStep.shape.purpose,
   stage: verificationStep.shape.stage,
@@ -85,7 +88,7 @@ export const heldPaper = z.strictObject({
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-export { interventionBrief, serviceType, stationError };
+export { interventionBrief };
 
 /** The fields every workflow record starts with, its kind fixed and its state one of its machine's. */
 export function recordBase<K extends WorkflowKind, S extends z.ZodType<string>>(kind: K, state: S) {

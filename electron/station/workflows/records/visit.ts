@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { attendingDoctor, billingLine, dispensedProduct, prescriptionItem, visitState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { VisitWorkflow } from '../types';
-import { claimReadBack, interventionBrief, patientFacts, patientFactsV2, recordBase, serviceType, type Agrees } from './shared';
+import { careFields, claimReadBack, patientFactsV2, recordBase, type Agrees } from './shared';
 
 const dispenseEntry = z.strictObject({
   ref: z.string(),
@@ -32,9 +32,7 @@ const prescription = z.strictObject({
 const visitV1 = z.strictObject({
   ...recordBase('visit', visitState),
   data: z.strictObject({
-    patient: patientFacts,
-    intervention: interventionBrief,
-    serviceType,
+    ...careFields,
     closeBy: z.enum(['discharge', 'submit']),
     consentToken: z.string().nullable(),
     openedWith: z.union([z.strictObject({ authGuid: z.string() }), z.strictObject({ otp: z.string() })]),
