@@ -113,7 +113,7 @@ function about(source: RecordSource, key: string, kind: string | null): Pick<Aud
 function describe(source: RecordSource, kind: string | null): string {
   switch (source) {
     case 'workflow':
-      return `a ${kind ?? 'workflow'} workflow`;
+      return kind === null ? 'a workflow' : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} workflow`;
     case 'patient':
       return 'a looked-up patient';
     case 'setting':
