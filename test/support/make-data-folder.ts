@@ -17,6 +17,7 @@ import { createExchangeClient } from '../../electron/payer';
 import { startSandbox, TERMINOLOGY } from '../../electron/sandbox';
 import { createStation, FileSecretStore, nativeReaders } from '../../electron/station';
 import { EXCHANGE_FILE, MANIFEST_FILE, type ExchangeLog, type FixtureManifest } from './data-folder';
+import { HERNIA_NOTES, HERNIA_PREAUTH } from './elective';
 import { startWireRecorder } from './wire-recorder';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -26,7 +27,6 @@ const FACILITY = { clientId: 'demo-hospital', clientSecret: 'demo-hospital-secre
 const IT_OFFICER = { name: 'IT officer', role: 'administrator' as const, pin: 'Admin7731' };
 const NURSE = { name: 'Amina Wekesa', role: 'nurse' as const, pin: 'Ward4821', nationalId: '23456789' };
 const DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
-const SURGEON = { identificationType: 'registration_number', identificationNumber: 'A23456', regulationBody: 'KMPDC' };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
 
 function git(...args: string[]): string {
@@ -132,13 +132,8 @@ async function main(): Promise<void> {
     await until(() => ok('workflow.get', { workflowId: elective.workflowId }), (v) => v.state === 'verified', 'phase one’s consent');
     const waiting = await ok('elective.submitPreauth', {
       workflowId: elective.workflowId,
-      serviceStart: '2030-01-15',
-      serviceEnd: '2030-01-17',
-      requestedAmountKes: 65_000,
-      diagnoses: [{ code: 'DD51' }],
-      doctor: SURGEON,
-      notificationEmail: 'claims@hospital.example',
-      clinicalNotes: 'Reducible right inguinal hernia',
+      ...HERNIA_PREAUTH,
+      clinicalNotes: HERNIA_NOTES,
       documents: [{ documentType: 'REQUEST_FORM_BY_RELEVANT_CONSULTANT', title: 'Surgeon’s request', fileName: 'request.pdf', contentType: 'application/pdf', dataBase64: PDF.toString('base64') }],
     });
 

@@ -3,7 +3,7 @@
 // the doctor's and SHA's answers) and the activity record with the patient each entry concerns,
 // masked — through the bridge, against the running sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
+import { eventually, HERNIA_PREAUTH, presentAtPage, startWorld, stepOf, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -45,15 +45,7 @@ describe('the ward’s queue', () => {
     const started = await s.ok('consent.startFingerprint', { workflowId: elective.workflowId });
     await presentAtPage(stepOf(started)!.fingerprint!.link!.url, template);
     await eventually(() => s.ok('workflow.get', { workflowId: elective.workflowId }), (v) => v.state === 'verified', 'phase-one consent');
-    await s.ok('elective.submitPreauth', {
-      workflowId: elective.workflowId,
-      serviceStart: '2030-01-15',
-      serviceEnd: '2030-01-17',
-      requestedAmountKes: 65_000,
-      diagnoses: [{ code: 'DD51' }],
-      doctor: SURGEON,
-      notificationEmail: 'claims@hospital.example',
-    });
+    await s.ok('elective.submitPreauth', { workflowId: elective.workflowId, ...HERNIA_PREAUTH });
     const waiting = await queued();
     expect(waiting.view.state).toBe('awaiting-doctor');
     expect(Date.parse(waiting.since)).toBeGreaterThanOrEqual(Date.parse(begun.since));

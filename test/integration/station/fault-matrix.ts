@@ -11,7 +11,7 @@ import type { CommandInput, CommandName, CommandOutcome, StationError, WorkflowV
 import { operations } from '../../../electron/payer';
 import { startSandbox, type RunningSandbox } from '../../../electron/sandbox';
 import { startFaultProxy, type Fault, type FaultPlan, type FaultProxy } from '../../support/fault-proxy';
-import { ControlApi, DOCTOR, openStation, presentAtPage, stepOf, SURGEON, type StationHandle } from './harness';
+import { ControlApi, DOCTOR, HERNIA_NOTES, HERNIA_PREAUTH, openStation, presentAtPage, stepOf, SURGEON, type StationHandle } from './harness';
 
 export type FlowName = 'B-sms' | 'B-fingerprint' | 'A' | 'A-sms' | 'C';
 
@@ -50,15 +50,7 @@ const TIMING = { authorizationPollMs: 40, preauthPollMs: 80, smsResendCooldownMs
 export const NATIONAL_ID: Record<FlowName, string> = { 'B-sms': '30000002', 'B-fingerprint': '30000001', A: '30000001', 'A-sms': '30000002', C: '30000002' };
 const REFERENCE = 'AMB-MATRIX-1';
 const EMERGENCY_DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A34567', regulationBody: 'KMPDC' };
-const PREAUTH = {
-  serviceStart: '2030-01-15',
-  serviceEnd: '2030-01-17',
-  requestedAmountKes: 65_000,
-  diagnoses: [{ code: 'DD51' }],
-  doctor: SURGEON,
-  notificationEmail: 'claims@hospital.example',
-  clinicalNotes: 'Reducible right inguinal hernia',
-};
+const PREAUTH = { ...HERNIA_PREAUTH, clinicalNotes: HERNIA_NOTES };
 
 /** How a nurse reaches the station: its bridge, in this process or another. */
 export type Invoke = <N extends CommandName>(name: N, input: CommandInput<N>) => Promise<CommandOutcome<N>>;

@@ -2,7 +2,7 @@
 // running sandbox (the doctor's and the payer's approvals through its control API).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StationHandle } from './harness';
-import { eventually, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
+import { eventually, HERNIA_NOTES, HERNIA_PREAUTH, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -12,15 +12,7 @@ afterAll(async () => {
   await world.close();
 });
 
-const preauthRequest = {
-  serviceStart: '2030-01-15',
-  serviceEnd: '2030-01-17',
-  requestedAmountKes: 65_000,
-  diagnoses: [{ code: 'DD51' }],
-  doctor: SURGEON,
-  notificationEmail: 'claims@hospital.example',
-  clinicalNotes: 'Reducible right inguinal hernia',
-};
+const preauthRequest = { ...HERNIA_PREAUTH, clinicalNotes: HERNIA_NOTES };
 
 async function electiveCode(s: StationHandle, patientRef: string): Promise<string> {
   const page = await s.ok('benefits.interventions', { patientRef, scenario: 'elective-preauth', pageSize: 5 });

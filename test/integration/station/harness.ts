@@ -16,8 +16,7 @@ export const FACILITIES = {
 } as const;
 
 export const DOCTOR = { identificationType: 'registration_number', identificationNumber: 'A12345', regulationBody: 'KMPDC' };
-/** The surgeon of the demo world's elective admissions (flow A). */
-export const SURGEON = { identificationType: 'registration_number', identificationNumber: 'A23456', regulationBody: 'KMPDC' };
+export { HERNIA_NOTES, HERNIA_PREAUTH, SURGEON } from '../../support/elective';
 export const WORKSTATION = 'WS-IDHINI-TEST-01';
 
 export const fastTiming = { authorizationPollMs: 50, preauthPollMs: 100, smsResendCooldownMs: 200, reconcileRetryMs: 200, exchangeTimeoutMs: 10_000 };

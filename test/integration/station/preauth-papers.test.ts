@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memorySecretStore } from '../../../electron/station';
 import type { StationHandle } from './harness';
-import { eventually, openStation, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
+import { eventually, HERNIA_PREAUTH, openStation, presentAtPage, startWorld, stepOf, SURGEON, type World } from './harness';
 
 let world: World;
 beforeAll(async () => {
@@ -22,14 +22,7 @@ const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 const consultantForm = { documentType: 'REQUEST_FORM_BY_RELEVANT_CONSULTANT', title: 'Surgeon’s request', fileName: 'request.pdf', contentType: 'application/pdf', dataBase64: PDF.toString('base64') } as const;
 const scan = { documentType: 'IMAGING_REPORT', title: 'Ultrasound', fileName: 'ultrasound.png', contentType: 'image/png', dataBase64: PNG.toString('base64') } as const;
 
-const preauthRequest = {
-  serviceStart: '2030-01-15',
-  serviceEnd: '2030-01-17',
-  requestedAmountKes: 65_000,
-  diagnoses: [{ code: 'DD51' }],
-  doctor: SURGEON,
-  notificationEmail: 'claims@hospital.example',
-};
+const preauthRequest = HERNIA_PREAUTH;
 
 async function beginElective(s: StationHandle, idNumber: string) {
   const patient = await s.ok('patient.lookUp', { idType: 'National ID', idNumber, serviceType: 'INPATIENT' });
