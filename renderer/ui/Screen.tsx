@@ -3,7 +3,7 @@
 // flow) beside it, the patient banner under them, and the screen's content. The heading, the
 // stepper and the banner stay at the top while the content scrolls: the patient in hand is always
 // in view. Its next step goes in the action bar (ui/ActionBar.tsx).
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 
 export function Screen({
@@ -24,9 +24,26 @@ export function Screen({
   readonly children: ReactNode;
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const top = useRef<HTMLDivElement>(null);
+  const hasBanner = banner !== undefined;
   useEffect(() => {
     if (focusHeading) heading.current?.focus();
   }, [focusHeading]);
+  // What scrolls into view (a focused field, a control reached by Tab, an error) stops below the
+  // kept-in-view top, never under it: the scrolling area's scroll padding follows its height.
+  useLayoutEffect(() => {
+    const kept = top.current;
+    const area = kept?.closest<HTMLElement>('.main');
+    if (kept === null || area === null || area === undefined) return undefined;
+    const follow = () => area.style.setProperty('scroll-padding-top', `${kept.offsetHeight}px`);
+    follow();
+    const observer = new ResizeObserver(follow);
+    observer.observe(kept);
+    return () => {
+      observer.disconnect();
+      area.style.removeProperty('scroll-padding-top');
+    };
+  }, [hasBanner]);
   const head = (
     <div className="screen-head">
       <h1 id="screen-title" ref={heading} tabIndex={-1}>
@@ -38,10 +55,10 @@ export function Screen({
   );
   return (
     <section className="screen" aria-labelledby="screen-title">
-      {banner === undefined ? (
+      {!hasBanner ? (
         head
       ) : (
-        <div className="screen-top">
+        <div className="screen-top" ref={top}>
           {head}
           {banner}
         </div>
