@@ -151,4 +151,52 @@ describe('the patient in hand, back where she was', () => {
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
     await page.getByRole('region', { name: OTIENO }).waitFor();
   });
+
+  it('forgives codes: no more digits than a code has, a wrong code cleared with its error in view, the last try saying what comes next, then the right code confirming itself (30000002, another service)', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Patients' }).click();
+    const field = page.getByRole('textbox', { name: 'ID number' });
+    await field.fill('30000002');
+    await field.press('Enter');
+    await page.getByRole('button', { name: 'Consent for another service' }).click();
+    await page.getByRole('combobox', { name: 'Kind of service' }).selectOption('per-diem');
+    await page.getByRole('listbox', { name: 'Interventions' }).getByRole('option').first().click();
+    await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+    const before = (await station.sandbox.smsCodes('30000002')).length;
+    await page.getByRole('button', { name: 'Send code' }).click();
+    const right = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
+    const code = page.getByRole('textbox', { name: 'SMS code' });
+    expect(Number(await code.getAttribute('maxlength'))).toBe(right.length);
+    const wrong = (n: number) => String((Number(right) + n) % 10 ** right.length).padStart(right.length, '0');
+
+    // A wrong code typed with a digit too many: only the code's length is taken, it confirms itself, is refused and cleared.
+    await code.pressSequentially(`${wrong(1)}9`);
+    await page.getByText('Wrong code. 2 tries left.').waitFor();
+    await expect.poll(() => code.inputValue()).toBe('');
+    const bar = await page.getByRole('region', { name: 'Next step' }).boundingBox();
+    const error = await page.getByText('Wrong code. 2 tries left.').boundingBox();
+    expect(error!.y + error!.height, 'the error above the action bar, in view').toBeLessThanOrEqual(bar!.y);
+
+    await code.pressSequentially(wrong(2));
+    await page.getByText(/Wrong code\. 1 try left\. If this next code is wrong too/).waitFor();
+    await expect.poll(() => code.inputValue()).toBe('');
+
+    await code.pressSequentially(right);
+    await page.getByText('Visit open', { exact: true }).waitFor();
+  });
+
+  it('takes the visit-end code by itself once complete, as consent does (30000002)', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Open visit' }).click();
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Discharge' }).click();
+    await page.getByRole('heading', { name: 'Discharge authorization' }).or(page.getByRole('heading', { name: 'End-of-visit authorization' })).waitFor();
+    await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+    const before = (await station.sandbox.smsCodes('30000002')).length;
+    await page.getByRole('button', { name: 'Send code' }).click();
+    const code = page.getByRole('textbox', { name: 'SMS code' });
+    await code.waitFor();
+    expect(await page.getByRole('combobox', { name: 'Reason' }).count()).toBe(0);
+    await code.pressSequentially(await nextCode(() => station.sandbox.smsCodes('30000002'), before));
+    // No press: the code is taken as soon as it is complete.
+    await page.getByRole('combobox', { name: 'Reason' }).waitFor();
+  });
 });

@@ -229,7 +229,8 @@ export function verificationNextActions(v: VerificationData | null): Verificatio
       if (sms) out.push('consent.sendSms');
       break;
     case 'sms-sent':
-      out.push('consent.confirmSms', 'consent.sendSms');
+      // After three wrong codes no more are tried (the escape: the fingerprint, or SHA's permission).
+      if (v.failedAttempts < MAX_CODE_FAILURES) out.push('consent.confirmSms', 'consent.sendSms');
       if (fp) out.push('consent.startFingerprint');
       break;
     case 'awaiting-fingerprint':
@@ -437,6 +438,7 @@ export async function sendSms<W extends AnyWorkflow>(ctx: Ctx, host: Verificatio
 export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, code: string): Promise<void> {
   const v = requireStep(host, wf);
   if (v.stage !== 'sms-sent') fail('WRONG_STATE', 'Send the SMS code first.', { state: v.stage });
+  if (v.failedAttempts >= MAX_CODE_FAILURES) fail('WRONG_STATE', 'Three wrong codes: no more codes are tried. Take the fingerprint, or ask SHA to allow this patient SMS codes.', { state: v.stage });
   ctx.scrubber.add(code.length >= 4 ? code : undefined);
   const spec = host.confirmCall(ctx, wf, code);
   if (spec === null) {
@@ -700,6 +702,8 @@ function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
           const ref = host.patientRef(wf as W);
           if (ref !== null) ctx.patients.markWhitelisted(ref);
           reroute(ctx, v, { whitelisted: true });
+          // SHA's permission is the way on after three wrong codes: new codes may be tried.
+          v.failedAttempts = 0;
         }
         ctx.engine.save(wf);
       });

@@ -1,11 +1,13 @@
 // Consent by SMS code: the words to read to the patient, the masked contacts to pick from (the main
 // one preselected; "Send code" is the action bar's, submitting this form), resend after the cooldown,
-// the code the patient reads out. Where the code opens the visit, a code typed
-// to its full length confirms itself (no press); "Confirm" stays for a shorter code or a second
-// try, and joins a confirmation already on its way instead of sending the code twice; once the
-// code is accepted the form stays, read-only, beside the open visit. Elsewhere (the visit end, an
-// emergency patient's identification) the code is kept for a later call and the nurse confirms it.
-import { useRef, useState } from 'react';
+// the code the patient reads out. The field takes no more digits than the exchange's codes have, and
+// a code typed to its full length confirms itself (no press) wherever it is asked — consent, the
+// visit end, an emergency patient's identification; "Confirm" stays for a second try, and joins a
+// confirmation already on its way instead of sending the code twice. A refused code is cleared, the
+// error beside the empty field, scrolled into view; the last try says what comes after it, and once
+// no try is left the field is closed and no Confirm is offered (the way on is the fingerprint or
+// SHA's permission, above). Once the code is accepted the form stays, read-only, beside the open visit.
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { VerificationStep } from '../../../electron/contract';
 import { useFormat } from '../../i18n/format';
@@ -27,7 +29,6 @@ export function SmsPanel({
   sms,
   sent,
   accepted,
-  confirmsItself,
   fallback,
   purpose,
   next,
@@ -37,8 +38,6 @@ export function SmsPanel({
   readonly sent: boolean;
   /** The code was accepted: the visit it opened is shown beside. */
   readonly accepted: boolean;
-  /** A code typed to its full length is confirmed without a press. */
-  readonly confirmsItself: boolean;
   /** The fallback after unusable fingerprints: its own words to the patient are on screen already. */
   readonly fallback: boolean;
   /** What the patient agrees to, said in the words read to them. */
@@ -56,14 +55,26 @@ export function SmsPanel({
   const [tried, setTried] = useState(false);
   /** The code last sent to be confirmed: typed again unchanged, it is not sent again by itself. */
   const confirmed = useRef<string | null>(null);
+  const field = useRef<HTMLInputElement>(null);
 
   const send = () => void run(workflowId, 'consent.sendSms', { workflowId, ...(contactId === null ? {} : { contactId }) });
   const resendAt = sms.resendAvailableAt === null ? null : Date.parse(sms.resendAvailableAt);
   const coolingDown = resendAt !== null && resendAt > now;
-  const codeValid = /^[0-9]{4,8}$/.test(code);
+  const codeValid = code.length === sms.codeLength;
   const confirming = pending === 'consent.confirmSms';
 
   const codeFailure = failure?.command === 'consent.confirmSms' ? failure.error : null;
+  /** Three wrong codes: no code is taken any more (the core offers no confirmation). */
+  const outOfTries = !accepted && sms.escapeOffered;
+  const lastTry = codeFailure?.code === 'OTP_INVALID' && codeFailure.details?.attemptsLeft === 1;
+  // A refused code is cleared for the next one, its error in view beside the field.
+  useEffect(() => {
+    if (codeFailure?.code !== 'OTP_INVALID' && codeFailure?.code !== 'OTP_EXPIRED') return;
+    setCode('');
+    confirmed.current = null;
+    field.current?.scrollIntoView({ block: 'center' });
+    field.current?.focus();
+  }, [codeFailure]);
   const confirm = (value: string) => {
     // The same code again joins its confirmation, or, refused as wrong, would only count once more.
     if (accepted || (value === confirmed.current && (confirming || codeFailure?.code === 'OTP_INVALID'))) return;
@@ -71,16 +82,16 @@ export function SmsPanel({
     void run(workflowId, 'consent.confirmSms', { workflowId, code: value });
   };
   const typed = (value: string) => {
-    const digits = value.replace(/\D/g, '').slice(0, 8);
+    const digits = value.replace(/\D/g, '').slice(0, sms.codeLength);
     setCode(digits);
-    if (confirmsItself && digits.length === sms.codeLength && digits !== confirmed.current && next.includes('consent.confirmSms')) confirm(digits);
+    if (digits.length === sms.codeLength && digits !== confirmed.current && next.includes('consent.confirmSms')) confirm(digits);
   };
 
   const codeError =
     codeFailure === null
       ? undefined
       : codeFailure.code === 'OTP_INVALID'
-        ? `${t('errors.OTP_INVALID.title')}. ${codeFailure.details?.attemptsLeft === undefined ? '' : t('errors.attemptsLeft', { count: codeFailure.details.attemptsLeft })}`
+        ? `${t('errors.OTP_INVALID.title')}. ${codeFailure.details?.attemptsLeft === undefined ? '' : t('errors.attemptsLeft', { count: codeFailure.details.attemptsLeft })}${lastTry ? ` ${t('sms.lastTry')}` : ''}`
         : codeFailure.code === 'OTP_EXPIRED'
           ? `${t('errors.OTP_EXPIRED.title')}. ${t('errors.OTP_EXPIRED.action')}`
           : undefined;
@@ -134,21 +145,24 @@ export function SmsPanel({
             }}
           >
             <TextField
+              ref={field}
               label={t('sms.codeLabel')}
               value={code}
               onChange={(event) => typed(event.target.value)}
               inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={8}
-              readOnly={accepted}
-              hint={accepted ? t('sms.accepted') : confirmsItself ? t('sms.codeHint', { count: sms.codeLength }) : t('sms.codeHintPress')}
-              error={codeError ?? (tried && !codeValid ? t('sms.codeNeeded') : undefined)}
+              maxLength={sms.codeLength}
+              readOnly={accepted || outOfTries}
+              hint={accepted ? t('sms.accepted') : outOfTries ? t('sms.noTriesLeft') : t('sms.codeHint', { count: sms.codeLength })}
+              error={codeError ?? (tried && !codeValid ? t('sms.codeNeeded', { count: sms.codeLength }) : undefined)}
               className="input-code"
               autoFocus
             />
-            <Button type="submit" tone="primary" disabled={!accepted && !next.includes('consent.confirmSms')}>
-              {t('sms.confirm')}
-            </Button>
+            {!outOfTries && (
+              <Button type="submit" tone="primary" disabled={!accepted && !next.includes('consent.confirmSms')}>
+                {t('sms.confirm')}
+              </Button>
+            )}
           </form>
           {confirming && (
             <Waiting patienceMs={patience.write} onCancel={toPatient} cancelLabel={t('consent.backToPatient')}>
@@ -156,7 +170,7 @@ export function SmsPanel({
             </Waiting>
           )}
           {!accepted && sms.failedAttempts > 0 && codeError === undefined && <p className="bad-text">{t('sms.failedAttempts', { count: sms.failedAttempts })}</p>}
-          {!accepted && (
+          {!accepted && next.includes('consent.sendSms') && (
             <div className="actions resend">
               {sms.contacts.length > 1 && (
                 <SelectField label={t('sms.resendTo')} value={contactId ?? ''} onChange={(event) => setContactId(event.target.value)} choices={contactChoices} />

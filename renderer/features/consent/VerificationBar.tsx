@@ -42,7 +42,7 @@ export function VerificationBar({ view, step, cancel }: { readonly view: Workflo
     note = <FingerprintNote step={step} />;
     actions = state.canSms ? smsButton : null;
   } else if (stage === 'sms-sent' || state.codeAccepted) {
-    note = state.codeAccepted ? null : <p>{state.opensVisit ? t('sms.barNoteItself') : t('sms.barNotePress')}</p>;
+    note = state.codeAccepted ? null : <p>{t('sms.barNoteItself')}</p>;
     actions = state.escape && state.canFingerprint ? fingerprintButton('primary') : null;
   } else if (state.escape) {
     actions = state.canFingerprint ? fingerprintButton('primary') : null;

@@ -74,7 +74,6 @@ export function VerificationPanel({ view, step }: { readonly view: WorkflowView;
           sms={step.sms}
           sent={stage === 'sms-sent' || state.codeAccepted}
           accepted={state.codeAccepted}
-          confirmsItself={state.opensVisit}
           fallback={step.route.route === 'sms-fallback'}
           purpose={purpose}
           next={state.next}

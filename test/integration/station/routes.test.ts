@@ -145,6 +145,25 @@ describe('fingerprint requests', () => {
     const view = await hospital.ok('workflow.get', { workflowId: consent.workflowId });
     expect(stepOf(view)?.sms).toMatchObject({ failedAttempts: 3, escapeOffered: true });
     expect(view.next).toContain('consent.requestWhitelist');
+    // No code is offered, or taken, after the third wrong one: the fingerprint or SHA's permission is the way on.
+    expect(view.next).not.toContain('consent.confirmSms');
+    expect(view.next).not.toContain('consent.sendSms');
+    expect(view.next).toContain('consent.startFingerprint');
+    expect(await hospital.refused('consent.confirmSms', { workflowId: consent.workflowId, code: '000000' })).toMatchObject({ code: 'WRONG_STATE' });
+
+    // SHA allows the patient SMS codes: new codes may be tried, and the right one opens the visit.
+    await hospital.ok('consent.requestWhitelist', { workflowId: consent.workflowId, reasonType: 'TECHNICAL_ISSUES' });
+    const cr = await world.control.crIdOf('30000002');
+    const request = [...world.sandbox.context.state.whitelistRequests.values()].find((w) => w.beneficiary_cr_id === cr);
+    const approved = await fetch(`${world.sandbox.url}/sandbox/otp-whitelists/${request!.guid}/approval`, { method: 'POST' });
+    expect(approved.ok).toBe(true);
+    await expect.poll(async () => stepOf(await hospital.ok('workflow.get', { workflowId: consent.workflowId }))?.whitelist?.status, { timeout: 10_000 }).toBe('approved');
+    const allowed = await hospital.ok('workflow.get', { workflowId: consent.workflowId });
+    expect(allowed.next).toContain('consent.sendSms');
+    expect(allowed.next).toContain('consent.confirmSms');
+    await hospital.ok('consent.sendSms', { workflowId: consent.workflowId });
+    const opened = await hospital.ok('consent.confirmSms', { workflowId: consent.workflowId, code: await world.control.latestCode({ patient_id: cr }, 'consent') });
+    expect(opened.state).toBe('visit-opened');
   });
 });
 
