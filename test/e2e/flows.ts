@@ -75,13 +75,14 @@ async function fallback(page: Page): Promise<void> {
 
 async function threeWrongCodes(page: Page): Promise<void> {
   await smsSent(page);
-  for (let i = 0; i < 3; i++) {
-    // A full-length code confirms itself; "Confirm" then joins it rather than sending it twice.
+  for (const [i, left] of ['2 tries', '1 try', '0 tries'].entries()) {
+    // A full-length code confirms itself; refused, it is cleared for the next one.
     await page.getByRole('textbox', { name: 'SMS code' }).fill(`00000${i}`);
-    await page.getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText('Wrong code').first().waitFor();
+    await page.getByText(`Wrong code. ${left} left.`).first().waitFor();
   }
   await page.getByText('Three wrong codes').waitFor();
+  // No code is taken any more: no Confirm to press.
+  if ((await page.getByRole('button', { name: 'Confirm' }).count()) !== 0) throw new Error('a Confirm is offered after three wrong codes');
 }
 
 async function stalePending(page: Page): Promise<void> {

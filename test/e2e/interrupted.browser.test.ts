@@ -65,6 +65,8 @@ describe('the patient in hand, back where she was', () => {
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();
     await page.getByRole('button', { name: 'Send code' }).waitFor();
     await expectBannerInFull('consent');
+    // The bar with the consent's press names the service it is for.
+    expect(await page.getByRole('region', { name: 'Next step' }).textContent()).toContain('For: General outpatient consultation');
 
     // A reload reopens consent; the renderer holds no look-up, the station names the patient.
     await page.reload();

@@ -74,8 +74,22 @@ export function VerificationBar({ view, step, cancel }: { readonly view: Workflo
     note = <p>{t('verification.blocked.title')}</p>;
   }
 
+  // The service the consent is for, named where the press is made.
+  const service = (
+    <p className="bar-service" title={view.intervention.name}>
+      {t('verification.forService')} <strong>{view.intervention.name}</strong>
+    </p>
+  );
   return (
-    <ActionBar cancel={cancel} note={note}>
+    <ActionBar
+      cancel={cancel}
+      note={
+        <>
+          {service}
+          {note}
+        </>
+      }
+    >
       {actions}
     </ActionBar>
   );
