@@ -35,13 +35,18 @@ export function Screen({
     const kept = top.current;
     const area = kept?.closest<HTMLElement>('.main');
     if (kept === null || area === null || area === undefined) return undefined;
-    const follow = () => area.style.setProperty('scroll-padding-top', `${kept.offsetHeight}px`);
+    // --kept-top also sizes what must fit beside it (features/consent: SHA's fingerprint page).
+    const follow = () => {
+      area.style.setProperty('scroll-padding-top', `${kept.offsetHeight}px`);
+      area.style.setProperty('--kept-top', `${kept.offsetHeight}px`);
+    };
     follow();
     const observer = new ResizeObserver(follow);
     observer.observe(kept);
     return () => {
       observer.disconnect();
       area.style.removeProperty('scroll-padding-top');
+      area.style.removeProperty('--kept-top');
     };
   }, [hasBanner]);
   const head = (
