@@ -35,18 +35,19 @@ export function Screen({
     const kept = top.current;
     const area = kept?.closest<HTMLElement>('.main');
     if (kept === null || area === null || area === undefined) return undefined;
-    // --kept-top also sizes what must fit beside it (features/consent: SHA's fingerprint page).
+    // --room: the height left under it, for what must fit whole (features/consent: SHA's fingerprint page).
     const follow = () => {
       area.style.setProperty('scroll-padding-top', `${kept.offsetHeight}px`);
-      area.style.setProperty('--kept-top', `${kept.offsetHeight}px`);
+      area.style.setProperty('--room', `${area.clientHeight - kept.offsetHeight}px`);
     };
     follow();
     const observer = new ResizeObserver(follow);
     observer.observe(kept);
+    observer.observe(area);
     return () => {
       observer.disconnect();
       area.style.removeProperty('scroll-padding-top');
-      area.style.removeProperty('--kept-top');
+      area.style.removeProperty('--room');
     };
   }, [hasBanner]);
   const head = (
