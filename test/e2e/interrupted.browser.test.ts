@@ -149,7 +149,7 @@ describe('the patient in hand, back where she was', () => {
     await page.getByRole('button', { name: 'Patients' }).click();
     await field.fill('30000002');
     await field.press('Enter');
-    await page.getByRole('button', { name: 'Continue the visit' }).click();
+    await page.getByRole('button', { name: 'Continue the visit', exact: true }).click();
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
     await page.getByRole('region', { name: OTIENO }).waitFor();
   });
