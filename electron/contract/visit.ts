@@ -79,6 +79,18 @@ export const visitCommands = {
   /** Submit is refused without a doctor on the claim; this attaches one (checked against the registry). */
   'visit.attachDoctor': { input: z.strictObject({ workflowId, doctor: attendingDoctor }), output: visitView },
   'visit.preview': { input: z.strictObject({ workflowId }), output: claimPreview },
+  /**
+   * Another service on the open visit's claim (POST /claims/interventions), one of the patient's
+   * covered interventions, under the consent the visit already has: no second consent or claim.
+   */
+  'visit.addService': { input: z.strictObject({ workflowId, interventionCode }), output: visitView },
+  /**
+   * Takes a service back off the claim (POST /claims/interventions/retire). SHA deletes that
+   * service's billing lines; the last service standing is not retired (the visit is closed instead).
+   */
+  'visit.retireService': { input: z.strictObject({ workflowId, interventionCode }), output: visitView },
+  /** Puts a retired service back on the claim (POST /claims/interventions/restore), without its deleted lines. */
+  'visit.restoreService': { input: z.strictObject({ workflowId, interventionCode }), output: visitView },
 };
 
 export type ClaimPreview = z.infer<typeof claimPreview>;

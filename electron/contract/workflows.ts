@@ -180,13 +180,23 @@ export const visitView = z.strictObject({
       'visit.removeDiagnosis',
       'visit.attachDoctor',
       'visit.switchIntervention',
+      'visit.addService',
+      'visit.retireService',
+      'visit.restoreService',
       'visit.close',
       'visit.preview',
       'discharge.begin',
     ]),
   ),
   patient: patientBrief,
+  /** The service the visit was opened for (the first of `services`). */
   intervention: interventionBrief,
+  /**
+   * Every service on the claim, the one it opened for first: SHA takes several on one claim and
+   * keeps a retired one (inactive, its lines deleted) until it is restored. Absent only from a
+   * core that predates several services.
+   */
+  services: z.array(interventionBrief.extend({ active: z.boolean() })).max(50).optional(),
   serviceType,
   visitNumber: z.string().max(60).nullable(),
   invoiceNumber: z.string().max(60).nullable(),

@@ -5,6 +5,7 @@ import type { Ctx } from '../workflows/context';
 import { openElectiveVisit } from '../workflows/elective';
 import type { ConsentWorkflow, VisitWorkflow } from '../workflows/types';
 import { addLine, attachDoctor, openVisit, previewVisit, removeLine, visitView } from '../workflows/visit';
+import { addService, restoreService, retireService } from '../workflows/services-on-visit';
 import { defineCommands, type StationServices } from './services';
 
 /**
@@ -44,5 +45,8 @@ export const visitCommands = (s: StationServices) => {
     'visit.removeLine': command(['visit'], (visit, c, input: ValidInput<'visit.removeLine'>) => removeLine(c, visit, input.lineId)),
     'visit.attachDoctor': command(['visit'], (visit, c, input: ValidInput<'visit.attachDoctor'>) => attachDoctor(c, visit, input.doctor)),
     'visit.preview': command(['visit'], (visit, c) => previewVisit(c, visit), (_visit, _c, preview) => preview!, { afterReconciling: 'run' }),
+    'visit.addService': command(['visit'], (visit, c, input: ValidInput<'visit.addService'>) => addService(c, visit, input.interventionCode)),
+    'visit.retireService': command(['visit'], (visit, c, input: ValidInput<'visit.retireService'>) => retireService(c, visit, input.interventionCode)),
+    'visit.restoreService': command(['visit'], (visit, c, input: ValidInput<'visit.restoreService'>) => restoreService(c, visit, input.interventionCode)),
   });
 };

@@ -45,6 +45,10 @@ export const journal = {
   removeDiagnosis: entry(claims.removeDiagnosis, 'look-up'),
   editLine: entry(claims.editLine, 'look-up'),
   switchIntervention: entry(claims.switchIntervention, 'look-up'),
+  // Several services on one claim: the preview lists each with its state.
+  addIntervention: entry(claims.addIntervention, 'look-up'),
+  retireIntervention: entry(claims.retireIntervention, 'look-up'),
+  restoreIntervention: entry(claims.restoreIntervention, 'look-up'),
   closeClaim: entry(claims.close, 'look-up'),
   setCover: entry(eligibility.setCover, 'look-up'),
   discharge: entry(claims.discharge, 'look-up'),

@@ -166,8 +166,16 @@ export interface VisitWorkflow extends Base<'visit', VisitState> {
     documentsReturnSeenAt?: string;
     /** Written on this visit (absent on visits recorded before prescriptions were kept). */
     prescriptions?: PrescriptionRecord[];
+    /**
+     * Every service on the claim, the one it opened for first, each active or retired, as SHA last
+     * answered; absent on visits recorded before several services (the one it opened for, then).
+     */
+    services?: ServiceOnVisit[];
   };
 }
+
+/** A service (intervention) on a visit's claim; a retired one is inactive at SHA, its lines deleted. */
+export type ServiceOnVisit = InterventionBrief & { active: boolean };
 
 /** A prescription as the station keeps it on its visit; `sending` until SHA's answer is in. */
 export interface PrescriptionRecord {

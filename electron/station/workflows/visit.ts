@@ -14,7 +14,7 @@ import { journal, type JournalEntry } from './journal';
 import { requireStillOpen } from './open-visits';
 import { workflowHeader } from './start';
 import { noteDocumentsReturn } from './documents-deadline';
-import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceType, VisitWorkflow } from './types';
+import type { AttendingDoctor, BillingLine, ConsentWorkflow, ElectiveWorkflow, InterventionBrief, ServiceOnVisit, ServiceType, VisitWorkflow } from './types';
 import { codeRefused, SMS_CODE_LENGTH_MEMO } from './verification';
 
 export type VisitView = z.infer<typeof visitViewSchema>;
@@ -606,6 +606,32 @@ export function applyPreview(wf: VisitWorkflow, preview: WireClaimPreview): void
   wf.data.claimStatus = preview.workflowState ?? wf.data.claimStatus;
   wf.data.invoiceNumber = preview.invoiceNumber?.slice(0, 60) ?? wf.data.invoiceNumber;
   wf.data.visitNumber = preview.visitNumber?.slice(0, 60) ?? wf.data.visitNumber;
+  servicesFromPreview(wf, preview);
+}
+
+// ---------------------------------------------------------------- several services (services-on-visit.ts)
+
+/** The visit's services, the one it opened for first (a visit recorded before several services has that one alone). */
+export function servicesOf(wf: VisitWorkflow): ServiceOnVisit[] {
+  return wf.data.services ?? [{ ...wf.data.intervention, active: true }];
+}
+
+/**
+ * The services as SHA's preview lists them, each with its state. A service the station already
+ * knows keeps its name and scenario; one added elsewhere (another station, the portal) is shown by
+ * the name SHA gives it. A preview that lists none leaves the visit's services as they were.
+ */
+export function servicesFromPreview(wf: VisitWorkflow, preview: Pick<WireClaimPreview, 'interventionStates'>): void {
+  if (preview.interventionStates.length === 0) return;
+  const known = new Map(servicesOf(wf).map((s) => [s.code, s]));
+  const listed = preview.interventionStates.slice(0, 50).map((i): ServiceOnVisit => {
+    const before = known.get(i.interventionCode);
+    const name = before?.name ?? (i.name?.trim() ? i.name.trim().slice(0, 200) : i.interventionCode);
+    return { code: i.interventionCode, name, scenario: before?.scenario ?? 'other', active: i.active };
+  });
+  // The service the visit opened for stays first, as the nurse knows the visit by it.
+  listed.sort((a, b) => Number(b.code === wf.data.intervention.code) - Number(a.code === wf.data.intervention.code));
+  wf.data.services = listed;
 }
 
 export async function previewVisit(ctx: Ctx, wf: VisitWorkflow): Promise<ClaimPreview> {
@@ -616,7 +642,9 @@ export async function previewVisit(ctx: Ctx, wf: VisitWorkflow): Promise<ClaimPr
     invoiceNumber: wf.data.invoiceNumber,
     claimStatus: claimStatusOf(p.workflowState) ?? 'OTHER',
     serviceType,
-    interventions: [wf.data.intervention],
+    interventions: servicesOf(wf)
+      .filter((s) => s.active)
+      .map(({ active: _active, ...brief }) => brief),
     lines: wf.data.lines,
     diagnoses: diagnosesOf(p.diagnoses, null, 50),
     doctor: wf.data.doctor,
@@ -685,6 +713,9 @@ export function visitView(wf: VisitWorkflow): VisitView {
           ...(wf.data.lines.some((l) => l.diagnoses.length > 0) ? (['visit.removeDiagnosis'] as const) : []),
           'visit.attachDoctor',
           'visit.switchIntervention',
+          'visit.addService',
+          ...(servicesOf(wf).filter((s) => s.active).length > 1 ? (['visit.retireService'] as const) : []),
+          ...(servicesOf(wf).some((s) => !s.active) ? (['visit.restoreService'] as const) : []),
           'visit.close',
           'visit.preview',
           'discharge.begin',
@@ -702,6 +733,7 @@ export function visitView(wf: VisitWorkflow): VisitView {
     updatedAt: wf.updatedAt,
     patient: { patientRef: wf.data.patient.ref, maskedName: wf.data.patient.maskedName },
     intervention: wf.data.intervention,
+    services: servicesOf(wf),
     serviceType: wf.data.serviceType,
     visitNumber: wf.data.visitNumber,
     invoiceNumber: wf.data.invoiceNumber,

@@ -94,6 +94,7 @@ export const visitView: WorkflowView & { kind: 'visit' } = {
   next: ['visit.addLine', 'visit.preview', 'discharge.begin'],
   patient,
   intervention: capitation,
+  services: [{ ...capitation, active: true }],
   serviceType: 'OUTPATIENT',
   visitNumber: 'VST-2025-000123',
   invoiceNumber: 'INV-000123',
@@ -425,6 +426,9 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'visit.removeDiagnosis': visitView,
   'visit.editLine': visitView,
   'visit.switchIntervention': visitView,
+  'visit.addService': { ...visitView, services: [{ ...capitation, active: true }, { code: 'SHA-05-002', name: 'Full blood count', scenario: 'other', active: true }] },
+  'visit.retireService': { ...visitView, services: [{ ...capitation, active: true }, { code: 'SHA-05-002', name: 'Full blood count', scenario: 'other', active: false }] },
+  'visit.restoreService': visitView,
   'visit.preview': {
     visitNumber: 'VST-2025-000123',
     invoiceNumber: 'INV-000123',

@@ -59,8 +59,18 @@ const visitV1 = z.strictObject({
 /** Version 2 (issue 23): the patient may carry the patient in full while the workflow is open. */
 const visitV2 = visitV1.extend({ data: visitV1.shape.data.extend({ patient: patientFactsV2 }) });
 
-// A version 1 record is a version 2 record without the patient in full.
-export const visitRecord = versioned(visitV1).then(visitV2, (v1) => v1);
+/**
+ * Version 3 (issue 22): every service on the claim with its state (`services`); a version 2 visit
+ * had the one it opened for, which the code reads as its only service, so the step adds nothing.
+ */
+const visitV3 = visitV2.extend({
+  data: visitV2.shape.data.extend({ services: z.array(interventionBrief.extend({ active: z.boolean() })).optional() }),
+});
 
-const agrees: Agrees<typeof visitV2, VisitWorkflow> = true;
+export const visitRecord = versioned(visitV1)
+  // A version 1 record is a version 2 record without the patient in full.
+  .then(visitV2, (v1) => v1)
+  .then(visitV3, (v2) => v2);
+
+const agrees: Agrees<typeof visitV3, VisitWorkflow> = true;
 void agrees;
