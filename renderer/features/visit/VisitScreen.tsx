@@ -12,7 +12,7 @@ import { run, useWorkflows } from '../../state/workflows';
 import type { ViewOf } from '../../state/workflows';
 import { ActionBar } from '../../ui/ActionBar';
 import { Button } from '../../ui/Button';
-import { TextField } from '../../ui/Field';
+import { SelectField, TextField } from '../../ui/Field';
 import { ErrorNotice, Notice } from '../../ui/Notice';
 import { Screen } from '../../ui/Screen';
 import { DiagnosisSearch, diagnosisInput, emptyDiagnosis, isDiagnosisGiven, type DiagnosisDraft } from '../lookups/DiagnosisSearch';
@@ -25,6 +25,7 @@ import { WorkflowError } from '../shared/WorkflowError';
 import { HealthRecordPanel } from '../programmes/HealthRecordPanel';
 import { VisitClosedNotice, VisitCorrections } from '../corrections/VisitCorrections';
 import { PreviewPanel } from './PreviewPanel';
+import { ServicesSection, visitServices } from './ServicesSection';
 import { DocumentPicker, type ChosenDocument } from '../claims/DocumentPicker';
 import { documentTypes } from '../shared/documents';
 import { heldPaperRefusal, MAX_BYTES_TOGETHER } from '../shared/heldPapers';
@@ -77,6 +78,7 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       <WorkflowError view={view} />
       <VisitClosedNotice view={view} />
 
+      <ServicesSection view={view} />
       <LinesSection view={view} />
       <DoctorSection view={view} />
       <VisitCorrections view={view} />
@@ -208,6 +210,10 @@ const MAX_LINE_PAPERS = 5;
 function AddLineForm({ view }: { readonly view: VisitView }) {
   const { t } = useTranslation();
   const pending = useWorkflows((s) => s.pending[view.workflowId]) === 'visit.addLine';
+  // A line bills one of the visit's services standing on the claim: the one it opened for unless the nurse chooses another.
+  const billable = visitServices(view).filter((s) => s.active);
+  const [serviceCode, setServiceCode] = useState(view.intervention.code);
+  const billed = billable.find((s) => s.code === serviceCode) ?? billable[0] ?? view.intervention;
   const [description, setDescription] = useState('');
   const [price, setPrice] = useState('');
   const [quantity, setQuantity] = useState('1');
@@ -219,7 +225,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const format = useFormat();
   // The document types SHA lists for the visit's service, offered first: known while the patient's
   // services are in hand (not on a visit resumed later, where the picker offers every type alike).
-  const required = useServices((s) => knownIntervention(s, view.patient.patientRef, view.intervention.code)?.requiredDocuments ?? null);
+  const required = useServices((s) => knownIntervention(s, view.patient.patientRef, billed.code)?.requiredDocuments ?? null);
   const listed = required === null ? null : documentTypes.filter((d) => required.includes(d));
 
   const priceValue = Number(price);
@@ -251,6 +257,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
         if (!priceOk || !quantityOk || !diagnosisOk || (doctorGiven && !isDoctorComplete(doctor))) return;
         void run(view.workflowId, 'visit.addLine', {
           workflowId: view.workflowId,
+          ...(billed.code === view.intervention.code ? {} : { interventionCode: billed.code }),
           unitPriceKes: priceValue,
           quantity: quantityValue,
           diagnoses: [diagnosisInput(diagnosis)],
@@ -269,6 +276,14 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
       }}
     >
       <h3>{t('visit.lines.add')}</h3>
+      {billable.length > 1 && (
+        <SelectField
+          label={t('visit.lines.service')}
+          value={billed.code}
+          onChange={(event) => setServiceCode(event.target.value)}
+          choices={billable.map((s) => ({ value: s.code, label: `${s.name} (${s.code})` }))}
+        />
+      )}
       <div className="row">
         <TextField label={t('visit.lines.description')} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
         <TextField
