@@ -2,7 +2,8 @@
 // commands), then discharge for an inpatient claim or submit for an outpatient one. Submit is sent
 // once: after a restart the core reconciles against the claim preview before anything is re-sent.
 import { z } from 'zod';
-import { invoiceNumber, longText, timestamp, workflowId } from './common';
+import { invoiceNumber, kes, longText, shortText, timestamp, workflowId } from './common';
+import { MAX_LINE_FILES_BASE64 } from './visit';
 import { facilityCode } from './programmes';
 import { dischargeReason, dischargeView, submitReason } from './workflows';
 
@@ -37,5 +38,24 @@ export const dischargeCommands = {
       referredTo: facilityCode.optional(),
     }),
     output: dischargeView,
+  },
+  /**
+   * The invoice the station makes from SHA's billing lines of the claim, to show before the claim
+   * is sent: attached as the claim's INVOICE (and an inpatient's discharge summary as its
+   * DISCHARGE_SUMMARY) when the claim is discharged or submitted, unless the claim holds a paper of
+   * that type already (`onClaim`: the nurse's scan stands).
+   */
+  'discharge.madeInvoice': {
+    input: z.strictObject({ workflowId }),
+    output: z.strictObject({
+      title: shortText,
+      fileName: z.string().min(1).max(200),
+      pages: z.number().int().min(1),
+      lineCount: z.number().int().min(1),
+      totalKes: kes,
+      onClaim: z.boolean(),
+      /** The PDF itself, for the nurse to open. */
+      dataBase64: z.base64().min(1).max(MAX_LINE_FILES_BASE64),
+    }),
   },
 };

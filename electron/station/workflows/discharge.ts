@@ -13,10 +13,11 @@ import { referralDestinationOf, referralNotes } from '../programmes';
 import type { Ctx } from './context';
 import { OutcomeUnknown, type CallRecord } from './engine';
 import { journal } from './journal';
+import { attachMissingPapers } from './made-papers';
 import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
 import { newVerification, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
-import { applyPreview, claimStatusOf, dateTimeOf, requireOwnVisit, wireServiceType } from './visit';
+import { applyPreview, claimStatusOf, dateTimeOf, refreshFromPreview, requireOwnVisit, wireServiceType } from './visit';
 
 export type DischargeView = z.infer<typeof dischargeViewSchema>;
 
@@ -32,6 +33,25 @@ function freshStep(ctx: Ctx, visit: VisitWorkflow) {
 
 function unusableUntil(ctx: Ctx, ref: string): number | null {
   return ctx.patients.has(ref) ? ctx.patients.facts(ref).unusableUntil : null;
+}
+
+/**
+ * What SHA refuses a claim's end for, taken before the patient is asked for a code or a finger, so
+ * a discharge code is never spent on a claim SHA will refuse: the attending doctor first of all
+ * (NO_DOCTOR_ATTACHED on discharge and submit; a per-diem stay has no line to carry one). A doctor
+ * the station does not know of but SHA holds (attached at another station) is found on the claim.
+ */
+export async function requireClaimReadyToEnd(ctx: Ctx, visit: VisitWorkflow): Promise<void> {
+  // A visit that cannot be ended here at all is refused by beginDischarge, saying why.
+  if (visit.state !== 'open' || visit.data.forDispensing === true || visit.data.consentToken === null) return;
+  if (visit.data.doctor !== null || visit.data.dischargeWorkflowId !== null) return;
+  const preview = await refreshFromPreview(ctx, visit).catch(() => null);
+  if (preview?.hasDoctor === true) return;
+  fail(
+    'NO_DOCTOR',
+    'SHA refuses the claim without its attending doctor: add the doctor on the visit first. The patient is not asked for a code or a finger until then.',
+    { field: 'doctor' },
+  );
 }
 
 export function beginDischarge(ctx: Ctx, visit: VisitWorkflow): DischargeWorkflow {
@@ -151,6 +171,13 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
   const notes = referralNotes(referredTo, intent.notes);
   if (notes !== null && notes.length > 2000) fail('VALIDATION', `With the referral the notes are too long: shorten them by ${notes.length - 2000} characters.`, { field: 'notes' });
   const common = { consent_token: wf.data.consentToken, discharge_reason: intent.reason, invoice_number: invoiceNumber, ...(notes === null ? {} : { notes }), ...consent };
+  // The claim's papers the station makes (the invoice, an inpatient's discharge summary) go on the
+  // claim before it is sent, where it has none of that type; a part of the stay leaves them for the end.
+  const visit = ctx.engine.get(wf.data.visitWorkflowId);
+  if (!intent.partial && visit?.kind === 'visit') {
+    const attached = await attachMissingPapers(ctx, visit, intent);
+    if (attached.length > 0) ctx.log.info({ workflowId: wf.id, attached }, 'the station attached the papers it made to the claim');
+  }
   ctx.engine.commit(() => {
     wf.data.intent = intent;
     ctx.engine.transition(wf, 'send', `${action}${intent.partial ? ' (partial)' : ''}${referredTo === null ? '' : `, referred to ${referredTo.code}`}`);

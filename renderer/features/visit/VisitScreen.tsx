@@ -39,6 +39,9 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
   const workflowId = view.workflowId;
   const pending = useWorkflows((s) => s.pending[workflowId]);
 
+  // SHA refuses a claim without its doctor: the doctor is taken before the patient is asked for a code or a finger.
+  const doctorFirst = view.doctor === null && view.dischargeWorkflowId === null && view.next.includes('discharge.begin') && view.next.includes('visit.attachDoctor');
+
   const beginDischarge = async () => {
     if (view.dischargeWorkflowId !== null) {
       go({ name: 'workflow', workflowId: view.dischargeWorkflowId });
@@ -87,7 +90,14 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       <PreviewSection workflowId={workflowId} enabled={view.next.includes('visit.preview')} />
       <HealthRecordPanel workflowId={workflowId} enabled={view.state === 'open' || view.state === 'closing' || view.state === 'closed'} />
 
-      {(view.next.includes('discharge.begin') || view.dischargeWorkflowId !== null) && (
+      {doctorFirst && (
+        <ActionBar note={<p>{t('visit.doctorFirst.note')}</p>}>
+          <Button tone="primary" onClick={focusDoctor}>
+            {t('visit.doctorFirst.button')}
+          </Button>
+        </ActionBar>
+      )}
+      {!doctorFirst && (view.next.includes('discharge.begin') || view.dischargeWorkflowId !== null) && (
         <ActionBar note={<p>{view.closeBy === 'discharge' ? t('visit.endHintDischarge') : t('visit.endHintSubmit')}</p>}>
           {/* An inpatient is discharged; an outpatient visit is ended — which SHA calls its discharge too. */}
           <Button tone="primary" busy={pending === 'discharge.begin'} onClick={() => void beginDischarge()}>
@@ -97,6 +107,13 @@ export default function VisitScreen({ view }: { readonly view: VisitView }) {
       )}
     </Screen>
   );
+}
+
+/** Takes the nurse to the doctor's identification field. */
+function focusDoctor(): void {
+  const field = document.querySelector<HTMLInputElement>('section[aria-labelledby="doctor-title"] input[type="text"], section[aria-labelledby="doctor-title"] input:not([type])');
+  field?.scrollIntoView({ block: 'center' });
+  field?.focus();
 }
 
 function DoctorSection({ view }: { readonly view: VisitView }) {

@@ -429,6 +429,15 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'visit.addService': { ...visitView, services: [{ ...capitation, active: true }, { code: 'SHA-05-002', name: 'Full blood count', scenario: 'other', active: true }] },
   'visit.retireService': { ...visitView, services: [{ ...capitation, active: true }, { code: 'SHA-05-002', name: 'Full blood count', scenario: 'other', active: false }] },
   'visit.restoreService': visitView,
+  'discharge.madeInvoice': {
+    title: 'Invoice INV-000123',
+    fileName: 'invoice-INV-000123.pdf',
+    pages: 1,
+    lineCount: 2,
+    totalKes: 7300,
+    onClaim: false,
+    dataBase64: 'JVBERi0xLjQK',
+  },
   'visit.preview': {
     visitNumber: 'VST-2025-000123',
     invoiceNumber: 'INV-000123',
