@@ -110,6 +110,15 @@ async function visitWithLine(page: Page): Promise<void> {
   await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
   await page.getByRole('button', { name: 'Add the line' }).click();
   await page.getByRole('cell', { name: 'Consultation and dressing', exact: true }).waitFor();
+  await attachDoctor(page);
+}
+
+/** The claim's attending doctor named on the visit (the registry's A12345): SHA refuses a claim's end without one. */
+async function attachDoctor(page: Page): Promise<void> {
+  const doctor = page.getByRole('region', { name: 'Attending doctor' });
+  await doctor.getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+  await doctor.getByRole('button', { name: 'Add the doctor' }).click();
+  await doctor.getByRole('button', { name: 'Change the doctor' }).waitFor();
 }
 
 /** A billing line whose diagnosis is found by a few letters in the terminology search, not typed as a code. */
@@ -544,6 +553,7 @@ async function locked(page: Page): Promise<void> {
 }
 
 export const flows = {
+  attachDoctor,
   fillItemDetails,
   lookUp,
   lookupWithRecent,

@@ -1,8 +1,10 @@
 // The ward's day end to end through `npm run station:web` (issue 22), in Chromium on the real core:
 // an inpatient (per-diem) stay opened by SMS code takes a second service with the same picker
 // ("Add a service", "Search services", "Add to the visit"), bills it, takes it off (the nurse told
-// first that SHA deletes its line) and puts it back. axe-core on each new screen state, at
-// 1280×800 and 1024×600.
+// first that SHA deletes its line) and puts it back; then the doctor is asked for before the
+// patient (no "Discharge" while the claim has none), the invoice the station made from SHA's lines
+// is shown, and the discharge by SMS code sends the claim with it. axe-core on each new screen
+// state, at 1280×800 and 1024×600.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible, nextCode, useTrainingStation } from './support';
@@ -81,5 +83,53 @@ describe('an inpatient stay with several services (30000002, by SMS code)', () =
     await expect.poll(() => services().getByText('taken off').count()).toBe(0);
     expect(await page.getByRole('cell', { name: 'Chest X-ray, two views', exact: true }).count()).toBe(0);
     await accessibleAtBothSizes('visit with two services');
+  });
+
+  it('takes the doctor before the patient is asked, shows the invoice it made, and discharges with it', { timeout: 120_000 }, async () => {
+    const bar = page.getByRole('region', { name: 'Next step' });
+    // No doctor on the claim: the visit end is not offered; the station says so and takes the doctor first.
+    await bar.getByText('SHA refuses this claim without its attending doctor.', { exact: false }).waitFor();
+    expect(await bar.getByRole('button', { name: 'Discharge' }).count()).toBe(0);
+    await accessibleAtBothSizes('visit, the doctor first');
+    await bar.getByRole('button', { name: 'Add the doctor first' }).click();
+    const doctor = page.getByRole('region', { name: 'Attending doctor' });
+    const idField = doctor.getByRole('textbox', { name: 'Identification number' });
+    await expect.poll(() => idField.evaluate((el) => el === document.activeElement)).toBe(true);
+    await idField.fill('A12345');
+    await doctor.getByRole('button', { name: 'Add the doctor' }).click();
+    await doctor.getByRole('button', { name: 'Change the doctor' }).waitFor();
+
+    // A line on the ward's own service, then the discharge: the invoice made from SHA's lines is shown first.
+    const lineForm = page.locator('form.add-line');
+    await lineForm.getByRole('textbox', { name: 'Description (optional)' }).fill('Oxygen, per day');
+    await lineForm.getByRole('textbox', { name: 'Unit price (KES)' }).fill('1200');
+    await lineForm.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('CA40.Z');
+    await lineForm.getByRole('button', { name: 'Add the line' }).click();
+    await page.getByRole('cell', { name: 'Oxygen, per day', exact: true }).waitFor();
+    await bar.getByRole('button', { name: 'Discharge' }).click();
+    await page.getByRole('button', { name: 'Verify by SMS code' }).click();
+    const before = (await station.sandbox.smsCodes('30000002')).length;
+    await page.getByRole('button', { name: 'Send code' }).click();
+    await page.getByRole('textbox', { name: 'SMS code' }).fill(await nextCode(() => station.sandbox.smsCodes('30000002'), before));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('combobox', { name: 'Reason' }).waitFor({ timeout: 30_000 });
+    const made = page.getByRole('region', { name: 'The invoice the station made' });
+    await made.getByText(/^Invoice INV-[\w-]+: 2 billing lines, total Ksh\s6,000\.00,/).waitFor();
+    await made.getByText('It is attached to the claim as its invoice, with a discharge summary, when you discharge', { exact: false }).waitFor();
+    const open = made.getByRole('link', { name: 'Open the invoice (PDF)' });
+    expect(await open.getAttribute('href')).toMatch(/^blob:/);
+    await accessibleAtBothSizes('visit end with the invoice the station made');
+    await page.getByRole('combobox', { name: 'Reason' }).selectOption('RECOVERED');
+    await page.getByRole('button', { name: 'Discharge', exact: true }).click();
+    await page.getByText('Patient discharged').waitFor({ timeout: 30_000 });
+
+    // The claim at SHA carries the station's invoice and discharge summary, though the nurse chose no file.
+    await page.getByRole('navigation').getByRole('button', { name: /^Claims/ }).click();
+    await page.getByRole('heading', { name: 'Claims', exact: true }).waitFor();
+    await page.getByRole('main').getByRole('listitem').first().getByRole('button', { name: /^Claim INV/ }).click();
+    const papers = page.locator('section.claim-documents').getByRole('listitem');
+    await papers.filter({ hasText: /^invoice-INV-[\w-]+\.pdf · Invoice$/ }).waitFor({ timeout: 20_000 });
+    await papers.filter({ hasText: /^discharge-summary-INV-[\w-]+\.pdf · Discharge summary$/ }).waitFor();
+    expect(await papers.count()).toBe(2);
   });
 });

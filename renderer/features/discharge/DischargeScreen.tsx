@@ -25,6 +25,7 @@ import { WhoAndWhat } from '../shared/WhoAndWhat';
 import { WorkflowError } from '../shared/WorkflowError';
 import { FacilityPicker, type Facility } from '../programmes/FacilityPicker';
 import { ClaimDocumentsNotice } from '../shared/ClaimDocumentsNotice';
+import { MadeInvoice } from './MadeInvoice';
 
 type DischargeView = ViewOf<'discharge'>;
 type Reason = DischargeView['reasons'][number];
@@ -68,6 +69,7 @@ export default function DischargeScreen({ view }: { readonly view: DischargeView
         </Notice>
       )}
 
+      {closing && <MadeInvoice workflowId={view.workflowId} visitWorkflowId={view.visitWorkflowId} inpatient={inpatient} />}
       {closing && <ClaimDocumentsNotice workflowId={view.visitWorkflowId} />}
       {closing && <CloseForm view={view} cancel={cancel} />}
 

@@ -879,6 +879,10 @@ describe('visit end', () => {
       await control(inpatient, { name: 'authorize', args: [] });
       await inpatient.getByRole('button', { name: 'Open visit' }).click();
       await inpatient.getByText('added by SHA').waitFor();
+      // A per-diem stay has no line to carry the doctor: named first, before the patient is asked.
+      expect(await inpatient.getByRole('button', { name: 'Discharge' }).count()).toBe(0);
+      await inpatient.getByRole('button', { name: 'Add the doctor first' }).waitFor();
+      await flows.attachDoctor(inpatient);
       await inpatient.getByRole('button', { name: 'Discharge' }).click();
       await inpatient.getByRole('button', { name: 'Verify by fingerprint' }).click();
       await inpatient.locator('iframe').waitFor();
