@@ -72,8 +72,8 @@ describe('a claim returned for documents', () => {
     const created = (await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).at(-1);
     expect(created).toBeDefined();
     const token = created!.consent_token;
-    // SHA's side: the claim goes on for review and comes back for documents.
-    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to);
+    // SHA's side: the claim goes on for review and comes back for the facility's own invoice.
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to, to === 'DRAFT_RESUBMIT_DOCUMENTS' ? ['INVOICE'] : undefined);
 
     const tab = page.getByRole('navigation').getByRole('button', { name: /^Claims/ });
     await tab.click();
@@ -88,7 +88,9 @@ describe('a claim returned for documents', () => {
 
     await page.getByRole('heading', { name: 'Returned for documents' }).waitFor();
     await page.getByText('SHA returned the claim: it needs more documents.').waitFor();
-    await page.getByText('Missing: Invoice.', { exact: true }).waitFor();
+    // The invoice the station made went with the claim; the nurse replaces it with the facility's scan.
+    await page.getByRole('button', { name: /^Remove invoice-INV-[\w-]+\.pdf$/ }).click();
+    await page.getByText('Missing: Invoice.', { exact: true }).waitFor({ timeout: 20_000 });
     const bar = page.getByRole('region', { name: 'Next step' });
     await bar.getByText('Still missing: Invoice. SHA may refuse the claim without them.').waitFor();
     await expectAccessible(page, 'claim returned for documents');
@@ -135,7 +137,7 @@ describe('a claim returned for documents', () => {
 
     await submitAClaim();
     const token = (await station.sandbox.transitions()).filter((t) => t.entity_type === 'claim' && t.from_state === null).at(-1)!.consent_token;
-    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to);
+    for (const to of ['DISPATCHED', 'SUBMITTED_PAYER', 'DRAFT_RESUBMIT_DOCUMENTS']) await station.sandbox.payerMovesClaim(token, to, to === 'DRAFT_RESUBMIT_DOCUMENTS' ? ['INVOICE'] : undefined);
     writeFileSync(join(scans, 'scan-0001.pdf'), PDF);
     await page.getByRole('navigation').getByRole('button', { name: /^Claims/ }).click();
     await page.getByText('1 claim needs you').waitFor();

@@ -94,7 +94,7 @@ describe('an inpatient stay with several services (30000002, by SMS code)', () =
     await bar.getByRole('button', { name: 'Add the doctor first' }).click();
     const doctor = page.getByRole('region', { name: 'Attending doctor' });
     const idField = doctor.getByRole('textbox', { name: 'Identification number' });
-    await expect.poll(() => idField.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => idField.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await idField.fill('A12345');
     await doctor.getByRole('button', { name: 'Add the doctor' }).click();
     await doctor.getByRole('button', { name: 'Change the doctor' }).waitFor();
