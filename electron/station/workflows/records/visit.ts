@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { attendingDoctor, billingLine, dispensedProduct, prescriptionItem, visitState } from '../../../contract';
 import { versioned } from '../../versioned';
 import type { VisitWorkflow } from '../types';
-import { careFields, claimReadBack, patientFactsV2, recordBase, type Agrees } from './shared';
+import { careFields, claimReadBack, interventionBrief, patientFactsV2, recordBase, type Agrees } from './shared';
 
 const dispenseEntry = z.strictObject({
   ref: z.string(),
