@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import type { Metric } from '../run';
+import type { MetricSpec } from '../metric';
 import { median } from '../stats';
 import { createExchangeClient } from '../../electron/payer';
 
@@ -41,7 +41,13 @@ async function startSandboxProcess(): Promise<{ url: string; child: ChildProcess
   return { url: printed.url, child };
 }
 
-export default async function clientOverhead(): Promise<Metric[]> {
+export const specs: readonly MetricSpec[] = [
+  { name: 'client_overhead_ratio', unit: 'ratio', goal: '<= 1.15' },
+  { name: 'client_eligibility_median_ms', unit: 'ms', goal: 'context for client_overhead_ratio' },
+  { name: 'raw_eligibility_median_ms', unit: 'ms', goal: 'context for client_overhead_ratio' },
+];
+
+export default async function clientOverhead(report: (name: string, value: number) => void): Promise<void> {
   const { url, child } = await startSandboxProcess();
   const client = createExchangeClient({ baseUrl: url, credentials });
   const pool = new Pool(new URL(url).origin, { connections: 8, keepAliveTimeout: 30_000 });
@@ -91,11 +97,9 @@ export default async function clientOverhead(): Promise<Metric[]> {
     const clientMedian = median(clientTimes);
     const rawMedian = median(rawTimes);
     const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
-    return [
-      { name: 'client_overhead_ratio', value: round(clientMedian / rawMedian, 3), unit: 'ratio', goal: '<= 1.15' },
-      { name: 'client_eligibility_median_ms', value: round(clientMedian, 3), unit: 'ms', goal: 'context for client_overhead_ratio' },
-      { name: 'raw_eligibility_median_ms', value: round(rawMedian, 3), unit: 'ms', goal: 'context for client_overhead_ratio' },
-    ];
+    report('client_overhead_ratio', round(clientMedian / rawMedian, 3));
+    report('client_eligibility_median_ms', round(clientMedian, 3));
+    report('raw_eligibility_median_ms', round(rawMedian, 3));
   } finally {
     await Promise.allSettled([client.close(), pool.close()]);
     child.kill('SIGTERM');

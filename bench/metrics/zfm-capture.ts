@@ -5,7 +5,7 @@
 // both directions, counted on the host) plus the processing delays the emulator was scripted to
 // take; the ratio is the measured time over that floor, the median of several captures.
 
-import type { Metric } from '../run';
+import type { MetricSpec } from '../metric';
 import { median } from '../stats';
 import { ZfmReader } from '../../native-bridge/drivers/zfm-reader';
 import { startEmulatedDevice } from '../../native-bridge/emulators/harness';
@@ -41,7 +41,12 @@ function counting(transport: ByteTransport): { transport: ByteTransport; bytes: 
   return { transport: counted, bytes: () => bytes, reset: () => (bytes = 0) };
 }
 
-export default async function zfmCapture(): Promise<Metric[]> {
+export const specs: readonly MetricSpec[] = [
+  { name: 'zfm_capture_wire_ratio', unit: 'ratio', goal: '<= 1.10' },
+  { name: 'zfm_capture_ms', unit: 'ms', goal: 'informational (57600 baud, 3 empty polls)' },
+];
+
+export default async function zfmCapture(report: (name: string, value: number) => void): Promise<void> {
   // Realistic R503 latencies: capture < 0.2 s, feature extraction well under 0.5 s.
   const device = await startEmulatedDevice({
     protocol: 'zfm',
@@ -71,10 +76,8 @@ export default async function zfmCapture(): Promise<Metric[]> {
       await device.control.request('lift');
     }
     await reader.close();
-    return [
-      { name: 'zfm_capture_wire_ratio', value: Number(median(ratios).toFixed(3)), unit: 'ratio', goal: '<= 1.10' },
-      { name: 'zfm_capture_ms', value: Math.round(median(durations)), unit: 'ms', goal: 'informational (57600 baud, 3 empty polls)' },
-    ];
+    report('zfm_capture_wire_ratio', Number(median(ratios).toFixed(3)));
+    report('zfm_capture_ms', Math.round(median(durations)));
   } finally {
     await device.stop();
   }
