@@ -113,6 +113,12 @@ export const subBenefit = z.strictObject({
   careSetting,
   fund: z.string().max(60).nullable(),
   interventionCount: z.number().int().min(0).nullable(),
+  /**
+   * Where its interventions stand at the station: `listed` (SHA's list is in), `asking` (on its
+   * way), `unasked` (the station asks SHA for it only when the nurse picks it, searches for it, or
+   * asks for the rest: a member has ~30 lists and SHA's rate limits are unknown).
+   */
+  listing: z.enum(['listed', 'asking', 'unasked']),
 });
 
 export const paymentMechanism = z.enum(['FEE_FOR_SERVICE', 'CAPITATION', 'PER_DIEM', 'CASE_BASED', 'OTHER']);
@@ -201,6 +207,17 @@ export const patientCommands = {
       ...pageRequest,
     }),
     output: page(intervention),
+  },
+  /**
+   * Asks SHA for the lists a search points to (the exchange has no search by name): the
+   * sub-benefits under which SHA's earlier answers at this station listed a matching service, those
+   * whose name matches, and an intervention code's benefit package — two lists not asked before at
+   * most. Answers the codes of every sub-benefit it points to; their interventions come through
+   * `benefits.interventions` as usual.
+   */
+  'benefits.lookFor': {
+    input: z.strictObject({ patientRef, search: z.string().trim().min(1).max(100) }),
+    output: z.strictObject({ subBenefitCodes: z.array(z.string().min(1).max(60)).max(60) }),
   },
   'benefits.utilization': { input: z.strictObject({ patientRef, interventionCode }), output: utilization },
 };

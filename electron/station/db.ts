@@ -103,6 +103,18 @@ const schema = [
   `
   ALTER TABLE staff ADD COLUMN pin_short INTEGER CHECK (pin_short IN (0, 1));
   `,
+  // version 6: where SHA's answers have listed each intervention (its code and name under a
+  // sub-benefit), so a nurse's search asks SHA for the list it is in rather than for every list.
+  // A hint only, kept 30 days (patients/catalogue.ts); no patient in it.
+  `
+  CREATE TABLE service_catalogue (
+    code TEXT NOT NULL,
+    sub_benefit_code TEXT NOT NULL,
+    name TEXT NOT NULL,
+    seen_at TEXT NOT NULL,
+    PRIMARY KEY (code, sub_benefit_code)
+  );
+  `,
 ];
 
 /**

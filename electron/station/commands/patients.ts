@@ -33,5 +33,6 @@ export const patientCommands = (s: StationServices) =>
         input.page,
         input.pageSize,
       ),
+    'benefits.lookFor': async (input) => ({ subBenefitCodes: await s.ctx.patients.lookFor(input.patientRef, input.search) }),
     'benefits.utilization': async (input) => s.ctx.patients.utilization(input.patientRef, input.interventionCode),
   });

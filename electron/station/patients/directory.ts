@@ -2,8 +2,10 @@
 // The registry look-up and the eligibility check go out together (both need only the ID number);
 // the nurse sees "Covered" the moment eligibility is in. Then, together: the contacts, the
 // sub-benefits, and the interventions of the ward's usual sub-benefit (remembered: its code needs
-// no list), which is what consent needs — the phones and the suggested service. The rest of the
-// lists come in the background, the ward's most-used sub-benefits first (services.ts, list-queue.ts).
+// no list), which is what consent needs — the phones and the suggested service. For a patient the
+// station has looked up before, the phones and the usual list go out with the eligibility check
+// (they need only the CR number, kept with the patient). Only a few lists are asked for without
+// the nurse (services.ts, ward.ts); a patient's lists are kept for their look-ups within a shift.
 import type { z } from 'zod';
 import type { Logger } from 'pino';
 import type { recentPatient, subBenefit as subBenefitSchema, utilization as utilizationSchema } from '../../contract';
@@ -20,6 +22,7 @@ import type { SettingsStore } from '../settings';
 import { envelopeOf } from '../versioned';
 import type { InterventionBrief, PatientFacts, PatientInHandRecord, ServiceType } from '../workflows/types';
 import { briefOf, careSettingOf, type ContractIntervention } from './interventions';
+import { ServiceCatalogue } from './catalogue';
 import { ListQueue, type Lane } from './list-queue';
 import { inHandOf, recordOf, schemeChoiceNeeded, summaryOf, twoCover, type IdType, type PatientSummary, type StoredPatient } from './record';
 import { PatientServices } from './services';
@@ -29,6 +32,7 @@ import { summariseUtilization } from './utilization';
 import { suggestFor, WardHabits } from './ward';
 
 type SubBenefit = z.infer<typeof subBenefitSchema>;
+type Contacts = Awaited<ReturnType<ReturnType<ExchangeSession['client']>['consent']['contacts']>>;
 
 interface Entry extends StoredPatient {
   services: PatientServices;
@@ -39,6 +43,14 @@ interface Entry extends StoredPatient {
 const SHIFT_MS = 12 * 60 * 60 * 1000;
 /** Look-ups are kept a day, then deleted (the recent list shows a shift's). */
 const KEEP_MS = 24 * 60 * 60 * 1000;
+/**
+ * A patient's lists serve their later look-ups for a shift: the field notes keep them "per visit"
+ * (FN "Sub-benefits and interventions"), K's screens for as long as the page lives (SWR keyed by
+ * patient and sub-benefit); a visit outlasting a shift asks again.
+ */
+const LISTS_KEEP_MS = SHIFT_MS;
+/** Lists one search may ask for that were not asked for before. */
+const SEARCH_LISTS = 2;
 
 interface LookUpInput {
   idType: IdType;
@@ -54,6 +66,7 @@ export class PatientDirectory {
   private readonly entries = new Map<string, Entry>();
   private readonly lists = new ListQueue();
   private readonly ward: WardHabits;
+  private readonly catalogue: ServiceCatalogue;
   private lookUps = 0;
   // Prepared once: every look-up finds the patient's ref and stores the patient.
   private readonly selectRef;
@@ -75,6 +88,7 @@ export class PatientDirectory {
     },
   ) {
     this.ward = new WardHabits(o.settings);
+    this.catalogue = new ServiceCatalogue({ db: o.db, clock: o.clock });
     this.selectRef = o.db.prepare('SELECT ref FROM patient_refs WHERE key = ?');
     this.insertRef = o.db.prepare('INSERT INTO patient_refs (key, ref, created_at) VALUES (?, ?, ?)');
     this.upsertPatient = o.db.prepare(
@@ -90,6 +104,7 @@ export class PatientDirectory {
    * workflows keep what they need of their patient in their own record.
    */
   load(): void {
+    this.catalogue.load();
     const cutoff = new Date(this.o.clock.now() - KEEP_MS).toISOString();
     this.o.db.prepare('DELETE FROM patients WHERE julianday(looked_up_at) < julianday(?)').run(cutoff);
     const rows = this.o.db.prepare('SELECT ref, sealed FROM patients').all() as { ref: string; sealed: string }[];
@@ -103,7 +118,7 @@ export class PatientDirectory {
       }
       this.o.quarantine.release('patient', row.ref, null);
       this.teachScrubber(read.value);
-      this.entries.set(read.value.ref, this.entryOf(read.value, 0));
+      this.entries.set(read.value.ref, this.entryOf(read.value, 0, undefined));
     }
     this.o.quarantine.keepOnly('patient', new Set(rows.map((r) => r.ref)));
   }
@@ -118,6 +133,8 @@ export class PatientDirectory {
     const client = this.o.session.client();
     const query = { identification_number: input.idNumber, identification_type: input.idType };
     this.o.scrubber.add(input.idNumber, '[patient]');
+    const serviceType = input.serviceType ?? this.o.settings.values.defaultServiceType;
+    const ahead = this.askAhead(input, serviceType);
     const registry = client.registry.findPatient(query).then(
       (found) => ({ id: found.id as string | undefined, error: undefined }),
       (error: unknown) => ({ id: undefined, error }),
@@ -133,14 +150,16 @@ export class PatientDirectory {
     this.o.scrubber.add(patientId, '[patient]');
     this.o.scrubber.addName(e.fullName);
 
-    const serviceType = input.serviceType ?? this.o.settings.values.defaultServiceType;
     const record = recordOf(e, { ref: this.refOf(input), idType: input.idType, idNumber: input.idNumber, patientId, serviceType, now: this.o.clock.now() });
-    const entry = this.entryOf(record, ++this.lookUps);
+    const prior = this.entries.get(record.ref);
+    // What went out ahead is used only for the patient eligibility names, covered.
+    const fromAhead = ahead !== undefined && ahead.services.patientId === patientId && record.covered ? ahead : undefined;
+    const entry = this.entryOf(record, ++this.lookUps, fromAhead?.services ?? this.keptServices(prior, record));
     // A window opened by BIOMETRICS_NOT_FOUND_OTP_ALLOWED is the exchange's, not the look-up's: it outlives a new look-up.
-    entry.unusableUntil = this.entries.get(entry.ref)?.unusableUntil ?? null;
+    entry.unusableUntil = prior?.unusableUntil ?? null;
     this.entries.set(entry.ref, entry);
     this.persist(entry);
-    if (entry.covered) this.startDetails(entry);
+    if (entry.covered) this.startDetails(entry, fromAhead?.contacts);
     if (input.answerAt !== 'eligibility') await this.ready(entry.ref);
     return this.summary(entry);
   }
@@ -149,7 +168,7 @@ export class PatientDirectory {
   async ready(ref: string): Promise<PatientSummary> {
     const entry = this.entry(ref);
     if (entry.covered && entry.detailsLoaded === false) {
-      if (entry.details === null) this.startDetails(entry);
+      if (entry.details === null) this.startDetails(entry, undefined);
       await entry.details;
     }
     return this.summary(entry);
@@ -215,6 +234,7 @@ export class PatientDirectory {
           careSetting: careSettingOf(s.accessPoint),
           fund: text(s.fund, 60),
           interventionCount: s.allowedInterventions.length > 0 ? s.allowedInterventions.length : (count ?? null),
+          listing: entry.services.listing(s.code),
         };
       })
       .filter((s) => careSetting === undefined || s.careSetting === careSetting || s.careSetting === 'both')
@@ -242,18 +262,59 @@ export class PatientDirectory {
   }
 
   /**
+   * The lists a nurse's search points to, asked for now (SEARCH_LISTS at most that were not asked
+   * before): those SHA's earlier answers listed a matching service under (the catalogue), the
+   * sub-benefits whose name holds every word, and, for an intervention code, its benefit package's
+   * sub-benefits (R's UAT fixtures list SHA-12-001 under SHA-12-SC-01, whose parentBenefitCode is
+   * SHA-12). Answers the codes of all it points to, asked before or now.
+   */
+  async lookFor(ref: string, search: string): Promise<string[]> {
+    const { services } = this.entry(ref);
+    const words = search.trim().toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length === 0) return [];
+    const subBenefits = await services.subBenefits();
+    const own = new Set(subBenefits.map((s) => s.code));
+    const packageCode = words.map((w) => /^(sha-\d{2})-\d{3}$/.exec(w)?.[1]).find((p) => p !== undefined);
+    const pointed = [
+      ...this.catalogue.subBenefitsFor(words).filter((code) => own.has(code)),
+      ...subBenefits.filter((s) => words.every((w) => `${s.code} ${s.name ?? ''}`.toLowerCase().includes(w))).map((s) => s.code),
+      ...(packageCode === undefined
+        ? []
+        : subBenefits.filter((s) => (s.parentBenefitCode ?? '').toLowerCase() === packageCode || s.code.toLowerCase().startsWith(`${packageCode}-`)).map((s) => s.code)),
+    ];
+    let room = SEARCH_LISTS;
+    const answer: string[] = [];
+    for (const code of new Set(pointed)) {
+      if (!services.asked(code)) {
+        if (room === 0) continue;
+        room -= 1;
+        void services.list(code, 'now').catch(ignore);
+      }
+      answer.push(code);
+    }
+    return answer;
+  }
+
+  /**
    * One intervention of the patient's benefits, by code (INTERVENTION_NOT_ALLOWED when not among
-   * them): looked for in the lists already asked for, then in the others.
+   * them): looked for in the lists already asked for, then in those the catalogue saw it in, then
+   * in the others.
    */
   async intervention(ref: string, code: string): Promise<ContractIntervention> {
     const { services } = this.entry(ref);
     const listed = [...services.listed.values()].flat().find((i) => i.code === code);
     if (listed !== undefined) return listed;
     const subBenefits = await services.subBenefits();
-    const asked = subBenefits.filter((s) => services.asked(s.code));
+    const seenIn = new Set(this.catalogue.subBenefitsFor([code.toLowerCase()]));
+    const [asked, hinted, rest] = [
+      subBenefits.filter((s) => services.asked(s.code)),
+      subBenefits.filter((s) => !services.asked(s.code) && seenIn.has(s.code)),
+      subBenefits.filter((s) => !services.asked(s.code) && !seenIn.has(s.code)),
+    ];
     const found =
       (await services.interventionsOf(asked, 'now')).find((i) => i.code === code) ??
-      (await services.interventionsOf(subBenefits.filter((s) => !asked.includes(s)), 'soon')).find((i) => i.code === code);
+      (await services.interventionsOf(hinted, 'now')).find((i) => i.code === code) ??
+      (await services.interventionsOf(rest, 'soon')).find((i) => i.code === code);
     if (found === undefined) fail('INTERVENTION_NOT_ALLOWED', 'That intervention is not among the patient’s benefits.', { field: 'interventionCode' });
     return found;
   }
@@ -325,9 +386,47 @@ export class PatientDirectory {
     return e;
   }
 
-  private entryOf(stored: StoredPatient, generation: number): Entry {
-    const services = new PatientServices({ patientId: stored.patientId, covered: stored.covered, generation, queue: this.lists, client: () => this.o.session.client() });
-    return { ...stored, services, details: null };
+  /** The patient with their services: those given (kept or asked ahead), else new ones. */
+  private entryOf(stored: StoredPatient, generation: number, services: PatientServices | undefined): Entry {
+    const own = services ?? this.newServices(stored.patientId, stored.covered, stored.serviceType);
+    own.generation = generation;
+    return { ...stored, services: own, details: null };
+  }
+
+  private newServices(patientId: string, covered: boolean, serviceType: ServiceType): PatientServices {
+    return new PatientServices({
+      patientId,
+      covered,
+      generation: this.lookUps,
+      queue: this.lists,
+      client: () => this.o.session.client(),
+      since: this.o.clock.now(),
+      plan: (subBenefits, asked) => this.ward.plan(subBenefits, asked, serviceType),
+      onListed: (code, items) => this.catalogue.learn(code, items),
+    });
+  }
+
+  /** The patient's services from an earlier look-up, while they may still serve (LISTS_KEEP_MS), for the same covered patient. */
+  private keptServices(prior: Entry | undefined, now: StoredPatient): PatientServices | undefined {
+    if (prior === undefined || !prior.covered || !now.covered || prior.services.patientId !== now.patientId) return undefined;
+    return this.o.clock.now() - prior.services.since < LISTS_KEEP_MS ? prior.services : undefined;
+  }
+
+  /**
+   * For a covered patient this station has looked up before: the phones and the ward's usual list
+   * go out beside the eligibility check, since they need only the CR number kept with the patient
+   * (the nurse's next step waits on them). Used only if eligibility names the same patient, covered.
+   */
+  private askAhead(input: LookUpInput, serviceType: ServiceType): { services: PatientServices; contacts: Promise<Contacts> } | undefined {
+    const ref = this.knownRef(input);
+    const prior = ref === undefined ? undefined : this.entries.get(ref);
+    if (prior === undefined || !prior.covered) return undefined;
+    const services = this.keptServices(prior, prior) ?? this.newServices(prior.patientId, true, serviceType);
+    const usual = this.ward.usual(serviceType);
+    if (usual.subBenefitCode !== undefined) void services.list(usual.subBenefitCode, 'now').catch(ignore);
+    const contacts = this.o.session.client().consent.contacts({ patient_id: prior.patientId });
+    void contacts.catch(ignore);
+    return { services, contacts };
   }
 
   private summary(e: Entry): PatientSummary {
@@ -341,18 +440,26 @@ export class PatientDirectory {
    * by a keyed hash of the identification.
    */
   private refOf(input: LookUpInput): string {
-    const facility = this.o.settings.values.facilityCode ?? '';
-    const key = this.o.sealer.keyedHash(['patient-ref', facility.toUpperCase(), input.idType, input.idNumber.trim().toUpperCase()].join('\n'));
-    const known = this.selectRef.get(key) as { ref: string } | undefined;
-    if (known !== undefined) return known.ref;
+    const known = this.knownRef(input);
+    if (known !== undefined) return known;
     const ref = this.o.newRef();
-    this.insertRef.run(key, ref, new Date(this.o.clock.now()).toISOString());
+    this.insertRef.run(this.refKey(input), ref, new Date(this.o.clock.now()).toISOString());
     return ref;
   }
 
+  /** The patient's ref if the station has one (it mints none: a patient not found gets none). */
+  private knownRef(input: LookUpInput): string | undefined {
+    return (this.selectRef.get(this.refKey(input)) as { ref: string } | undefined)?.ref;
+  }
+
+  private refKey(input: LookUpInput): string {
+    const facility = this.o.settings.values.facilityCode ?? '';
+    return this.o.sealer.keyedHash(['patient-ref', facility.toUpperCase(), input.idType, input.idNumber.trim().toUpperCase()].join('\n'));
+  }
+
   /** Asks for the details consent needs; a failure is forgotten, so that the next ready() asks again. */
-  private startDetails(entry: Entry): void {
-    const details = this.loadDetails(entry).then(
+  private startDetails(entry: Entry, contactsAhead: Promise<Contacts> | undefined): void {
+    const details = this.loadDetails(entry, contactsAhead).then(
       () => {
         entry.details = null;
         entry.detailsLoaded = true;
@@ -368,23 +475,21 @@ export class PatientDirectory {
   }
 
   /**
-   * The contacts ∥ the sub-benefits ∥ the lists of the ward's usual and most-used sub-benefits
-   * (their codes are remembered, so they go out beside the others); the suggestion from the usual
-   * sub-benefit's list when it fits, else from the ward's sub-benefits in the exchange's order.
-   * Consent waits for the contacts and the suggestion only; the other lists follow in the
-   * background once the sub-benefits are in.
+   * The contacts (unless asked ahead) ∥ the sub-benefits ∥ the lists of the ward's usual and
+   * most-used sub-benefits (their codes are remembered, so they go out beside the others); the
+   * sub-benefits bring the ward's first few lists (ward.ts `plan`). The suggestion from the usual
+   * sub-benefit's list when it fits, else from the ward's lists in the exchange's order. Consent
+   * waits for the contacts and the suggestion only.
    */
-  private async loadDetails(entry: Entry): Promise<void> {
+  private async loadDetails(entry: Entry, contactsAhead: Promise<Contacts> | undefined): Promise<void> {
     const client = this.o.session.client();
     const { services } = entry;
     const usual = this.ward.usual(entry.serviceType);
     if (usual.subBenefitCode !== undefined) void services.list(usual.subBenefitCode, 'now').catch(ignore);
     for (const code of this.ward.mostUsed(entry.serviceType, usual.subBenefitCode)) void services.list(code, 'soon').catch(ignore);
     // The services list needs the sub-benefits, consent does not: they are not waited for here.
-    void services.subBenefits().then((all) => {
-      for (const s of this.ward.inTurn(all, entry.serviceType)) void services.list(s.code, 'background').catch(ignore);
-    }, ignore);
-    const [contacts, suggestion] = await Promise.all([client.consent.contacts({ patient_id: entry.patientId }), suggestFor(services, entry, usual)]);
+    void services.subBenefits().catch(ignore);
+    const [contacts, suggestion] = await Promise.all([contactsAhead ?? client.consent.contacts({ patient_id: entry.patientId }), suggestFor(services, entry, usual)]);
     entry.contacts = contacts.slice(0, 20).map((c) => ({ contactId: c.id.slice(0, 100), masked: maskContact(c.value), main: c.main }));
     if (entry.contacts.length > 0 && !entry.contacts.some((c) => c.main)) entry.contacts[0] = { ...entry.contacts[0]!, main: true };
     entry.suggested = suggestion === null ? null : briefOf(suggestion);

@@ -5,10 +5,17 @@ import type { SubBenefit as WireSubBenefit } from '../../payer';
 import type { SettingsStore } from '../settings';
 import type { ServiceType } from '../workflows/types';
 import { careSettingOf, suggestIntervention, type ContractIntervention } from './interventions';
+import type { Lane } from './list-queue';
 import type { PatientServices } from './services';
 
 /** The ward's most-used sub-benefits asked for beside the usual one. */
 const MOST_USED = 2;
+/**
+ * The lists a look-up asks for without anyone asking (the usual and most-used included): enough
+ * for the ward's suggestion and its everyday services, far from the ~30 a member has. The rest
+ * are asked for when the nurse picks one or her search points to one.
+ */
+export const AUTOMATIC_LISTS = 4;
 
 /** The ward's usual intervention and the sub-benefit it was listed under, as remembered. */
 export interface Usual {
@@ -40,6 +47,20 @@ export class WardHabits {
   }
 
   /**
+   * What a look-up asks for once the patient's sub-benefits are in, beside what it has asked for
+   * already: the ward's own sub-benefits (its care setting, not the emergency package), the
+   * most-used first, then in the exchange's order, up to AUTOMATIC_LISTS lists in all.
+   */
+  plan(subBenefits: readonly WireSubBenefit[], asked: ReadonlySet<string>, serviceType: ServiceType): { code: string; lane: Lane }[] {
+    const room = AUTOMATIC_LISTS - asked.size;
+    if (room <= 0) return [];
+    const ward = subBenefits.filter((s) => fitsWard(s, serviceType) && !emergencyPackage(s) && !asked.has(s.code));
+    return this.inTurn(ward, serviceType)
+      .slice(0, room)
+      .map((s) => ({ code: s.code, lane: 'soon' }));
+  }
+
+  /**
    * Remembers the intervention a visit was opened for, to suggest it next time, with the
    * sub-benefit it was listed under (so that its list is asked for beside the contacts, without
    * waiting for the sub-benefits), and counts the sub-benefit's visits (the most used are asked
@@ -65,6 +86,15 @@ export class WardHabits {
   }
 }
 
+/**
+ * A sub-benefit of the emergency package: emergency interventions carry the code prefix SHA-01 (C
+ * "What the service does"), under the sub-benefit SHA-01-SC-01 (R `docs/api/WORKFLOWS.md` §9.7).
+ * They start an emergency claim, never a ward's visit.
+ */
+function emergencyPackage(s: WireSubBenefit): boolean {
+  return (s.parentBenefitCode ?? '').trim().toUpperCase() === 'SHA-01' || /^SHA-01-/i.test(s.code);
+}
+
 export function fitsWard(s: WireSubBenefit, serviceType: ServiceType): boolean {
   const setting = careSettingOf(s.accessPoint);
   return setting === 'both' || setting === (serviceType === 'INPATIENT' ? 'inpatient' : 'outpatient');
@@ -72,9 +102,9 @@ export function fitsWard(s: WireSubBenefit, serviceType: ServiceType): boolean {
 
 /**
  * The intervention that fits the ward (suggestIntervention): from the usual sub-benefit's list
- * when it has one; else the first of the ward's sub-benefits, in the exchange's order, that has
- * one — each asked for in its turn, the first answers decide. A usual intervention whose
- * sub-benefit is not remembered is looked for in them all.
+ * when it has one; else the first of the ward's sub-benefits asked for (plan), in the exchange's
+ * order, that has one — the first answers decide. A usual intervention whose sub-benefit is not
+ * remembered is looked for in all of them. None when none of them has one: the nurse chooses.
  */
 export async function suggestFor(
   services: PatientServices,
@@ -86,7 +116,7 @@ export async function suggestFor(
     const fromUsual = pick(await services.list(usual.subBenefitCode, 'now'));
     if (fromUsual !== null) return fromUsual;
   }
-  const ward = (await services.subBenefits()).filter((s) => fitsWard(s, patient.serviceType));
+  const ward = (await services.subBenefits()).filter((s) => fitsWard(s, patient.serviceType) && services.asked(s.code));
   const lists = ward.map((s) => services.list(s.code, 'soon'));
   if (usual.code !== undefined && usual.subBenefitCode === undefined) return pick((await Promise.all(lists)).flat());
   for (const list of lists) {

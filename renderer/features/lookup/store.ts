@@ -7,7 +7,7 @@ import type { PatientSummary } from '../../../electron/contract';
 import { call } from '../../state/bridge';
 import { go } from '../../state/navigation';
 import { holdsPatientData } from '../../state/patient-data';
-import { loadServices } from '../services/store';
+import { loadServices, offerSuggestion } from '../services/store';
 
 export type IdType = PatientSummary['idType'];
 type RecentPatient = { readonly patientRef: string; readonly maskedName: string; readonly idType: IdType; readonly maskedIdNumber: string; readonly covered: boolean; readonly lookedUpAt: string };
@@ -72,8 +72,9 @@ export async function lookUp(): Promise<void> {
   const summary = answer.value;
   set({ busy: false, summary, idNumber: '', schemeError: null, details: summary.detailsLoading ? 'loading' : 'ready' });
   go({ name: 'patient', patientRef: summary.patientRef });
+  // The services beside the details, not after them: the nurse may search while the phones come.
+  if (summary.covered) loadServices(summary.patientRef, summary.suggestedIntervention?.code ?? null);
   if (summary.detailsLoading) void loadDetails();
-  else if (summary.covered) loadServices(summary.patientRef, summary.suggestedIntervention?.code ?? null);
   void loadRecent();
 }
 
@@ -83,7 +84,7 @@ export function cancelLookUp(): void {
   set({ busy: false });
 }
 
-/** The phones and the suggested service (asked of SHA again after a failure), then the services. */
+/** The phones and the suggested service (asked of SHA again after a failure), chosen unless the nurse chose first. */
 export async function loadDetails(): Promise<void> {
   const patientRef = usePatient.getState().summary?.patientRef;
   if (patientRef === undefined) return;
@@ -95,7 +96,7 @@ export async function loadDetails(): Promise<void> {
     return;
   }
   set({ summary: answer.value, details: 'ready' });
-  if (answer.value.covered) loadServices(patientRef, answer.value.suggestedIntervention?.code ?? null);
+  if (answer.value.covered) offerSuggestion(patientRef, answer.value.suggestedIntervention?.code ?? null);
 }
 
 /**

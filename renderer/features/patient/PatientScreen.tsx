@@ -28,10 +28,37 @@ import { coveredByPomsf, PomsfPanel } from '../programmes/PomsfPanel';
 import { EligibilityPanel } from './EligibilityPanel';
 import { PatientBanner, useIdentityLine } from './PatientCard';
 
+type StartsWith = Intervention['handling']['startsWith'];
+/** The service consent would start for: its code, and which workflow it starts. */
+interface Start {
+  readonly code: string;
+  readonly startsWith: StartsWith;
+}
+
+/** How a service of this scenario starts (the station's `handling.startsWith`, patients/interventions.ts). */
+function startsWithOf(scenario: Intervention['scenario']): StartsWith {
+  if (scenario === 'elective-preauth') return 'elective';
+  return scenario === 'emergency' ? 'emergency' : 'visit';
+}
+
+/**
+ * The service chosen, as its list gives it; or the station's suggestion, chosen by default, whose
+ * list has not reached the screen yet: the suggestion says enough to start consent, so the nurse
+ * never waits for the services list to begin.
+ */
+function useStart(summary: PatientSummary | null): Start | null {
+  const chosen = useServices(selectedIntervention);
+  const selected = useServices((s) => s.selected);
+  const suggested = summary?.suggestedIntervention ?? null;
+  if (chosen !== null) return { code: chosen.code, startsWith: chosen.handling.startsWith };
+  if (suggested !== null && selected === suggested.code) return { code: suggested.code, startsWith: startsWithOf(suggested.scenario) };
+  return null;
+}
+
 export default function PatientScreen() {
   const { t } = useTranslation();
   const summary = usePatient((s) => s.summary);
-  const chosen = useServices(selectedIntervention);
+  const start = useStart(summary);
   const pharmacy = useStation((s) => s.settings?.stationRole === 'pharmacy');
 
   const work = useWorkQueue(summary?.patientRef, false, summary === null);
@@ -58,7 +85,7 @@ export default function PatientScreen() {
   return (
     <Screen
       title={t('patient.title')}
-      steps={<PatientSteps position={summaryPosition(summary, chosen?.handling.startsWith ?? 'visit')} />}
+      steps={<PatientSteps position={summaryPosition(summary, start?.startsWith ?? 'visit')} />}
       banner={<PatientBanner patient={summary} kicker={t('identity.check')} />}
     >
       {openVisit !== null && !anotherConsent && <OpenVisitPanel item={openVisit} />}
@@ -116,7 +143,7 @@ function NextStep({ summary }: { readonly summary: PatientSummary }) {
   const { t } = useTranslation();
   const details = usePatient((s) => s.details);
   const busy = usePatient((s) => s.busy);
-  const chosen = useServices(selectedIntervention);
+  const start = useStart(summary);
   const suggestedComing = useServices((s) => s.selected !== null && (s.loading || s.waiting.length > 0) && selectedIntervention(s) === null);
   const failure = useWorkflows((s) => s.failures.patient);
   const cancel = closeThisPatient(t);
@@ -146,12 +173,12 @@ function NextStep({ summary }: { readonly summary: PatientSummary }) {
     return <ActionBar cancel={cancel} note={<ErrorNotice error={details} onRetry={() => void loadDetails()} />} />;
   }
   if (summary.schemeChoiceNeeded) return <ActionBar cancel={cancel} note={<p>{t('patient.start.chooseSchemeFirst')}</p>} />;
-  if (chosen === null) {
+  if (start === null) {
     return <ActionBar cancel={cancel} note={<p className={suggestedComing ? 'progress' : undefined}>{suggestedComing ? t('patient.start.suggestedLoading') : t('patient.start.chooseService')}</p>} />;
   }
   return (
     <ActionBar cancel={cancel} note={<Confirmation summary={summary} failure={failure?.error} />}>
-      <StartButtons summary={summary} intervention={chosen} />
+      <StartButtons summary={summary} start={start} />
     </ActionBar>
   );
 }
@@ -171,21 +198,21 @@ function Confirmation({ summary, failure }: { readonly summary: PatientSummary; 
   );
 }
 
-function StartButtons({ summary, intervention }: { readonly summary: PatientSummary; readonly intervention: Intervention }) {
+function StartButtons({ summary, start }: { readonly summary: PatientSummary; readonly start: Start }) {
   const { t } = useTranslation();
   const pending = useWorkflows((s) => s.pending.patient) !== undefined;
-  const startsWith = intervention.handling.startsWith;
+  const { code, startsWith } = start;
 
   if (startsWith === 'elective') {
     return (
-      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginElective(summary.patientRef, intervention.code)}>
+      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginElective(summary.patientRef, code)}>
         {t('patient.start.elective')}
       </Button>
     );
   }
   if (startsWith === 'emergency') {
     return (
-      <Button tone="primary" aria-describedby="confirm-patient" onClick={() => startEmergencyWith(intervention.code, summary.patientRef)}>
+      <Button tone="primary" aria-describedby="confirm-patient" onClick={() => startEmergencyWith(code, summary.patientRef)}>
         {t('patient.start.emergency')}
       </Button>
     );
@@ -194,11 +221,11 @@ function StartButtons({ summary, intervention }: { readonly summary: PatientSumm
   return (
     <>
       {smsPossible && (
-        <Button busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, intervention.code, 'sms')}>
+        <Button busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, code, 'sms')}>
           {t('consent.bySms')}
         </Button>
       )}
-      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, intervention.code, 'fingerprint')}>
+      <Button tone="primary" busy={pending} aria-describedby="confirm-patient" onClick={() => void beginConsent(summary.patientRef, code, 'fingerprint')}>
         {t('consent.byFingerprint')}
       </Button>
     </>

@@ -1,7 +1,8 @@
 // The member's interventions (~850): searchable, filterable by sub-benefit and scenario, and
 // windowed so only the rows in view exist. A listbox whose options are named by their code, with
 // arrow keys, Home/End and Enter; a click selects too. SHA lists them a sub-benefit at a time: the
-// search works over the groups that have arrived, and says how many are still coming.
+// search works over the groups that have arrived, and says how many are still coming and how many
+// SHA has not been asked for (the nurse may ask for them all; a sub-benefit picked is asked for at once).
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type { KeyboardEvent } from 'react';
@@ -9,8 +10,9 @@ import { useTranslation } from 'react-i18next';
 import { useFormat } from '../../i18n/format';
 import { SelectField, TextField } from '../../ui/Field';
 import { filterInterventions } from './filter';
+import { Button } from '../../ui/Button';
 import { ErrorNotice } from '../../ui/Notice';
-import { retryServices, select, setScenario, setSearch, setSubBenefit, useServices } from './store';
+import { askForTheRest, retryServices, select, setScenario, setSearch, setSubBenefit, useServices } from './store';
 
 const scenarios = ['capitation', 'elective-preauth', 'per-diem', 'emergency', 'other'] as const;
 const rowHeight = 64;
@@ -27,6 +29,7 @@ export function InterventionPicker() {
   const selected = useServices((s) => s.selected);
   const subBenefits = useServices((s) => s.subBenefits);
   const waiting = useServices((s) => s.waiting.length);
+  const unasked = useServices((s) => s.unasked.length);
   const failed = useServices((s) => s.failed.length);
   const groupError = useServices((s) => s.groupError);
   const waitingForChosen = useServices((s) => s.subBenefitCode !== '' && s.waiting.includes(s.subBenefitCode));
@@ -122,6 +125,17 @@ export function InterventionPicker() {
         <p className="progress small">
           {waitingForChosen ? t('services.groupLoading') : t('services.stillLoading', { count: waiting, groups: format.number(subBenefits.length) })}
         </p>
+      )}
+      {unasked > 0 && (
+        <div className="picker-unasked">
+          <p className="muted small">
+            {shown.length === 0 && search.trim() !== '' && waiting === 0 && `${t('services.notListed')} `}
+            {t('services.unasked', { count: unasked })}
+          </p>
+          <Button tone="quiet" onClick={askForTheRest}>
+            {t('services.askRest')}
+          </Button>
+        </div>
       )}
       {failed > 0 && groupError !== null && waiting === 0 && (
         <>

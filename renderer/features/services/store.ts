@@ -1,15 +1,16 @@
-// The services the patient is covered for: the sub-benefits, then each one's interventions as SHA
-// lists them — one sub-benefit at a time, 1–4 s each on a ward, so they arrive one group after
-// another (the station asks for the ward's usual and most-used ones first, the rest in the
-// background) and the search works over what has arrived; the one chosen, and its utilization
-// balance beside it, never in front of consent.
+// The services the patient is covered for: the sub-benefits, then the interventions of those SHA
+// has been asked for — one sub-benefit at a time, 1–4 s each on a ward, so they arrive one group
+// after another, and the search works over what has arrived. The station asks for a few lists by
+// itself (the ward's usual and its own); the others are asked for when the nurse picks one, when
+// her search finds nothing in what has arrived (the station turns it into the lists it points to)
+// or when she asks for the rest. The one chosen, and its utilization balance, never in front of consent.
 import { create } from 'zustand';
 import type { StationError } from '../../bridge/types';
 import type { Intervention } from '../../../electron/contract';
 import type { CommandOutput } from '../../bridge/types';
 import { call } from '../../state/bridge';
 import { holdsPatientData } from '../../state/patient-data';
-import { indexInterventions } from './filter';
+import { filterInterventions, indexInterventions } from './filter';
 import type { InterventionIndex } from './filter';
 
 type SubBenefit = CommandOutput<'benefits.subBenefits'>['items'][number];
@@ -26,6 +27,10 @@ interface ServicesState {
   readonly groups: Readonly<Record<string, readonly Intervention[]>>;
   /** Sub-benefits whose interventions are still being asked of SHA. */
   readonly waiting: readonly string[];
+  /** Sub-benefits SHA has not been asked for (the station asks when one is picked, searched for, or all are). */
+  readonly unasked: readonly string[];
+  /** The last search turned into lists (benefits.lookFor): each search is turned once. */
+  readonly lookedFor: string;
   /** Sub-benefits whose interventions SHA did not give, with the last error. */
   readonly failed: readonly string[];
   readonly groupError: StationError | null;
@@ -44,6 +49,8 @@ const empty = {
   subBenefits: [],
   groups: {},
   waiting: [],
+  unasked: [],
+  lookedFor: '',
   failed: [],
   groupError: null,
   search: '',
@@ -60,8 +67,8 @@ const pageSize = 1000;
 const current = (patientRef: string) => useServices.getState().patientRef === patientRef;
 
 /**
- * The sub-benefits, then every one's interventions, each asked for in its turn behind the nurse's
- * own calls (`background`): the station answers the ones it already has at once.
+ * The sub-benefits, then the interventions of those the station has asked SHA for (joining its
+ * calls: `background` never hurries them); the others wait until the nurse needs them.
  */
 export function loadServices(patientRef: string, suggested: string | null): void {
   set({ ...empty, patientRef, loading: true, selected: suggested });
@@ -73,10 +80,57 @@ export function loadServices(patientRef: string, suggested: string | null): void
       set({ loading: false, error: answer.error });
       return;
     }
-    const codes = answer.value.items.map((s) => s.code);
-    set({ loading: false, subBenefits: answer.value.items, waiting: codes });
-    await Promise.all(codes.map((code) => loadGroup(patientRef, code, true)));
+    const asked = answer.value.items.filter((s) => s.listing !== 'unasked').map((s) => s.code);
+    const unasked = answer.value.items.filter((s) => s.listing === 'unasked').map((s) => s.code);
+    set({ loading: false, subBenefits: answer.value.items, waiting: asked, unasked });
+    await Promise.all(asked.map((code) => loadGroup(patientRef, code, true)));
   })();
+}
+
+/**
+ * The station's suggestion, once the details bring it: chosen unless the nurse has chosen already
+ * (the services may have come first); the services loaded if they were not.
+ */
+export function offerSuggestion(patientRef: string, suggested: string | null): void {
+  if (!current(patientRef)) {
+    loadServices(patientRef, suggested);
+    return;
+  }
+  if (suggested === null || useServices.getState().selected !== null) return;
+  set({ selected: suggested });
+  void loadUtilization(suggested);
+}
+
+/** Asks for lists not asked yet: taken out of `unasked`, into `waiting`, and loaded. */
+async function ask(patientRef: string, codes: readonly string[], background: boolean): Promise<void> {
+  const fresh = codes.filter((code) => useServices.getState().unasked.includes(code));
+  if (fresh.length === 0) return;
+  set((state) => ({ unasked: state.unasked.filter((c) => !fresh.includes(c)), waiting: [...state.waiting, ...fresh] }));
+  await Promise.all(fresh.map((code) => loadGroup(patientRef, code, background)));
+}
+
+/** The nurse asks for every list not asked yet: in their turn, a few at a time. */
+export function askForTheRest(): void {
+  const { patientRef, unasked } = useServices.getState();
+  if (patientRef !== null) void ask(patientRef, unasked, true);
+}
+
+const LOOK_FOR_AFTER_MS = 400;
+let lookForTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * A search that finds nothing in what has arrived, once every list asked for is in, is turned by
+ * the station into the lists it points to (benefits.lookFor), which are asked for at once.
+ */
+async function lookFor(): Promise<void> {
+  const { patientRef, search, index, waiting, unasked, lookedFor } = useServices.getState();
+  const needle = search.trim();
+  if (patientRef === null || needle.length < 3 || needle === lookedFor || unasked.length === 0 || waiting.length > 0) return;
+  if (filterInterventions(index, { search: needle, subBenefitCode: '', scenario: '' }).length > 0) return;
+  set({ lookedFor: needle });
+  const answer = await call('benefits.lookFor', { patientRef, search: needle });
+  if (!current(patientRef) || !answer.ok) return;
+  await ask(patientRef, answer.value.subBenefitCodes, false);
 }
 
 /** One sub-benefit's interventions, every page; added to the search as they arrive. */
@@ -101,6 +155,8 @@ async function loadGroup(patientRef: string, code: string, background: boolean):
       failed: state.failed.filter((c) => c !== code),
     };
   });
+  // The lists asked for are in: a search they did not answer may point to others.
+  if (useServices.getState().waiting.length === 0) void lookFor();
 }
 
 /** The arrived interventions in the exchange's order of sub-benefits; one listed under two is kept under the first. */
@@ -130,13 +186,17 @@ export function retryServices(): void {
 
 export function setSearch(search: string): void {
   set({ search });
+  clearTimeout(lookForTimer);
+  lookForTimer = setTimeout(() => void lookFor(), LOOK_FOR_AFTER_MS);
 }
 
 /** A sub-benefit chosen whose interventions have not arrived: the nurse waits for it, so it is asked for now. */
 export function setSubBenefit(subBenefitCode: string): void {
   set({ subBenefitCode });
-  const { patientRef, waiting } = useServices.getState();
-  if (patientRef !== null && waiting.includes(subBenefitCode)) void loadGroup(patientRef, subBenefitCode, false);
+  const { patientRef, waiting, unasked } = useServices.getState();
+  if (patientRef === null) return;
+  if (unasked.includes(subBenefitCode)) void ask(patientRef, [subBenefitCode], false);
+  else if (waiting.includes(subBenefitCode)) void loadGroup(patientRef, subBenefitCode, false);
 }
 
 export function setScenario(scenario: string): void {

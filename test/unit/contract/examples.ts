@@ -374,7 +374,8 @@ export const outputExamples: { [N in CommandName]: CommandOutput<N> } = {
   'patient.recent': {
     items: [{ ...patient, idType: 'National ID', maskedIdNumber: '3000***1', covered: true, lookedUpAt: at }],
   },
-  'benefits.subBenefits': onePage([{ code: 'SB-OP-01', name: 'Outpatient services', careSetting: 'outpatient', fund: 'PHC', interventionCount: 12 }]),
+  'benefits.subBenefits': onePage([{ code: 'SB-OP-01', name: 'Outpatient services', careSetting: 'outpatient', fund: 'PHC', interventionCount: 12, listing: 'listed' }]),
+  'benefits.lookFor': { subBenefitCodes: ['SB-OP-01'] },
   'benefits.interventions': onePage([
     {
       code: 'SHA-03-001',

@@ -125,13 +125,22 @@ afterEach(async () => {
 /** A station on the waved exchange; `memo` is what it remembers from earlier shifts (the ward's usual). */
 async function startStation(exchange: ReturnType<typeof wavedExchange>, memo: Record<string, string> = {}): Promise<Station> {
   dir = mkdtempSync(join(tmpdir(), 'idhini-waves-'));
+  secrets = memorySecretStore({ 'idhini.client-secret': JSON.stringify({ origin: 'https://exchange.example.com', secret: 'secret-of-the-test' }) });
   const databasePath = join(dir, 'station.db');
   const db = openDatabase(databasePath);
   for (const [key, value] of Object.entries(memo)) db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(`memo.${key}`, JSON.stringify(value));
   db.close();
+  return openStation(exchange, databasePath);
+}
+
+/** The key store of the station under test: kept across a restart, as the OS keystore is. */
+let secrets = memorySecretStore();
+
+/** The station on this data folder (again, after a restart). */
+async function openStation(exchange: ReturnType<typeof wavedExchange>, databasePath: string): Promise<Station> {
   station = createStation({
     databasePath,
-    secrets: memorySecretStore({ 'idhini.client-secret': JSON.stringify({ origin: 'https://exchange.example.com', secret: 'secret-of-the-test' }) }),
+    secrets,
     exchangeClientFactory: () => exchange.client,
     readers: nativeReaders({ localWorkstationId: 'WS-1' }),
     log: { destination: { write: () => true } },
@@ -169,12 +178,11 @@ describe('patient.lookUp round trips', () => {
     const details = await wavesUntil(exchange, s.bridge.invoke('patient.details', { patientRef: early.value.value.patientRef }));
     expect(details.waves).toBe(2);
     expect(names(exchange.log[1]!)).toEqual(['consent.contacts', 'eligibility.subBenefits']);
-    // The ward's two sub-benefits, each by its code, whole (no paging asked for), ahead of the
-    // others, which follow in the background: three lists at a time in all.
+    // The outpatient ward's own two sub-benefits, each by its code, whole (no paging asked for);
+    // the inpatient ones are not asked for until the nurse needs them.
     expect(exchange.log[2]!.map((c) => c.input)).toEqual([
       { patient_id: 'CR-1', sub_benefit_code: 'SB-02-01' },
       { patient_id: 'CR-1', sub_benefit_code: 'SB-02-02' },
-      { patient_id: 'CR-1', sub_benefit_code: 'SB-07-01' },
     ]);
     if (!details.value.ok) throw new Error(details.value.error.message);
     expect(details.value.value).toMatchObject({ detailsLoading: false, hasPhone: true, suggestedIntervention: { code: 'SHA-02-003', name: 'Intervention 3', scenario: 'capitation' } });
@@ -190,6 +198,34 @@ describe('patient.lookUp round trips', () => {
     expect(listed(exchange.log[1]!)).toEqual(['SB-09-01', 'SB-02-02']);
     if (!lookUp.value.ok) throw new Error(lookUp.value.error.message);
     expect(lookUp.value.value.suggestedIntervention).toEqual({ code: 'SHA-02-2003', name: 'Intervention 2003', scenario: 'capitation' });
+  });
+
+  it('asks for the phones (and the usual list, unless kept) beside eligibility for a patient looked up before: consent has what it needs after one wave', async () => {
+    const exchange = wavedExchange();
+    const s = await startStation(exchange, { 'usual.OUTPATIENT': 'SHA-02-2003', 'usualSubBenefit.OUTPATIENT': 'SB-09-01' });
+    const first = await wavesUntil(exchange, s.bridge.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' }));
+    if (!first.value.ok) throw new Error(first.value.error.message);
+    while ((await exchange.wave()).length > 0);
+
+    // The CR number kept with the patient is all the phones need: they go out with eligibility.
+    // The lists were kept from the first look-up: none is asked again.
+    const before = exchange.log.length;
+    const again = await wavesUntil(exchange, s.bridge.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' }));
+    expect(again.waves).toBe(1);
+    expect(names(exchange.log[before]!)).toEqual(['consent.contacts', 'eligibility.check', 'registry.findPatient']);
+    if (!again.value.ok) throw new Error(again.value.error.message);
+    expect(again.value.value).toMatchObject({ detailsLoading: false, hasPhone: true, suggestedIntervention: { code: 'SHA-02-2003' } });
+
+    // After a restart the lists are gone, the patient kept: the usual list goes out in the first wave too.
+    await s.stop();
+    const restarted = await openStation(exchange, join(dir!, 'station.db'));
+    const afterRestart = exchange.log.length;
+    const third = await wavesUntil(exchange, restarted.bridge.invoke('patient.lookUp', { idType: 'National ID', idNumber: '30000001' }));
+    expect(third.waves).toBe(1);
+    expect(names(exchange.log[afterRestart]!)).toEqual(['consent.contacts', 'eligibility.check', 'eligibility.interventions', 'registry.findPatient']);
+    expect(listed(exchange.log[afterRestart]!)).toEqual(['SB-09-01']);
+    if (!third.value.ok) throw new Error(third.value.error.message);
+    expect(third.value.value).toMatchObject({ detailsLoading: false, suggestedIntervention: { code: 'SHA-02-2003' } });
   });
 
   it('keeps the background to three lists at a time and fetches a list the nurse asks for at once, beside them', async () => {
