@@ -135,7 +135,9 @@ describe('the consent step while SHA holds the utilization and the rest of the s
       await field.fill('30000002');
       await field.press('Enter');
       await page.getByText('Covered', { exact: true }).waitFor();
-      // The rest of the services are still being asked of SHA, and the balance is still coming.
+      // The station asks for the rest of the services only when the nurse does: she does, and they
+      // are still being asked of SHA, and the balance is still coming.
+      await page.getByRole('button', { name: 'Ask SHA for the rest' }).click();
       await page.getByText(/Still asking SHA for \d+ of \d+ groups of services/).waitFor({ timeout: 10_000 });
       await page.getByText('Checking the balance…').waitFor();
       await page.getByRole('button', { name: 'Verify by SMS code' }).click();
