@@ -47,6 +47,25 @@ export default tseslint.config(
     rules: { 'idhini/allowed-imports': 'error' },
   },
   {
+    // The renderer takes the contract's types, and its plain values from contract/plain: a schema
+    // imported at run time would bring zod and every schema's construction into the first screen.
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)electron/contract(/(?!plain$)[^/]+)?$',
+              allowTypeImports: true,
+              message: "The renderer imports the contract's types only; plain values come from electron/contract/plain (a schema would bring zod into the first screen).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Outside the layers (tests, scripts, benches, packaging): anything but 'electron', which only the shell may load.
     files: ['**/*.{ts,tsx,js,mjs}'],
     ignores: Object.keys(layers).map((layer) => `${layer}/**`),

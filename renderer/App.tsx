@@ -2,7 +2,7 @@
 // language, lock), a notice when a doctor or SHA has answered, the screen itself (the only part
 // that scrolls), the row of the screen's action bar, and the status bar with the exchange and reader
 // states. Nothing is laid over anything: each has its own row, so no bar hides the screen.
-import { Suspense, lazy, useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { switchLanguage } from './i18n';
 import { LookupScreen } from './features/lookup/LookupScreen';
@@ -19,6 +19,7 @@ import { loadAll, reportActivity, useStation } from './state/station-store';
 import { actionBarSlot } from './ui/ActionBar';
 import { Button } from './ui/Button';
 import { ErrorNotice, Notice } from './ui/Notice';
+import { ScreenLoader } from './ui/ScreenLoader';
 
 const SetupScreen = lazy(() => import('./features/setup/SetupScreen'));
 const PatientScreen = lazy(() => import('./features/patient/PatientScreen'));
@@ -140,9 +141,9 @@ function Body({ phase }: { readonly phase: 'starting' | 'ready' | 'failed' }) {
     );
   }
   return (
-    <Suspense fallback={<p className="loading">{t('common.loading')}</p>}>
+    <ScreenLoader route={route.name}>
       <RouteView route={route} />
-    </Suspense>
+    </ScreenLoader>
   );
 }
 

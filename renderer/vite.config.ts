@@ -2,6 +2,7 @@
 // loads it from app://. Relative asset paths (base './') work under both origins.
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { featureWords } from '../build/renderer-words';
 
 /**
  * What the look-up screen needs at start: the libraries (but the list windowing, used only once a
@@ -14,8 +15,11 @@ const bootModule = (id: string): boolean => {
   // The Kiswahili strings (each folder's sw.json) come in their own chunk on first use, the look-up's
   // included; the date and file fields with the screens that have one.
   if (path.endsWith('/sw.json')) return false;
-  return /\/renderer\/(App\.tsx|main\.tsx|bridge\/|state\/|i18n\/(index|format|formatting|catalogue|english)\.ts|i18n\/en\.json|features\/[\w-]+\/en\.json|ui\/(?!DateField|FileField)|features\/(lookup|status|lock)\/|features\/services\/(store|filter)\.ts|features\/consent\/preference\.ts|features\/emergency\/draft\.ts)/.test(path);
+  return /\/renderer\/(App\.tsx|main\.tsx|bridge\/|state\/|i18n\/(index|format|formatting|catalogue|english)\.ts|i18n\/en\.json|ui\/(?!DateField|FileField)|features\/(lookup|status|lock)\/[^/]+\.tsx?$|features\/work\/(queue|words|AnswerNotice)\.tsx?$|features\/claims\/store\.ts|features\/services\/(store|filter)\.ts|features\/consent\/preference\.ts|features\/emergency\/draft\.ts)/.test(path);
 };
+
+/** Each feature's English words go with the first screen that names them (build/renderer-words.ts). */
+const words = featureWords(import.meta.dirname, bootModule);
 
 export default defineConfig(({ command }) => {
   // A build is always production React (runtime and JSX transform alike), even when started from a
@@ -24,7 +28,7 @@ export default defineConfig(({ command }) => {
   return {
     root: import.meta.dirname,
     base: './',
-    plugins: [react()],
+    plugins: [words, react()],
     // The strings ship as JSON.parse('…'), which V8 reads faster than an object literal this size.
     json: { stringify: true },
     build: {
@@ -33,7 +37,7 @@ export default defineConfig(({ command }) => {
       target: 'chrome120',
       reportCompressedSize: false,
       rolldownOptions: {
-        output: { codeSplitting: { groups: [{ name: 'boot', test: bootModule }] } },
+        output: { codeSplitting: { groups: [{ name: 'boot', test: (id: string) => bootModule(id) || words.forFirstScreen(id) }] } },
       },
     },
   };

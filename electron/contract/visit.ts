@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { claimDocumentTypes, dischargeStatuses, serviceTypes } from '../vocabulary';
 import { attendingDoctor, calendarDate, diagnosis, interventionBrief, interventionCode, kes, shortText, timestamp, workflowId } from './common';
+import { MAX_LINE_FILES_BASE64 } from './plain';
 import { billingLine, claimStatus, visitView } from './workflows';
 
 export const claimPreview = z.strictObject({
@@ -26,11 +27,7 @@ export const claimPreview = z.strictObject({
 /** The document types the exchange files a claim's papers under. */
 export const claimDocumentType = z.enum(claimDocumentTypes);
 
-/**
- * The files of one line travel inside the command, base64-encoded: together at most 700 000
- * characters (about 510 KiB), so the command fits the browser host's 1 MiB message.
- */
-export const MAX_LINE_FILES_BASE64 = 700_000;
+export { MAX_LINE_FILES_BASE64 };
 
 /** A paper sent with a billing line (a lab result, the final bill): PDF, JPEG or PNG. */
 export const lineAttachment = z.strictObject({

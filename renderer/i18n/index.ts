@@ -1,15 +1,16 @@
-// i18next with the English strings in the first bundle and the Swahili ones loaded on first use.
+// i18next with the English words of the first screen in the first bundle (each other feature's
+// come with its screen: english.ts) and the Swahili ones loaded on first use, all at once.
 // Every string the nurse reads lives in an en.json and a sw.json: the shared words here, each
 // feature's in its folder (catalogue.ts; test/unit/renderer/i18n.test.ts keeps them in step).
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { english } from './english';
+import { englishSoFar } from './english';
 
 export type Language = 'en' | 'sw';
 
 export async function startI18n(language: Language): Promise<void> {
   await i18next.use(initReactI18next).init({
-    resources: { en: { translation: english } },
+    resources: { en: { translation: englishSoFar() } },
     lng: 'en',
     fallbackLng: 'en',
     interpolation: { escapeValue: false }, // React escapes

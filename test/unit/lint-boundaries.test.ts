@@ -36,6 +36,19 @@ describe('import boundaries', () => {
     expect(messages.join('\n')).toMatch(/renderer may not import electron\/station .*talks only to the station contract/);
   });
 
+  it("takes the contract's types into the renderer, and its plain values, but no schema at run time", async () => {
+    const lint = async (code: string) =>
+      ((await eslint.lintText(code, { filePath: 'renderer/features/claims/bad.ts' }))[0]?.messages ?? [])
+        .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+        .map((m) => m.message);
+    const schema = await lint("import { claimDocumentType } from '../../../electron/contract/visit';\nexport const t = claimDocumentType.options;\n");
+    expect(schema).toHaveLength(1);
+    expect(schema[0]).toMatch(/types only; plain values come from electron\/contract\/plain/);
+    expect(await lint("import { patientSummary } from '../../../electron/contract';\nexport const s = patientSummary;\n")).toHaveLength(1);
+    expect(await lint("import type { PatientSummary } from '../../../electron/contract';\nexport type S = PatientSummary;\n")).toEqual([]);
+    expect(await lint("import { MAX_LINE_FILES_BASE64 } from '../../../electron/contract/plain';\nexport const m = MAX_LINE_FILES_BASE64;\n")).toEqual([]);
+  });
+
   it('lets the exchange client use undici, zod and its own modules', async () => {
     expect(await boundaryMessages('payer-clean.ts', 'electron/payer/clean.ts')).toEqual([]);
   });

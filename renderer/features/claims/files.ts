@@ -1,7 +1,7 @@
 // A document chosen from a file (or a scanner's folder) checked before anything is sent: PDF, JPEG
 // or PNG by its content, not its name; within the contract's limit for the files of one command;
 // read as base64 for the station, and what the preview shows (a picture, or a PDF's page count).
-import { MAX_LINE_FILES_BASE64 } from '../../../electron/contract/visit';
+import { MAX_LINE_FILES_BASE64 } from '../../../electron/contract/plain';
 
 /** The contract's limit for the files of one command (lineAttachment), in base64 characters. */
 export const MAX_BASE64 = MAX_LINE_FILES_BASE64;

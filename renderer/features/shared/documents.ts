@@ -1,8 +1,8 @@
 // Document types as the screens name them: the contract's list, in its order, and several in one sentence.
 import type { TFunction } from 'i18next';
-import { claimDocumentType } from '../../../electron/contract/visit';
+import { CLAIM_DOCUMENT_TYPES } from '../../../electron/contract/plain';
 
-export const documentTypes = claimDocumentType.options;
+export const documentTypes = CLAIM_DOCUMENT_TYPES;
 
 /** Document types as the nurse reads them, in one sentence. */
 export function typesWords(t: TFunction, types: readonly string[], locale: string): string {

@@ -21,10 +21,10 @@ interface Place {
 const places: readonly Place[] = [
   { route: { name: 'lookup' }, key: 'nav.patients' },
   { route: { name: 'work' }, key: 'nav.work' },
-  { route: { name: 'claims' }, key: 'claims.nav' },
+  { route: { name: 'claims' }, key: 'nav.claims' },
   { route: { name: 'emergency-new' }, key: 'nav.emergency' },
-  { route: { name: 'beds' }, key: 'programmes.nav.beds' },
-  { route: { name: 'pharmacy' }, key: 'pharmacy.nav' },
+  { route: { name: 'beds' }, key: 'nav.beds' },
+  { route: { name: 'pharmacy' }, key: 'nav.pharmacy' },
   { route: { name: 'activity' }, key: 'nav.activity' },
   { route: { name: 'settings' }, key: 'nav.settings' },
 ];
@@ -71,8 +71,8 @@ export function TopBar() {
       {place.route.name === 'claims' && claimsNeeding > 0 && (
         <span className={claimsCloseToDeadline > 0 ? 'nav-count nav-count-urgent' : 'nav-count'}>
           <span aria-hidden="true">{claimsNeeding}</span>
-          <span className="visually-hidden">{t('claims.navNeeds', { count: claimsNeeding })}</span>
-          {claimsCloseToDeadline > 0 && <span className="visually-hidden">{t('claimDeadline.navClose', { count: claimsCloseToDeadline })}</span>}
+          <span className="visually-hidden">{t('nav.claimsNeed', { count: claimsNeeding })}</span>
+          {claimsCloseToDeadline > 0 && <span className="visually-hidden">{t('nav.claimsCloseToDeadline', { count: claimsCloseToDeadline })}</span>}
         </span>
       )}
     </>
