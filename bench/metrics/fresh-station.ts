@@ -12,7 +12,7 @@ import type { Browser } from 'playwright-core';
 import { eachPart, type MetricSpec } from '../metric';
 import { median } from '../stats';
 import { setUp, sandboxAt, until } from '../station-page';
-import { ensureRendererBuilt, launchChromium } from '../../test/fixtures/renderer/harness';
+import { ensureRendererBuilt, launchChromium } from '../../test/support/chromium';
 import { startStationWeb, urlIn } from '../../test/support/station-web-process';
 
 const STATIONS = 5;

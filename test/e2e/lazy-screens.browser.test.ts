@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { distDir } from '../fixtures/renderer/harness';
+import { distDir } from '../support/chromium';
 import { useTrainingStation } from './support';
 
 const session = useTrainingStation(15_000);
