@@ -135,6 +135,9 @@ describe('the consent step while SHA holds the utilization and the rest of the s
       await field.fill('30000002');
       await field.press('Enter');
       await page.getByText('Covered', { exact: true }).waitFor();
+      // Her visit from the SMS flow above is still open here, so the screen offers it first: she
+      // asks for a second consent.
+      await page.getByRole('button', { name: 'Consent for another service' }).click();
       // The station asks for the rest of the services only when the nurse does: she does, and they
       // are still being asked of SHA, and the balance is still coming.
       await page.getByRole('button', { name: 'Ask SHA for the rest' }).click();
