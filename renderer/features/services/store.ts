@@ -199,8 +199,25 @@ export function setSubBenefit(subBenefitCode: string): void {
   else if (waiting.includes(subBenefitCode)) void loadGroup(patientRef, subBenefitCode, false);
 }
 
+/** Where each kind of service is offered (the sub-benefit's care setting); a kind not named here may be anywhere. */
+const settingsOfKind: Readonly<Record<string, readonly SubBenefit['careSetting'][]>> = {
+  capitation: ['outpatient', 'both'],
+  'elective-preauth': ['inpatient', 'both'],
+  'per-diem': ['inpatient', 'both'],
+};
+
+/**
+ * A kind of service chosen that none of the lists in hand holds: the nurse waits for it, so the
+ * lists not asked yet that may hold it (by their care setting) are asked for now.
+ */
 export function setScenario(scenario: string): void {
   set({ scenario });
+  const { patientRef, index, unasked, subBenefits } = useServices.getState();
+  if (patientRef === null || scenario === '' || unasked.length === 0) return;
+  if (filterInterventions(index, { search: '', subBenefitCode: '', scenario }).length > 0) return;
+  const settings = settingsOfKind[scenario];
+  const fitting = subBenefits.filter((b) => unasked.includes(b.code) && (settings === undefined || settings.includes(b.careSetting))).map((b) => b.code);
+  void ask(patientRef, fitting, false);
 }
 
 export function select(code: string): void {
