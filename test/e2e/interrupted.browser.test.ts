@@ -98,6 +98,17 @@ describe('the patient in hand, back where she was', () => {
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
     const banner = await expectBannerInFull('the visit after a reload');
     await expectBannerInViewAtTheEnd(banner);
+
+    // A line added says so, shows in the lines, and leaves the form clear (the diagnosis too).
+    await page.getByRole('textbox', { name: 'Description (optional)' }).fill('Consultation and dressing');
+    await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('1500');
+    const diagnosis = page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' });
+    await diagnosis.fill('1A40.Z');
+    await page.getByRole('button', { name: 'Add the line' }).click();
+    await page.getByRole('status').filter({ hasText: /^Line added \(.*1,500/ }).waitFor();
+    await page.getByRole('cell', { name: 'Consultation and dressing', exact: true }).waitFor();
+    expect(await diagnosis.inputValue()).toBe('');
+    expect(await page.getByRole('textbox', { name: 'Unit price (KES)' }).inputValue()).toBe('');
   });
 
   it('reopens the patient screen after a reload; Back and Forward stay among the station\'s screens; another nurse at the lock starts at the look-up and cannot go Back into them (30000001)', { timeout: 90_000 }, async () => {

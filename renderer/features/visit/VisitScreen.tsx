@@ -239,6 +239,8 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   const [papers, setPapers] = useState<readonly ChosenDocument[]>([]);
   const [paperProblem, setPaperProblem] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
+  /** The line just added, said until the next one is begun: every action says it worked. */
+  const [added, setAdded] = useState<string | null>(null);
   const format = useFormat();
   // The document types SHA lists for the visit's service, offered first: known while the patient's
   // services are in hand (not on a visit resumed later, where the picker offers every type alike).
@@ -268,6 +270,7 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
   return (
     <form
       className="add-line"
+      onChange={() => setAdded(null)}
       onSubmit={(event) => {
         event.preventDefault();
         setTried(true);
@@ -283,10 +286,12 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
           ...(papers.length === 0 ? {} : { attachments: [...papers] }),
         }).then((answer) => {
           if (!answer.ok) return;
+          setAdded(t('visit.lines.added', { amount: format.kes(priceValue * quantityValue) }));
           setTried(false);
           setDescription('');
           setPrice('');
           setQuantity('1');
+          setDiagnosis(emptyDiagnosis);
           setPapers([]);
           setPaperProblem(null);
         });
@@ -337,6 +342,9 @@ function AddLineForm({ view }: { readonly view: VisitView }) {
       <Button type="submit" tone="primary" busy={pending}>
         {t('visit.lines.addButton')}
       </Button>
+      <p role="status" className="ok-text">
+        {added}
+      </p>
     </form>
   );
 }
