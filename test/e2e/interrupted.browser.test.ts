@@ -200,6 +200,12 @@ describe('the patient in hand, back where she was', () => {
   it('takes the visit-end code by itself once complete, as consent does (30000002)', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Open visit' }).click();
     await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+    // The attending doctor comes before the patient is asked (a line by the registry's doctor).
+    await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('1200');
+    await page.getByRole('textbox', { name: 'Diagnosis (ICD-11 code)' }).fill('1A40.Z');
+    await page.locator('form.add-line').getByRole('textbox', { name: 'Identification number' }).fill('A12345');
+    await page.getByRole('button', { name: 'Add the line' }).click();
+    await page.getByRole('cell', { name: '1A40.Z' }).first().waitFor();
     await page.getByRole('button', { name: 'Discharge' }).click();
     await page.getByRole('heading', { name: 'Discharge authorization' }).or(page.getByRole('heading', { name: 'End-of-visit authorization' })).waitFor();
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();
