@@ -44,7 +44,7 @@ const stationStub = `
         facilityName: 'Bench Hospital', agentNationalId: '20000001', allowedLinkOrigins: [], language: 'en', idleLockMinutes: 5,
         reader: { source: 'auto', readerId: null }, defaultServiceType: 'OUTPATIENT', missing: [] },
       'station.status': { contractVersion: 1, host: 'browser', appVersion: '0', trainingMode: true, signedIn: true, facility: null, now,
-        exchange: { state: 'reachable', checkedAt: now, latencyMs: 1 }, unavailablePieces: [], locked: false, lockAt: null },
+        exchange: { state: 'reachable', checkedAt: now, latencyMs: 1 }, unavailablePieces: [], locked: false, lockAt: null, setAside: { count: 0, records: [] } },
       'readers.state': { reader: { state: 'idle', readerId: 'v', label: 'v', connection: 'virtual', protocol: null, virtual: true, message: null },
         hardwareService: { state: 'not-running', scanners: [], workstationId: null, version: null, checkedAt: null },
         localDeviceService: { state: 'running', url: null, message: null }, capture: null },
