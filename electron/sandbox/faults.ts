@@ -1,5 +1,6 @@
 // Fault injection for the exchange routes (never /sandbox/* or the authorization page): added
-// latency, failures at a rate or a fixed count, a chosen status, or a dropped connection, globally
+// latency, failures at a rate or a fixed count, a chosen status, a dropped connection, or (ours) an
+// answer lost after the work was done, globally
 // or for named routes ("POST /api/v1/claims/submit", "GET /api/v1/patients/benefits/interventions?sub_benefit_code=SB-02-01");
 // or a network profile ("ward") that draws each call's latency from its route's band, with
 // occasional slow tails and 5xx, from a seeded stream so that runs repeat.
@@ -26,6 +27,8 @@ export interface FaultRule {
   /** Failures still to inject before the rule stops failing; null = no limit. */
   remaining: number | null;
   readonly reset_connection: boolean;
+  /** Ours: the call is served, then its connection drops before the answer (the station cannot tell whether it happened). */
+  readonly lose_answer: boolean;
   injected: number;
   /** A network profile in place of a fixed latency and rate (global rules only). */
   readonly profile: FaultProfileName | null;
@@ -34,7 +37,7 @@ export interface FaultRule {
 
 export interface FaultDecision {
   readonly latencyMs: number;
-  readonly failure: { readonly status: number; readonly code: string; readonly resetConnection: boolean } | null;
+  readonly failure: { readonly status: number; readonly code: string; readonly resetConnection: boolean; readonly loseAnswer: boolean } | null;
 }
 
 /** What the faults did to one exchange call, newest last (GET /sandbox/faults `recent`). */
@@ -68,11 +71,13 @@ export const faultRequest = z
     routes: z.array(routeSelector).min(1).optional(),
     count: z.number().int().min(1).max(10_000).optional(),
     reset_connection: z.boolean().default(false),
+    lose_answer: z.boolean().default(false),
     profile: z.enum(FAULT_PROFILES).optional(),
     seed: z.string().trim().min(1).max(100).optional(),
   })
   .strict()
   .superRefine((r, issues) => {
+    if (r.lose_answer && r.reset_connection) issues.addIssue({ code: 'custom', path: ['lose_answer'], message: 'an answer is lost after the work, a reset connection before it: choose one' });
     if (r.profile === undefined) {
       if (r.seed !== undefined) issues.addIssue({ code: 'custom', path: ['seed'], message: 'a seed goes with a profile' });
       return;
@@ -222,7 +227,7 @@ export class FaultInjector {
   private fixed(rule: FaultRule): FaultDecision {
     let failure: FaultDecision['failure'] = null;
     if (rule.fail_rate > 0 && (rule.remaining === null || rule.remaining > 0) && this.rng().float() < rule.fail_rate) {
-      failure = { status: rule.status, code: faultCode(rule.status), resetConnection: rule.reset_connection };
+      failure = { status: rule.status, code: faultCode(rule.status), resetConnection: rule.reset_connection, loseAnswer: rule.lose_answer };
       rule.injected += 1;
       if (rule.remaining !== null) {
         rule.remaining -= 1;
@@ -252,7 +257,7 @@ export class FaultInjector {
     const latencyMs = within(band, base) + (tail < profile.slowTail.share ? within(profile.slowTail.extra, extra) : 0);
     const fails = fail < profile.failures.share && !profile.failures.spared.includes(name);
     if (fails) rule.injected += 1;
-    return { latencyMs, failure: fails ? { status: profile.failures.status, code: faultCode(profile.failures.status), resetConnection: false } : null };
+    return { latencyMs, failure: fails ? { status: profile.failures.status, code: faultCode(profile.failures.status), resetConnection: false, loseAnswer: false } : null };
   }
 
   private startupRule(): FaultRule {
@@ -261,16 +266,16 @@ export class FaultInjector {
 
   /** A global rule of latency and 503s at a rate, as --latency-ms and --fail-rate give. */
   private plainRule(latencyMs: number, failRate: number): FaultRule {
-    return this.rule({ latency_ms: latencyMs, fail_rate: failRate, status: 503, reset_connection: false }, null);
+    return this.rule({ latency_ms: latencyMs, fail_rate: failRate, status: 503, reset_connection: false, lose_answer: false }, null);
   }
 
   private profileRule(profile: FaultProfileName, seed: string | undefined): FaultRule {
     this.serial += 1;
-    return { id: `fault-${this.serial}`, routes: null, latency_ms: 0, fail_rate: 0, status: PROFILES[profile].failures.status, remaining: null, reset_connection: false, injected: 0, profile, seed: seed ?? null };
+    return { id: `fault-${this.serial}`, routes: null, latency_ms: 0, fail_rate: 0, status: PROFILES[profile].failures.status, remaining: null, reset_connection: false, lose_answer: false, injected: 0, profile, seed: seed ?? null };
   }
 
   private rule(
-    input: { latency_ms?: number | undefined; fail_rate?: number | undefined; status: number; count?: number | undefined; reset_connection: boolean },
+    input: { latency_ms?: number | undefined; fail_rate?: number | undefined; status: number; count?: number | undefined; reset_connection: boolean; lose_answer: boolean },
     routes: readonly RouteSelector[] | null,
   ): FaultRule {
     this.serial += 1;
@@ -284,6 +289,7 @@ export class FaultInjector {
       status: input.status,
       remaining: input.count ?? null,
       reset_connection: input.reset_connection,
+      lose_answer: input.lose_answer,
       injected: 0,
       profile: null,
       seed: null,

@@ -54,6 +54,8 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
     limits: { fileSize: MAX_ATTACHMENT_BYTES, files: 10, fields: 50, fieldSize: 1024 * 1024, parts: 70 },
   });
 
+  // Calls a rule lets through to their handler whose answer is then lost on the way back.
+  const answersToLose = new WeakSet<FastifyRequest>();
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-trace-id', request.id);
     if (!request.url.startsWith('/api/')) return;
@@ -61,6 +63,10 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
     if (decision.latencyMs > 0) await sleep(decision.latencyMs);
     const failure = decision.failure;
     if (failure === null) return;
+    if (failure.loseAnswer) {
+      answersToLose.add(request);
+      return;
+    }
     if (failure.resetConnection) {
       reply.hijack();
       request.raw.socket.destroy();
@@ -68,6 +74,12 @@ export async function buildServer(ctx: SandboxContext): Promise<FastifyInstance>
     }
     const injected = new ExchangeError(failure.status, failure.code, `Injected fault (${failure.status}) on ${request.method} ${request.url.split('?')[0] ?? ''}`);
     return reply.code(failure.status).send(errorBody(injected, request.id));
+  });
+
+  // The work is done (state changed, callbacks announced); the connection drops before the answer.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (answersToLose.has(request)) request.raw.socket.destroy();
+    return payload;
   });
 
   app.setErrorHandler((error, request, reply) => {

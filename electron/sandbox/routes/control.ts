@@ -36,6 +36,7 @@ function faultView(rule: FaultRule) {
     status: rule.status,
     remaining: rule.remaining,
     reset_connection: rule.reset_connection,
+    lose_answer: rule.lose_answer,
     injected: rule.injected,
     profile: rule.profile,
     seed: rule.seed,
@@ -45,6 +46,7 @@ function faultView(rule: FaultRule) {
 const CLAIM_STATES = Object.keys(CLAIM_MACHINE) as [ClaimState, ...ClaimState[]];
 
 const smsQuery = z.object({ patient_id: z.string().trim().optional(), doctor_id: z.string().trim().optional() });
+const authorizationsQuery = z.object({ patient_id: z.string().trim().optional(), status: z.string().trim().toUpperCase().optional() });
 const fingerprintRequest = z.object({ template: templateField });
 const payerApproval = z.object({ approved_amount: z.number().positive().optional() });
 const payerRejection = z.object({ reason: z.string().trim().max(500).default('rejected by the payer') });
@@ -56,7 +58,11 @@ const workflowStateRequest = z.object({
 });
 /** The payer's side of a prescription: its status and the prescriber's review (the words are ours). */
 const prescriptionReviewRequest = z
-  .object({ status: z.enum(PRESCRIPTION_STATUSES).optional(), doctor_review_status: z.enum(PRESCRIBER_REVIEWS).optional() })
+  .object({
+    status: z.enum(PRESCRIPTION_STATUSES).optional(),
+    // Ours, and no source lists the live service's words: one outside our list may be given, to see how a client takes a word it does not know.
+    doctor_review_status: z.union([z.enum(PRESCRIBER_REVIEWS), z.string().regex(/^[A-Z][A-Z0-9_]{1,59}$/, 'an upper-case word such as ON_HOLD_PHARMACIST')]).optional(),
+  })
   .refine((v) => v.status !== undefined || v.doctor_review_status !== undefined, { message: 'give status, doctor_review_status or both', path: ['status'] });
 /** The payer's side of an authorization: only AUTHORIZED → AUTHORIZED_MULTISESSION is the payer's to make. */
 const authorizationStatusRequest = z.object({ to: z.literal('AUTHORIZED_MULTISESSION') });
@@ -78,6 +84,16 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     const patient = patientByCrId(request.params.cr);
     if (patient === undefined) throw fail.notFound(`No patient ${request.params.cr}`);
     return enrolledFingers(patient);
+  });
+
+  // Ours: the facility's authorizations as SHA holds them, newest first, so a trainer or a test can
+  // find the request a patient is to put a finger to (the station never shows its guid).
+  app.get('/authorizations', async (request) => {
+    const query = parse(authorizationsQuery, request.query, 'query');
+    return [...ctx.state.authorizations.values()]
+      .filter((a) => (query.patient_id === undefined || a.patient_id === query.patient_id) && (query.status === undefined || a.status === query.status))
+      .sort((a, b) => b.created_at - a.created_at)
+      .map((a) => ({ guid: a.guid, token: a.token, status: a.status, patient_id: a.patient_id, method: a.method, phase: a.phase, interventions: a.interventions, created_at: iso(a.created_at) }));
   });
 
   app.post<{ Params: { guid: string } }>('/authorizations/:guid/fingerprint', async (request) => {
@@ -193,6 +209,13 @@ export function controlRoutes(app: FastifyInstance, ctx: SandboxContext): void {
     }
     return claimPreview(claim);
   });
+
+  // Ours: the prescriptions SHA holds, newest first, by the code each create answered.
+  app.get('/prescriptions', async () =>
+    [...ctx.state.prescriptions]
+      .sort((a, b) => b.created_at - a.created_at || b.id - a.id)
+      .map((p) => ({ code: p.code, consent_token: p.consent_token, intervention_code: p.intervention_code, status: p.status, doctor_review_status: p.doctor_review_status, created_at: iso(p.created_at) })),
+  );
 
   app.post<{ Params: { code: string } }>('/prescriptions/:code/review', async (request) => {
     const body = parse(prescriptionReviewRequest, request.body);

@@ -18,7 +18,11 @@ import { requestUrl, requireProfessional } from './shared';
 /** A facility as the registry answers it: camelCase, the name as officialName (V docs; R's live rows). */
 function facilityView(f: Facility) {
   const normalBeds = f.beds.general.total + f.beds.maternity.total + f.beds.paediatric.total;
-  const operational = { operationalStatus: 'ACTIVE', operationalStatusReason: '', suspensionReason: '', reinstatementRecommendations: '', earliestReinstatementDate: '' };
+  const suspended = f.suspension;
+  const operational =
+    suspended === undefined
+      ? { operationalStatus: 'ACTIVE', operationalStatusReason: '', suspensionReason: '', reinstatementRecommendations: '', earliestReinstatementDate: '' }
+      : { operationalStatus: 'SUSPENDED', operationalStatusReason: suspended.reason, suspensionReason: suspended.reason, reinstatementRecommendations: suspended.reinstatementRecommendations, earliestReinstatementDate: suspended.earliestReinstatementDate };
   return {
     registrationNumber: registrationNumberOf(f),
     frCode: f.code,

@@ -290,7 +290,8 @@ export interface PrescriptionRecord {
   doctors: DoctorRecord[];
   /** SHA's status and the prescriber's review: moved by the control API (the payer's side). */
   status: PrescriptionStatus;
-  doctor_review_status: PrescriberReview;
+  /** One of PRESCRIBER_REVIEWS, or (given through the control API) a word no source lists, as the live service may answer one. */
+  doctor_review_status: string;
   readonly created_at: number;
 }
 

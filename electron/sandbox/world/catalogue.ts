@@ -732,13 +732,18 @@ function mechanismFor(billing: Billing, index: number): PaymentMechanism {
   }
 }
 
+/**
+ * The papers SHA lists for a service, in the portal's document types (the list the sandbox itself
+ * takes on an upload, payer/wire claimDocumentTypes): a word outside it would be one no station
+ * could attach.
+ */
 function documentsFor(plan: SubBenefitPlan): { applicable: string[]; preauth: string[] } {
   const applicable = ['INVOICE'];
   if (plan.accessPoint !== 'OP') applicable.push('DISCHARGE_SUMMARY');
-  if (plan.qualifiers === 'diagnostic') applicable.push('REQUEST_FORM', 'RESULTS_REPORT');
+  if (plan.qualifiers === 'diagnostic') applicable.push('LAB_ORDER', 'LAB_RESULTS');
   if (plan.qualifiers === 'surgical') applicable.push('THEATRE_NOTES');
-  const preauth = plan.preauth === 'none' ? [] : ['CLINICAL_SUMMARY', 'QUOTATION'];
-  if (plan.preauth === 'manual') preauth.push('CONSENT_FORM');
+  const preauth = plan.preauth === 'none' ? [] : ['MEDICAL_REPORT'];
+  if (plan.preauth === 'manual') preauth.push('REQUEST_FORM_BY_RELEVANT_CONSULTANT');
   return { applicable, preauth };
 }
 

@@ -17,6 +17,8 @@ export interface Facility {
   readonly contracts: readonly Fund[];
   /** Bed capacity by bed type; occupancy adds open inpatient claims. */
   readonly beds: Readonly<Record<'general' | 'maternity' | 'paediatric' | 'icu', { total: number; occupied: number }>>;
+  /** SHA has suspended it (the registry's SHAOperationStatus carries a suspension and its reason). Ours: one demo facility is, so a referral meets one. */
+  readonly suspension?: { readonly reason: string; readonly reinstatementRecommendations: string; readonly earliestReinstatementDate: string };
 }
 
 /** A client of the token endpoint: a facility's tenant, or a service account without one. */
@@ -99,6 +101,7 @@ export const FACILITIES: readonly Facility[] = [
       paediatric: { total: 0, occupied: 0 },
       icu: { total: 0, occupied: 0 },
     },
+    suspension: { reason: 'Pending inspection of the maternity theatre', reinstatementRecommendations: 'Complete the county inspection', earliestReinstatementDate: '2025-09-01' },
   },
 ];
 

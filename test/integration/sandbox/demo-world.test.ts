@@ -2,6 +2,7 @@
 // The demo world of ../shared/design/contracts.md, row by row, and the registry and benefit
 // look-ups answered from it.
 import { describe, expect, it } from 'vitest';
+import { claimDocumentTypes } from '../../../electron/payer/wire';
 import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, openVisit, useHarness } from './harness';
 
 const h = useHarness();
@@ -114,6 +115,13 @@ describe('benefits', () => {
     expect(Object.keys(s)).toEqual(expect.arrayContaining(['code', 'name', 'accessPoint', 'fund', 'parentBenefitCode', 'cover', 'allowedInterventions']));
     // The cover carries the documented fields only: the member's policy (the portal docs' example).
     expect(Object.keys(s.cover).sort()).toEqual(['effectivePolicyNumber', 'policyNumber', 'validFrom', 'validTo']);
+  });
+
+  it('lists only the portal’s document types as a service’s papers, the ones a station can attach (an elective asks for the medical report and the consultant’s request form)', async () => {
+    const found = await findInterventions(h.hospital, await crId(h.hospital, NID.covered));
+    const listed = new Set(found.all.flatMap((i) => [...i.applicableDocumentTypes, ...i.requiredPreauthDocumentTypes]));
+    expect([...listed].filter((type) => !(claimDocumentTypes as readonly string[]).includes(type))).toEqual([]);
+    expect(found.all.find((i) => i.code === 'SHA-08-001')?.requiredPreauthDocumentTypes).toEqual(['MEDICAL_REPORT', 'REQUEST_FORM_BY_RELEVANT_CONSULTANT']);
   });
 
   it('gives ~850 interventions with SHA-XX-NNN codes, every live paymentMechanism spelling, and the four required kinds', async () => {
@@ -234,6 +242,9 @@ describe('registry look-ups', () => {
     const byName = await h.hospital.get('/api/v1/facilities/search', { name: 'demo' });
     expect((byName.body as any[]).map((f) => f.frCode).sort()).toEqual([DISPENSARY.code, HOSPITAL.code].sort());
     expect((await h.hospital.get('/api/v1/facilities/search', { name: 'nowhere' })).body).toEqual([]);
+    // Ours: one demo facility is suspended, with SHA's reason, so a referral meets one that is not operational.
+    const suspended = await h.hospital.get('/api/v1/facilities/search', { identifier: 'FID-00-000003-0', 'identifier-type': 'fr-code' });
+    expect(suspended.body.SHAOperationStatus).toMatchObject({ operationalStatus: 'SUSPENDED', suspensionReason: 'Pending inspection of the maternity theatre' });
     expectError(await h.hospital.get('/api/v1/facilities/search', {}), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.get('/api/v1/facilities/search', { identifier: HOSPITAL.code, 'identifier-type': 'fr_code' }), 400, 'VALIDATION_ERROR');
     expectError(await h.hospital.get('/api/v1/facilities/search', { identifier: 'FID-99-999999-9' }), 404, 'NOT_FOUND');

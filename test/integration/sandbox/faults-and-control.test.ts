@@ -51,6 +51,17 @@ describe('fault injection', () => {
     expect((await h.hospital.get('/api/v1/patients', patients)).status).toBe(200);
   });
 
+  it('loses the answer of a call that did its work (ours): the client sees the connection drop, the exchange has the SMS sent', async () => {
+    const id = await crId(h.hospital, NID.whitelisted);
+    await h.control.post('/sandbox/faults', { routes: ['POST /api/v1/claims/otp'], count: 1, lose_answer: true });
+    await expect(h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] })).rejects.toThrow();
+    // The work was done before the answer was lost: the patient has the code.
+    expect((await h.control.get('/sandbox/sms', { patient_id: id })).body).toHaveLength(1);
+    // Spent: the next call is answered.
+    expect((await h.hospital.post('/api/v1/claims/otp', { patient_id: id, intervention_codes: ['SHA-02-001'] })).status).toBe(200);
+    expectError(await h.control.post('/sandbox/faults', { lose_answer: true, reset_connection: true, fail_rate: 1 }), 400, 'VALIDATION_ERROR');
+  });
+
   it('validates fault requests and clears them', async () => {
     expectError(await h.control.post('/sandbox/faults', { fail_rate: 2 }), 400, 'VALIDATION_ERROR');
     expectError(await h.control.post('/sandbox/faults', { routes: ['claims/submit'] }), 400, 'VALIDATION_ERROR');
@@ -77,6 +88,33 @@ describe('fault injection', () => {
 });
 
 describe('control API', () => {
+  it('lists the authorizations, newest first, by patient and status (ours)', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const first = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
+    const second = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
+    const listed = (await h.control.get('/sandbox/authorizations', { patient_id: id, status: 'pending' })).body as any[];
+    expect(listed.map((a) => a.guid)).toEqual([second.body.guid, first.body.guid]);
+    expect(listed[0]).toMatchObject({ status: 'PENDING', patient_id: id, method: 'biometric', interventions: ['SHA-02-001'] });
+    expect((await h.control.get('/sandbox/authorizations', { status: 'AUTHORIZED' })).body).toEqual([]);
+  });
+
+  it('lists the prescriptions and takes a review word outside its own list (ours), which the preview then answers', async () => {
+    const id = await crId(h.hospital, NID.covered);
+    const [finger] = (await h.control.get(`/sandbox/patients/${id}/fingerprints`)).body as { template: string }[];
+    const authorization = await h.hospital.post('/api/v1/claims/authorize', { patient_id: id, interventions: ['SHA-02-001'], service_type: 'CAPITATION', ...BIOMETRIC });
+    await h.control.post(`/sandbox/authorizations/${authorization.body.guid}/fingerprint`, { template: finger?.template });
+    const visit = await h.hospital.post('/api/v1/claims/visit', { patient_id: id, intervention_codes: ['SHA-02-001'], service_type: 'CAPITATION', auth_guid: authorization.body.guid });
+    const token = visit.body.authorization_code as string;
+    const item = { generic_concept_code: 'AMOX-500', dose_quantity: 1, dose_unit: 'capsule', frequency: 3, period_unit: 'day', duration: 5, duration_unit: 'days' };
+    const rx = await h.hospital.post('/api/v1/prescriptions', { consent_token: token, intervention_code: 'SHA-02-001', items: [item] });
+    expect(rx.status).toBe(200);
+    const listed = (await h.control.get('/sandbox/prescriptions')).body as any[];
+    expect(listed).toEqual([expect.objectContaining({ code: rx.body.code, consent_token: token, status: 'ACTIVE', doctor_review_status: 'NOT_REQUIRED' })]);
+    expectError(await h.control.post(`/sandbox/prescriptions/${rx.body.code}/review`, { doctor_review_status: 'on hold' }), 400, 'VALIDATION_ERROR');
+    expect((await h.control.post(`/sandbox/prescriptions/${rx.body.code}/review`, { doctor_review_status: 'ON_HOLD_PHARMACIST' })).status).toBe(200);
+    expect((await h.hospital.get('/api/v1/prescriptions', { consent_token: token })).body).toMatchObject({ code: rx.body.code, doctorReviewStatus: 'ON_HOLD_PHARMACIST' });
+  });
+
   it('moves the clock forward only', async () => {
     const before = await h.control.get('/sandbox/clock');
     const moved = await h.control.post('/sandbox/clock', { advance_ms: 3_600_000 });

@@ -65,7 +65,7 @@ describe('the ward profile', () => {
 
   it('gives way to a fixed rule, comes back on reset when the sandbox started with it, and records what it did', () => {
     const f = ward();
-    f.apply({ latency_ms: 0, status: 503, reset_connection: false });
+    f.apply({ latency_ms: 0, status: 503, reset_connection: false, lose_answer: false });
     expect(decide(f, 'GET', '/api/v1/patients/eligibility').latencyMs).toBe(0);
     f.reset();
     const d = decide(f, 'GET', '/api/v1/patients/eligibility', 'identification_number=30000001');
