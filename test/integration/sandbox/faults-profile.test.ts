@@ -40,7 +40,7 @@ describe('the ward profile', () => {
       else {
         expect(failed.length / decisions.length, path).toBeGreaterThan(0.008);
         expect(failed.length / decisions.length, path).toBeLessThan(0.04);
-        expect(failed[0]?.failure).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', resetConnection: false });
+        expect(failed[0]?.failure).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', resetConnection: false, loseAnswer: false });
       }
       const mean = plain.reduce((a, b) => a + b, 0) / plain.length;
       expect(mean, path).toBeGreaterThan(min + (max - min) * 0.4);
