@@ -734,7 +734,7 @@ function mechanismFor(billing: Billing, index: number): PaymentMechanism {
 
 /**
  * The papers SHA lists for a service, in the portal's document types (the list the sandbox itself
- * takes on an upload, payer/wire claimDocumentTypes): a word outside it would be one no station
+ * takes on an upload, vocabulary's claimDocumentTypes): a word outside it would be one no station
  * could attach.
  */
 function documentsFor(plan: SubBenefitPlan): { applicable: string[]; preauth: string[] } {

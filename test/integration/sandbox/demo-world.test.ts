@@ -2,7 +2,7 @@
 // The demo world of ../shared/design/contracts.md, row by row, and the registry and benefit
 // look-ups answered from it.
 import { describe, expect, it } from 'vitest';
-import { claimDocumentTypes } from '../../../electron/payer/wire';
+import { claimDocumentTypes } from '../../../electron/vocabulary';
 import { DISPENSARY, HOSPITAL, NID, crId, expectError, findInterventions, openVisit, useHarness } from './harness';
 
 const h = useHarness();
