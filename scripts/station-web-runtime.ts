@@ -16,9 +16,10 @@ import { startBrowserHost, type BrowserHost } from '../electron/browser-host';
 import { trainingReaders, type ReaderSetup } from '../electron/main/reader-setup';
 import { stationReaders } from '../electron/main/readers';
 import { createExchangeClient } from '../electron/payer';
-import { startSandbox, TERMINOLOGY, type FaultProfileName, type RunningSandbox } from '../electron/sandbox';
-import type { CommandInput, CommandName, CommandOutput, StationSettings } from '../electron/contract';
-import { createStation, FileSecretStore, OWNER_ONLY_FILE_MODE, ownerOnlyFolder, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station } from '../electron/station';
+import { startSandbox, TERMINOLOGY, type FaultProfileName, type RunningSandbox, type SandboxOptions } from '../electron/sandbox';
+import type { CommandInput, CommandName, CommandOutput, HostedCore, StationSettings } from '../electron/contract';
+import { createStation, FileSecretStore, OWNER_ONLY_FILE_MODE, ownerOnlyFolder, type LocalDeviceServiceController, type LogDestination, type SecretStore, type Station, type StationDeps } from '../electron/station';
+import type { VirtualReader } from '../native-bridge/drivers/virtual-reader';
 import { HARDWARE_SERVICE_PORT, somethingListens } from '../native-bridge/service';
 import { RENDERER_OUT } from './start-support';
 import { checkExchangeUrl, type LauncherStaff, type ReaderSource } from './station-web-options';
@@ -40,6 +41,19 @@ export interface TrainingStationOptions {
   staff?: readonly LauncherStaff[];
   /** The sandbox's network profile: `ward` for a ward's waits (default: none, every call at once). */
   profile?: FaultProfileName;
+  /**
+   * Tests and screenshots (test/support/scenario.ts), never the command line: the sandbox's seed and
+   * the time it runs on, the settings of a fresh data folder beyond training's (the facility a first
+   * run chooses, the station's role), the terminology in place of the sandbox's, the station's polls
+   * and ids, and what stands between the browser host and the core.
+   */
+  scenario?: {
+    sandbox?: Pick<SandboxOptions, 'seed' | 'now'>;
+    settings?: Partial<StationSettings>;
+    terminology?: StationSettings['terminology'];
+    station?: Pick<StationDeps, 'timing' | 'randomId'>;
+    hostCore?: (core: HostedCore) => HostedCore;
+  };
 }
 
 export interface TrainingStation {
@@ -50,6 +64,8 @@ export interface TrainingStation {
   readonly station: Station;
   /** The local device service, as the core runs it (its url while it runs). */
   readonly deviceService: LocalDeviceServiceController;
+  /** The virtual reader behind it (its training controls). */
+  readonly reader: VirtualReader;
   readonly dataDir: string;
   close(): Promise<void>;
 }
@@ -112,9 +128,9 @@ function dataDirSecrets(dataDir: string, destination: LogDestination): SecretSto
 }
 
 /** The browser host serving the renderer and the station's contract. */
-async function serveStation(station: Station, options: { port: number; rendererDir?: string }, cleanups: Cleanups): Promise<BrowserHost> {
+async function serveStation(station: Station, options: { port: number; rendererDir?: string; core?: HostedCore }, cleanups: Cleanups): Promise<BrowserHost> {
   const host = await startBrowserHost({
-    core: station.hosted,
+    core: options.core ?? station.hosted,
     rendererDir: options.rendererDir ?? RENDERER_OUT,
     port: options.port,
     log: station.log.child({ component: 'browser-host' }),
@@ -134,9 +150,15 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
     const devicePort = await deviceServicePort(options.deviceServicePort ?? 0);
     // The Electron shell's training readers (electron/main/reader-setup.ts): the virtual reader behind the station's device service.
-    const { readers, deviceService, close: closeReaders } = await trainingReaders({ sandboxUrl, deviceServicePort: devicePort });
+    const { readers, deviceService, reader, close: closeReaders } = await trainingReaders({ sandboxUrl, deviceServicePort: devicePort });
     cleanups.push(closeReaders);
-    const sandbox = await startSandbox({ port: sandboxPort, deviceServiceUrl: `http://127.0.0.1:${devicePort}`, ...(options.profile === undefined ? {} : { profile: options.profile }) });
+    const scenario = options.scenario ?? {};
+    const sandbox = await startSandbox({
+      port: sandboxPort,
+      deviceServiceUrl: `http://127.0.0.1:${devicePort}`,
+      ...(options.profile === undefined ? {} : { profile: options.profile }),
+      ...scenario.sandbox,
+    });
     cleanups.push(() => sandbox.close());
 
     const station = createStation({
@@ -150,9 +172,10 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
       log: { destination },
       // Training mode runs on sandbox time, so the sandbox's clock control moves the station too.
       clock: { now: () => sandbox.context.clock.now() },
-      initialSettings: { exchangeBaseUrl: sandboxUrl, trainingMode: true, allowedLinkOrigins: [sandboxUrl] },
+      initialSettings: { ...scenario.settings, exchangeBaseUrl: sandboxUrl, trainingMode: true, allowedLinkOrigins: [sandboxUrl] },
       // The sandbox's terminology at every start: its medicines and its ICD-11, by the owner and source it files them under.
-      provisioning: { source: 'launcher', settings: { terminology: TERMINOLOGY }, staff: options.staff ?? [] },
+      provisioning: { source: 'launcher', settings: { terminology: scenario.terminology ?? TERMINOLOGY }, staff: options.staff ?? [] },
+      ...scenario.station,
     });
     await station.start();
     cleanups.push(() => station.stop());
@@ -160,8 +183,8 @@ export async function startTrainingStation(options: TrainingStationOptions): Pro
     // Training without the device service could take no fingerprint: say why instead of starting half a station.
     if (service.state !== 'running') throw new Error(service.message ?? 'the local device service did not start');
 
-    const host = await serveStation(station, options, cleanups);
-    return { launchUrl: host.launchUrl, host, sandbox, station, deviceService, dataDir, close: () => closeAll(cleanups) };
+    const host = await serveStation(station, { ...options, core: scenario.hostCore?.(station.hosted) ?? station.hosted }, cleanups);
+    return { launchUrl: host.launchUrl, host, sandbox, station, deviceService, reader, dataDir, close: () => closeAll(cleanups) };
   } catch (error) {
     await closeAll(cleanups);
     throw error;

@@ -17,7 +17,7 @@ export interface ReaderSetup {
 }
 
 /** Training: the virtual reader presents the sandbox's demo patients' fingers, on the port the sandbox was told. */
-export async function trainingReaders(options: { sandboxUrl: string; deviceServicePort: number }): Promise<ReaderSetup> {
+export async function trainingReaders(options: { sandboxUrl: string; deviceServicePort: number }): Promise<ReaderSetup & { readonly reader: VirtualReader }> {
   const reader = new VirtualReader({ sandboxUrl: options.sandboxUrl });
   const info = await reader.probe().catch(async (error: unknown) => {
     await reader.close();
@@ -33,6 +33,7 @@ export async function trainingReaders(options: { sandboxUrl: string; deviceServi
   return {
     readers,
     deviceService,
+    reader,
     async close() {
       readers.close();
       await deviceService.close();
