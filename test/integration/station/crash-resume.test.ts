@@ -10,13 +10,23 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandInput, CommandName, CommandOutcome } from '../../../electron/contract';
 import { startSandbox } from '../../../electron/sandbox';
 import { countAtExchange, drive, NATIONAL_ID, Nurse, type FlowName } from './fault-matrix';
 import { ControlApi, tempDir } from './harness';
 
-const childPath = join(fileURLToPath(new URL('.', import.meta.url)), 'crash-child.ts');
+const here = fileURLToPath(new URL('.', import.meta.url));
+/**
+ * The child bundled once per run (its packages left to node_modules): some ninety station processes
+ * start here, and each compiling the station's TypeScript again under tsx was most of this file's time.
+ */
+const childBundle = join(here, '../../../dist/test/crash-child.mjs');
+
+beforeAll(async () => {
+  await build({ entryPoints: [join(here, 'crash-child.ts')], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', outfile: childBundle, logLevel: 'silent' });
+}, 60_000);
 
 class Crashed extends Error {}
 
@@ -29,7 +39,7 @@ class StationProcess {
   readonly ready: Promise<void>;
 
   constructor(env: Record<string, string>) {
-    this.child = fork(childPath, [], { execArgv: ['--import', 'tsx'], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    this.child = fork(childBundle, [], { execArgv: [], env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     this.exited = new Promise((resolve) => this.child.once('exit', (_code, signal) => resolve(signal)));
     this.ready = new Promise((resolve, reject) => {
       this.child.on('message', (message: { ready?: true; id?: number; outcome?: unknown }) => {
