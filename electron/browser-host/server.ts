@@ -91,6 +91,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let csp = '';
   const followSettings = (allowedLinkOrigins: readonly string[]) => (csp = browserCsp({ hostOrigin: origin, frameOrigins: allowedLinkOrigins }));
   const ready = new Set<WebSocket>();
+  /** Every connection until its close event has run (which logs): close() waits for them. */
+  const closing = new Map<WebSocket, Promise<void>>();
   /** Launch codes not yet used (their digests), with when each stops being good. */
   const launchCodes = new Map<string, number>();
   const spendLaunchCode = (code: string): boolean => {
@@ -133,6 +135,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const connection = randomBytes(4).toString('hex');
       let inFlight = 0;
       log.info({ connection }, 'bridge connection opened');
+      closing.set(socket, new Promise((resolve) => socket.once('close', () => resolve())));
       const timer = setTimeout(() => refuse('no hello'), helloTimeoutMs);
       const refuse = (why: string) => {
         log.warn({ connection, why }, 'bridge connection refused');
@@ -141,6 +144,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       socket.on('close', (code) => {
         clearTimeout(timer);
         ready.delete(socket);
+        closing.delete(socket);
         log.info({ connection, code }, 'bridge connection closed');
       });
       socket.on('error', () => socket.terminate());
@@ -234,8 +238,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     },
     async close() {
       unsubscribe();
-      for (const socket of ready) socket.terminate();
+      // A connection's close event can come after the server has closed (a page that went away
+      // just before): waited for, so the host logs nothing once its owner has ended the log.
+      const waits = [...closing.values()];
+      for (const socket of closing.keys()) socket.terminate();
       await app.close();
+      await Promise.all(waits);
     },
   };
 }

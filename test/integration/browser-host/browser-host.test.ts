@@ -285,3 +285,28 @@ describe('browser host: the /bridge WebSocket', () => {
     expect(JSON.stringify(log.lines)).not.toContain(secret);
   });
 });
+
+describe('browser host: closing', () => {
+  it('has every connection closed, and logged as closed, by the time close() resolves: nothing logs after its owner ends the log', async () => {
+    const ownLog = recordingLog();
+    const own = await startBrowserHost({ core: testStation(), rendererDir: path.join(dir, 'renderer'), secret, log: ownLog, helloTimeoutMs: 5_000 });
+    const open = (hello: boolean) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${own.port}/bridge`, { origin: own.url });
+        ws.on('error', () => undefined);
+        ws.on('open', () => {
+          if (!hello) return resolve(ws);
+          ws.send(JSON.stringify({ type: 'hello', secret }));
+          ws.once('message', () => resolve(ws));
+        });
+        ws.on('unexpected-response', () => reject(new Error('upgrade refused')));
+      });
+    // One ready, one that has not said hello yet, one whose page has just gone away.
+    const sockets = await Promise.all([open(true), open(false), open(true)]);
+    sockets[2]!.close();
+    await own.close();
+    const logged = (message: string) => ownLog.lines.filter((line) => line.message === message).map((line) => line.fields.connection);
+    expect(logged('bridge connection opened')).toHaveLength(3);
+    expect(logged('bridge connection closed').sort()).toEqual(logged('bridge connection opened').sort());
+  });
+});
