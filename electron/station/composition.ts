@@ -44,15 +44,10 @@ import { SettingsStore } from './settings';
 import { openStaffRegistry, PinGuard, type StaffMember } from './staff';
 import { ActivityView } from './views/activity';
 import { WorkQueue } from './views/work-queue';
-import { consentView } from './workflows/consent';
 import type { Ctx } from './workflows/context';
-import { dischargeView } from './workflows/discharge';
-import { electiveView } from './workflows/elective';
-import { emergencyView } from './workflows/emergency';
 import { Engine } from './workflows/engine';
-import { hostOf } from './workflows/recovery';
+import { hostOf, viewOf as kindView } from './workflows/kinds';
 import type { AnyWorkflow } from './workflows/types';
-import { visitView } from './workflows/visit';
 
 /** What the station has before it starts: its options resolved, its log and its listeners. */
 export interface StationBase {
@@ -161,7 +156,7 @@ export async function composeStation(base: StationBase): Promise<RunningStation>
     if (current !== null) lock.unlock();
   }
   const viewOf = (wf: AnyWorkflow): WorkflowView => {
-    const view = fullViewOf(ctx, wf);
+    const view = kindView(ctx, wf);
     return host === 'electron' ? withLinkOriginOnly(view) : view;
   };
   const parts = { deps, host, clock, readers, ctx, lock, staff, quarantine, current: () => current };
@@ -237,21 +232,6 @@ export function findLink(ctx: Ctx, handle: string) {
     if (v?.link?.handle === handle && v.stage === 'awaiting-fingerprint') return v.link;
   }
   return null;
-}
-
-function fullViewOf(ctx: Ctx, wf: AnyWorkflow): WorkflowView {
-  switch (wf.kind) {
-    case 'consent':
-      return consentView(ctx, wf);
-    case 'visit':
-      return visitView(wf);
-    case 'discharge':
-      return dischargeView(ctx, wf);
-    case 'elective':
-      return electiveView(ctx, wf);
-    case 'emergency':
-      return emergencyView(ctx, wf);
-  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { followSettings, composeStation, type RunningStation, type StationBase }
 import { watchClockJumps } from './events';
 import { followClaim, watchClaims } from './workflows/claims';
 import { checkWaitingPapers, releaseSentPapers } from './workflows/elective';
-import { resumeAll, resumeWorkflow } from './workflows/recovery';
+import { resumeAll, resumeWorkflow, settleUnknownOutcome } from './workflows/recovery';
 
 export class StationLifecycle {
   private starting: Promise<RunningStation> | undefined;
@@ -48,15 +48,16 @@ export class StationLifecycle {
     this.composed = running;
     const { ctx, services } = running;
     const { events, readers, log, host, timing, clock } = this.base;
-    ctx.engine.connect(
-      services.viewOf,
-      (view) => {
+    ctx.engine.connect({
+      viewer: services.viewOf,
+      listener: (view) => {
         if (!(view.kind === 'emergency' && (view.state === 'creating' || view.state === 'not-created'))) events.emit({ type: 'workflow.updated', view });
         followClaim(ctx, view.workflowId);
         releaseSentPapers(ctx, view.workflowId);
       },
-      (wf) => resumeWorkflow(ctx, wf),
-    );
+      reconciler: (wf) => resumeWorkflow(ctx, wf),
+      unknownOutcome: (wf, call) => settleUnknownOutcome(ctx, wf, call),
+    });
     this.teardown.push(
       ctx.session.onChange(services.statusChanged),
       readers.onChange((snapshot) => events.emit({ type: 'readers.changed', readers: snapshot })),

@@ -15,10 +15,12 @@ export type VerificationStage = z.infer<typeof verificationStep>['stage'];
 type Table<S extends string, E extends string> = { readonly [state in S]: { readonly [event in E]?: S } };
 
 export const consentMachine = {
-  verifying: { verified: 'verified', cancel: 'cancelled' },
-  // codeRefused: the visit refused the SMS code that was to open it; the nurse enters it again.
-  verified: { openVisit: 'opening-visit', cancel: 'cancelled', codeRefused: 'verifying' },
-  'opening-visit': { visitOpened: 'visit-opened', visitNotOpened: 'verified' },
+  // By SMS code, the code confirmed opens the visit straight away: the consent is the visit's answer.
+  verifying: { verified: 'verified', openVisit: 'opening-visit', cancel: 'cancelled' },
+  // Consent by fingerprint, authorized by SHA: the visit opens with the authorization's guid.
+  verified: { openVisit: 'opening-visit', cancel: 'cancelled' },
+  // codeNotAccepted: SHA did not open the visit with the SMS code; the nurse confirms a code again.
+  'opening-visit': { visitOpened: 'visit-opened', visitNotOpened: 'verified', codeNotAccepted: 'verifying' },
   'visit-opened': {},
   cancelled: {},
 } as const satisfies Table<ConsentState, string>;
@@ -157,31 +159,38 @@ export type MachineEvent<K extends WorkflowKind> = EventsOf<(typeof machines)[K]
 export type StateOf<K extends WorkflowKind> = keyof (typeof machines)[K] & string;
 export type VerificationEvent = EventsOf<typeof verificationMachine>;
 
+/** Any transition table, as the functions below read it. */
+type AnyTable = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
 /** The next state, or undefined when the table has no such transition. */
-export function nextState<T extends Record<string, Record<string, string>>>(table: T, state: string, event: string): string | undefined {
+export function nextState(table: AnyTable, state: string, event: string): string | undefined {
   const row = table[state];
   return row === undefined ? undefined : row[event];
 }
 
-/** The next state of a workflow; refuses (WRONG_STATE) a transition the table does not list. */
-export function transitionOf<K extends WorkflowKind>(kind: K, state: StateOf<K>, event: MachineEvent<K>): StateOf<K> {
-  const next = nextState(machines[kind] as unknown as Record<string, Record<string, string>>, state, event);
+/**
+ * The next state of a workflow; refuses (WRONG_STATE) a transition the table does not list. The
+ * engine's `transition` types the event by the workflow's kind.
+ */
+export function transitionOf(kind: WorkflowKind, state: string, event: string): string {
+  const next = nextState(machines[kind], state, event);
   if (next === undefined) fail('WRONG_STATE', `A ${kind} workflow in state "${state}" cannot ${describeEvent(event)}.`, { state });
-  return next as StateOf<K>;
+  return next;
 }
 
 export function verificationNext(stage: VerificationStage, event: VerificationEvent): VerificationStage {
-  const next = nextState(verificationMachine as unknown as Record<string, Record<string, string>>, stage, event);
+  const next = nextState(verificationMachine, stage, event);
   if (next === undefined) fail('WRONG_STATE', `The verification step at "${stage}" cannot ${describeEvent(event)}.`, { state: stage });
   return next as VerificationStage;
 }
 
 export function canTransition<K extends WorkflowKind>(kind: K, state: string, event: MachineEvent<K>): boolean {
-  return nextState(machines[kind] as unknown as Record<string, Record<string, string>>, state, event) !== undefined;
+  return nextState(machines[kind], state, event) !== undefined;
 }
 
 export function isTerminal(kind: WorkflowKind, state: string): boolean {
-  const row = (machines[kind] as unknown as Record<string, Record<string, string>>)[state];
+  const table: AnyTable = machines[kind];
+  const row = table[state];
   return row !== undefined && Object.keys(row).length === 0;
 }
 

@@ -108,20 +108,19 @@ async function write(c: Ctx, visit: VisitWorkflow, input: ValidInput<'prescripti
     visit.data.prescriptions = [...prescriptionsOf(visit), record];
     c.engine.save(visit);
   });
-  await c.engine.call(
-    visit,
-    entry,
+  await c.engine.send(visit, {
+    operation: entry,
     request,
-    () => c.session.client().prescriptions.create(request),
-    (answer) => {
+    send: () => c.session.client().prescriptions.create(request),
+    settle: (answer) => {
       applyAnswer(record, answer, c.nowIso());
       c.engine.save(visit);
     },
-    () => {
+    refused: () => {
       visit.data.prescriptions = prescriptionsOf(visit).filter((rx) => rx !== record);
       c.engine.save(visit);
     },
-  );
+  });
   return record;
 }
 
@@ -145,21 +144,20 @@ async function sendDispense(c: Ctx, visit: VisitWorkflow, input: DispenseInput, 
     keep.add(entry);
     c.engine.save(visit);
   });
-  await c.engine.call(
-    visit,
-    journal.dispense,
+  await c.engine.send(visit, {
+    operation: journal.dispense,
     request,
-    () => c.session.client().prescriptions.dispense(request),
-    (answer) => {
+    send: () => c.session.client().prescriptions.dispense(request),
+    settle: (answer) => {
       entry.state = 'dispensed';
       entry.status = cut(answer.at(0)?.status);
       c.engine.save(visit);
     },
-    () => {
+    refused: () => {
       keep.drop(entry);
       c.engine.save(visit);
     },
-  );
+  });
 }
 
 async function dispense(c: Ctx, visit: VisitWorkflow, rx: PrescriptionRecord, input: DispenseInput): Promise<void> {

@@ -12,8 +12,8 @@ import type { IdleLock } from '../idle-lock';
 import type { ReadersFacade } from '../readers';
 import type { PinGuard, StaffMember, StaffRegistry } from '../staff';
 import type { Ctx } from '../workflows/context';
-import { OutcomeUnknown } from '../workflows/engine';
-import { hostOf, resumeWorkflow } from '../workflows/recovery';
+import { hostOf } from '../workflows/kinds';
+import { resumeWorkflow } from '../workflows/recovery';
 import type { AnyWorkflow, AuthorizationLink, WorkflowOf } from '../workflows/types';
 import type { VerificationHost } from '../workflows/verification';
 
@@ -96,11 +96,8 @@ export function makeWorkflowCommand(services: Pick<StationServices, 'ctx' | 'vie
         try {
           return await respond(await run(typed, c, input));
         } catch (error) {
+          // An unknown outcome has been acted on by the write itself (Engine.send): only what was not committed goes.
           c.engine.discardUncommitted(wf.id);
-          if (error instanceof OutcomeUnknown) {
-            c.engine.reconcileSoon(wf.id, c.timing.reconcileRetryMs);
-            fail('OUTCOME_UNKNOWN', 'SHA did not confirm the request: the station is checking what became of it before anything is sent again.', { workflowId: wf.id });
-          }
           throw error;
         }
       });
@@ -112,6 +109,6 @@ export const consentTakingKinds = ['consent', 'elective', 'discharge', 'emergenc
 
 export function requireHost(wf: AnyWorkflow): VerificationHost<AnyWorkflow> {
   const host = hostOf(wf);
-  if (host === undefined) fail('WRONG_STATE', 'A visit takes no consent: use discharge.begin for the visit end.', { state: wf.state });
+  if (host === null) fail('WRONG_STATE', 'A visit takes no consent: use discharge.begin for the visit end.', { state: wf.state });
   return host;
 }

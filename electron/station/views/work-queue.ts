@@ -3,9 +3,9 @@
 // she asked. A view over what the core already keeps: the engine's workflows and their views, and
 // the audit log, where the engine writes every workflow's creation (`<kind>.created`) and every
 // transition (`<kind>.<event>` of its machine). It keeps nothing but a cache of those times.
-import type { WorkAnswer, WorkItem, WorkflowKind, WorkflowView } from '../../contract';
+import { workflowKind, type WorkAnswer, type WorkItem, type WorkflowKind, type WorkflowView } from '../../contract';
 import type { Db } from '../db';
-import { machines } from '../machines';
+import { kindOf } from '../workflows/kinds';
 import { patientRefOf } from '../workflows/engine';
 import { isShown } from '../workflows/emergency';
 import type { AnyWorkflow } from '../workflows/types';
@@ -34,13 +34,13 @@ export function selectWorkflows(engine: Workflows, filter: WorkflowFilter): AnyW
     .filter((wf) => filter.patientRef === undefined || patientRefOf(wf) === filter.patientRef);
 }
 
-/** The audit actions that mark a workflow of each kind coming into a state. */
-const stateActions: Readonly<Record<WorkflowKind, ReadonlySet<string>>> = Object.fromEntries(
-  Object.entries(machines).map(([kind, table]) => [
-    kind,
-    new Set([`${kind}.created`, ...Object.values(table).flatMap((row) => Object.keys(row).map((event) => `${kind}.${event}`))]),
-  ]),
-) as unknown as Record<WorkflowKind, ReadonlySet<string>>;
+/** The audit actions that mark a workflow of a kind coming into a state: its creation and each move of its machine. */
+function stateActionsOf(kind: WorkflowKind): ReadonlySet<string> {
+  const table: Readonly<Record<string, Readonly<Record<string, string>>>> = kindOf(kind).machine;
+  return new Set([`${kind}.created`, ...Object.values(table).flatMap((row) => Object.keys(row).map((event) => `${kind}.${event}`))]);
+}
+
+const stateActions = new Map(workflowKind.options.map((kind) => [kind, stateActionsOf(kind)]));
 
 export class WorkQueue {
   /** When each workflow came into its state, and which state that was (a new state is looked up again). */
@@ -71,7 +71,7 @@ export class WorkQueue {
     const found = new Map<string, string>();
     for (const row of this.records.iterate(JSON.stringify([...byId.keys()])) as Iterable<{ id: string; action: string; at: string }>) {
       const wf = byId.get(row.id);
-      if (wf !== undefined && stateActions[wf.kind].has(row.action)) found.set(row.id, row.at);
+      if (wf !== undefined && stateActions.get(wf.kind)?.has(row.action) === true) found.set(row.id, row.at);
     }
     for (const wf of stale) this.since.set(wf.id, { state: wf.state, at: found.get(wf.id) ?? wf.createdAt });
   }

@@ -9,7 +9,7 @@ import { isResubmissionForm, resubmissionRoute, resubmitReturnedClaim, type Clai
 import { fail } from '../errors';
 import { exchangeOriginOf } from '../settings';
 import type { Ctx } from './context';
-import { OutcomeUnknown, type CallRecord } from './engine';
+import type { CallRecord } from './engine';
 import { journal } from './journal';
 import type { ClaimReadBack, EmergencyWorkflow, VisitWorkflow, AnyWorkflow } from './types';
 import { applyPreview, claimStatusOf, dateTimeOf } from './visit';
@@ -69,6 +69,11 @@ const RESUBMIT: Partial<Record<ClaimStatus, 'send-back' | 'reopen'>> = {
 const PAPERS_OPEN: ReadonlySet<ClaimStatus> = new Set(['DRAFT', 'DRAFT_RESUBMIT', 'DRAFT_RESUBMIT_DOCUMENTS']);
 
 const CLAIM_OPERATIONS = new Set<string>([journal.uploadAttachment.name, journal.removeAttachment.name, journal.resubmit.name]);
+
+/** A write of this area (a claim's papers, its resubmission): the claim's read-back settles it. */
+export function isClaimCall(call: CallRecord): boolean {
+  return CLAIM_OPERATIONS.has(call.operation);
+}
 const knownDocumentTypes = new Set<string>(claimDocumentType.options);
 
 /** A workflow that has a claim at SHA. */
@@ -216,8 +221,9 @@ function requirePapersOpen(wf: ClaimHolder): void {
 }
 
 /**
- * One write on the claim, journaled. A refusal stays on the claim (lastError); a lost answer is read
- * back at once, and the nurse told only when even that fails.
+ * One write on the claim, through the engine's write, then the claim read back. A refusal stays on
+ * the claim (lastError); a lost answer is read back at once by the claim's kind (its policy is
+ * `look-up`), and the nurse told OUTCOME_UNKNOWN only when even that fails.
  */
 async function claimCall<T>(
   ctx: Ctx,
@@ -227,29 +233,20 @@ async function claimCall<T>(
   send: () => Promise<T>,
   done?: (result: T) => void,
 ): Promise<void> {
-  try {
-    await ctx.engine.call(
-      wf,
-      operation,
-      request,
-      send,
-      (result) => {
-        wf.lastError = null;
-        done?.(result);
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (!(error instanceof OutcomeUnknown)) throw error;
-    try {
-      await readBack(ctx, wf);
-    } catch {
-      throw error;
-    }
-    return;
-  }
-  await readBack(ctx, wf);
+  let answered = false;
+  await ctx.engine.send(wf, {
+    operation,
+    request,
+    send,
+    settle: (result) => {
+      answered = true;
+      wf.lastError = null;
+      done?.(result);
+      ctx.engine.save(wf);
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
+  if (answered) await readBack(ctx, wf);
 }
 
 export async function attachPaper(ctx: Ctx, wf: ClaimHolder, interventionCode: string | undefined, document: z.infer<typeof lineAttachment>): Promise<void> {

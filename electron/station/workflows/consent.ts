@@ -1,17 +1,21 @@
-// Flow B's consent: for one patient and one intervention, the route decided at once, consent by
-// fingerprint (biometric authorize, then the look-up; the visit opens itself with the
-// authorization's guid once the exchange says AUTHORIZED) or by SMS code (OTP sent; the code
-// confirmed opens the visit with it, which is the consent itself: no authorize on this path).
+// Flow B's consent, the consent kind's module: for one patient and one intervention, the route
+// decided at once, consent by fingerprint (biometric authorize, then the look-up; the visit opens
+// itself with the authorization's guid once the exchange says AUTHORIZED) or by SMS code (OTP sent;
+// the code confirmed opens the visit with it, which is the consent itself: no authorize on this
+// path, and the consent is not `verified` before SHA has opened the visit with the code).
 import type { z } from 'zod';
 import type { consentView as consentViewSchema } from '../../contract';
 import { fail, StationFailure } from '../errors';
+import { consentMachine } from '../machines';
 import type { Ctx } from './context';
+import type { CallRecord } from './engine';
 import type { ConsentWorkflow, ServiceType } from './types';
 import { consentingPatient, verifyingWorkflow } from './start';
 import { verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { journal } from './journal';
+import type { WorkflowKindModule } from './kinds';
 import { openVisitFor } from './open-visits';
-import { openVisit, wireServiceType } from './visit';
+import { followOpening, openVisit, reconcileOpenVisit, wireServiceType } from './visit';
 
 export type ConsentView = z.infer<typeof consentViewSchema>;
 
@@ -57,27 +61,34 @@ export const consentHost: VerificationHost<ConsentWorkflow> = {
     const request = { patient_id: wf.data.patient.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
     return { operation: journal.sendOtp, request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
-  // The code is spent by the visit itself (afterVerified): the step keeps it until then.
-  confirmCall: () => null,
-  onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),
+  // The code is spent by the visit itself: the step holds it, unverified, until SHA opens the visit with it.
+  confirm: () => ({ opensVisit: true }),
   /**
-   * Consent in, the visit opens in the same step: a confirmed SMS code is spent by the visit (the
-   * visit creation is the consent); a fingerprint the exchange AUTHORIZED opens it with the
-   * authorization's guid, without the nurse. A code the visit refuses brings the step back to the
-   * code (visit.ts); an answer lost is settled by posting the visit again (visit.ts), and when
-   * that cannot be done now the workflow is reconciled in the background. Another refusal of a
-   * fingerprint's visit stays on the view, with "Open visit" to try again.
+   * The confirmed SMS code opens the visit at once (the visit creation is the consent). A visit
+   * refused brings the consent back to its code, a wrong one counted (visit.ts); the refusal is
+   * answered as the step now shows it (attempts left). A lost answer is settled by posting the
+   * visit again (the engine, by its policy).
    */
-  afterVerified: async (ctx, wf) => {
-    if (wf.state !== 'verified') return;
-    const bySms = wf.data.verification.method === 'sms';
+  openVisitWithCode: async (ctx, wf) => {
     try {
       await openVisit(ctx, wf, null);
     } catch (error) {
-      if (!bySms && error instanceof StationFailure) return;
-      // A refused code is answered as counted (attempts left), as the step now shows it.
       if (error instanceof StationFailure && wf.data.verification.stage === 'sms-sent' && wf.lastError !== null) throw new StationFailure(wf.lastError);
       throw error;
+    }
+  },
+  onVerified: (ctx, wf) => ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`),
+  /**
+   * A fingerprint the exchange AUTHORIZED opens the visit with the authorization's guid, without
+   * the nurse. A refusal stays on the view, with "Open visit" to try again; a lost answer the
+   * engine settles by its policy, else the workflow is reconciled in the background.
+   */
+  afterVerified: async (ctx, wf) => {
+    if (wf.state !== 'verified') return;
+    try {
+      await openVisit(ctx, wf, null);
+    } catch (error) {
+      if (!(error instanceof StationFailure)) throw error;
     }
   },
   cancelWorkflow: (ctx, wf) => ctx.engine.transition(wf, 'cancel', 'withdrawn by the nurse'),
@@ -103,3 +114,36 @@ export function consentView(ctx: Ctx, wf: ConsentWorkflow): ConsentView {
     visitWorkflowId: wf.data.visitWorkflowId,
   };
 }
+
+/**
+ * The visit's call, settled: posted again with the consent (or the code) that made it, the exchange
+ * answers with the visit it opened; a consent left opening a visit that was never sent goes back to
+ * where it was (verified by fingerprint; its SMS code to be confirmed again).
+ */
+async function reconcileConsent(ctx: Ctx, wf: ConsentWorkflow, calls: CallRecord[]): Promise<void> {
+  const visitCall = calls.find((c) => c.operation === journal.createVisit.name);
+  if (visitCall !== undefined) {
+    const visit = await reconcileOpenVisit(ctx, wf, visitCall);
+    if (visit !== undefined) followOpening(ctx, visit);
+  } else if (wf.state === 'opening-visit') {
+    ctx.engine.commit(() => {
+      const v = wf.data.verification;
+      if (v.stage === 'verified') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
+      else {
+        v.code = null;
+        ctx.engine.transition(wf, 'codeNotAccepted', 'the visit was never sent: the code is to be confirmed again');
+      }
+    });
+  }
+  for (const call of calls.filter((c) => c !== visitCall)) ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
+}
+
+export const consentKind: WorkflowKindModule<'consent'> = {
+  kind: 'consent',
+  machine: consentMachine,
+  view: consentView,
+  verification: consentHost,
+  reconcile: reconcileConsent,
+  // The consent's own write is the visit, posted again at once (post-again): nothing shows it meanwhile.
+  unknownOutcome: { meanwhile: () => false },
+};

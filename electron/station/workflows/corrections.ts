@@ -2,35 +2,33 @@
 // paid (the wrong patient, no service given, ...), a diagnosis removed, a line's quantity or price
 // corrected, the intervention switched (a ward transfer, with the days the kept lines bill for);
 // and a preauthorization's diagnosis removed before its doctor approves. Each is one journaled
-// call with issue 11's three outcomes: done, refused (on the view, thrown), or unknown — then the
-// claim preview (or the preauth look-up) settles it before anything is sent again.
+// write with issue 11's three outcomes: done, refused (on the view, thrown), or unknown — the nurse
+// told OUTCOME_UNKNOWN, and the claim preview (or the preauth look-up) settles it before anything is
+// sent again (the engine's write, by the `look-up` policy).
 import type { closeReason } from '../../contract';
 import type { z } from 'zod';
 import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
-import { OutcomeUnknown } from './engine';
 import { journal } from './journal';
 import type { ElectiveWorkflow, VisitWorkflow } from './types';
-import { billingCall, refreshFromPreview, requireOpen, unconfirmed } from './visit';
+import { billingCall, refreshFromPreview, requireOpen } from './visit';
 
 /** Closes the claim (POST /claims/close): final. The explanation goes to SHA only; the audit keeps the reason type. */
 export async function closeVisit(ctx: Ctx, wf: VisitWorkflow, reason: z.infer<typeof closeReason>, explanation: string): Promise<void> {
   const consentToken = requireOpen(wf);
   if (wf.data.dischargeWorkflowId !== null) fail('WRONG_STATE', 'The visit end is under way: finish or cancel it first.', { state: 'closing' });
   const request = { consent_token: consentToken, cancel_reason_type: reason, cancel_reason_text: explanation };
-  const known = await billingCall(ctx, wf, journal.closeClaim, request, () => ctx.session.client().claims.close(request), (claim) => {
+  await billingCall(ctx, wf, journal.closeClaim, request, () => ctx.session.client().claims.close(request), (claim) => {
     wf.data.claimStatus = claim.workflowState ?? 'CLOSED';
     ctx.engine.transition(wf, 'cancel', `claim closed: ${reason}`);
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the closing: the station is checking the claim before anything is sent again.');
 }
 
 /** Adds a diagnosis to the claim for an intervention (the visit's by default): POST /claims/diagnoses, no line needed. */
 export async function addDiagnosis(ctx: Ctx, wf: VisitWorkflow, code: string, interventionCode: string | undefined): Promise<void> {
   const consentToken = requireOpen(wf);
   const request = { consent_token: consentToken, icd_code: code, intervention_code: interventionCode ?? wf.data.intervention.code };
-  const known = await billingCall(ctx, wf, journal.addDiagnosis, request, () => ctx.session.client().claims.addDiagnosis(request), () => undefined);
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the diagnosis: the station is checking the claim before anything is sent again.');
+  await billingCall(ctx, wf, journal.addDiagnosis, request, () => ctx.session.client().claims.addDiagnosis(request), () => undefined);
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -39,10 +37,9 @@ export async function removeDiagnosis(ctx: Ctx, wf: VisitWorkflow, code: string,
   const consentToken = requireOpen(wf);
   const intervention = interventionCode ?? wf.data.intervention.code;
   const request = { consent_token: consentToken, icd_code: code, intervention_code: intervention };
-  const known = await billingCall(ctx, wf, journal.removeDiagnosis, request, () => ctx.session.client().claims.removeDiagnosis(request), () => {
+  await billingCall(ctx, wf, journal.removeDiagnosis, request, () => ctx.session.client().claims.removeDiagnosis(request), () => {
     for (const line of wf.data.lines) if (line.interventionCode === intervention) line.diagnoses = line.diagnoses.filter((d) => d.code !== code);
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the removal: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -57,11 +54,10 @@ export async function editLine(ctx: Ctx, wf: VisitWorkflow, lineId: string, chan
     ...(change.quantity === undefined ? {} : { quantity: change.quantity }),
     ...(change.unitPriceKes === undefined ? {} : { unit_price: change.unitPriceKes }),
   };
-  const known = await billingCall(ctx, wf, journal.editLine, request, () => ctx.session.client().claims.editLine(request), (edited) => {
+  await billingCall(ctx, wf, journal.editLine, request, () => ctx.session.client().claims.editLine(request), (edited) => {
     if (edited.quantity !== undefined) line.quantity = Math.max(1, Math.round(edited.quantity));
     if (edited.unitPrice !== undefined) line.unitPriceKes = edited.unitPrice;
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the change to the line: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -89,10 +85,9 @@ export async function switchIntervention(ctx: Ctx, wf: VisitWorkflow, input: Swi
     retain_bill_items: input.keepLines,
     ...(input.keepLines && input.billFrom !== undefined && input.billTo !== undefined ? { bill_from: input.billFrom, bill_to: input.billTo } : {}),
   };
-  const known = await billingCall(ctx, wf, journal.switchIntervention, request, () => ctx.session.client().claims.switchIntervention(request), () => {
+  await billingCall(ctx, wf, journal.switchIntervention, request, () => ctx.session.client().claims.switchIntervention(request), () => {
     wf.data.intervention = { code: next.code, name: next.name, scenario: next.scenario };
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the switch: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -108,23 +103,18 @@ export async function removePreauthDiagnosis(ctx: Ctx, wf: ElectiveWorkflow, cod
   if (r.diagnoses.length === 1) fail('VALIDATION', 'A preauthorization needs at least one diagnosis: cancel it instead.', { field: 'code' });
   const request = { consent_token: wf.data.authToken, icd_code: code, intervention_code: wf.data.intervention.code };
   try {
-    await ctx.engine.call(
-      wf,
-      journal.removePreauthDiagnosis,
+    await ctx.engine.send(wf, {
+      operation: journal.removePreauthDiagnosis,
       request,
-      () => ctx.session.client().preauth.removeDiagnosis(request),
-      () => {
+      send: () => ctx.session.client().preauth.removeDiagnosis(request),
+      settle: () => {
         r.diagnoses = r.diagnoses.filter((d) => d.code !== code);
         wf.lastError = null;
         ctx.engine.save(wf);
       },
-      (error) => ctx.engine.setError(wf, error),
-    );
+      refused: (error) => ctx.engine.setError(wf, error),
+    });
   } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      fail('OUTCOME_UNKNOWN', 'SHA did not confirm the removal: check the preauthorization, then remove the diagnosis again if it is still there.', { workflowId: wf.id });
-    }
     // SHA does not have it (an earlier removal whose answer was lost): it is gone, as asked.
     if (error instanceof StationFailure && error.error.code === 'NOT_FOUND') {
       ctx.engine.commit(() => {

@@ -1,4 +1,4 @@
-// Visit end: the patient's visit-end consent (fingerprint: the discharge authorization; SMS: the
+// Visit end, the discharge kind's module: the patient's visit-end consent (fingerprint: the discharge authorization; SMS: the
 // discharge code, kept and spent by the next call), then discharge (inpatient, possibly partial)
 // or submit (outpatient, or the finalisation of a partial discharge). Submit is sent once: a lost
 // answer is reconciled against the claim preview, and a claim the preview shows unsent goes back
@@ -8,11 +8,12 @@ import type { dischargeView as dischargeViewSchema, StationError } from '../../c
 import { dischargeReason, makeError, submitReason } from '../../contract';
 import type { ClaimPreview as WireClaimPreview, ClaimState } from '../../payer';
 import { fail, StationFailure } from '../errors';
-import { canTransition } from '../machines';
+import { canTransition, dischargeMachine } from '../machines';
 import { referralDestinationOf, referralNotes } from '../programmes';
 import type { Ctx } from './context';
-import { OutcomeUnknown, type CallRecord } from './engine';
+import type { CallRecord } from './engine';
 import { journal } from './journal';
+import type { WorkflowKindModule } from './kinds';
 import { attachMissingPapers } from './made-papers';
 import { workflowHeader } from './start';
 import type { DischargeIntent, DischargeWorkflow, VisitWorkflow } from './types';
@@ -109,7 +110,7 @@ export const dischargeHost: VerificationHost<DischargeWorkflow> = {
     const request = { consent_token: wf.data.consentToken, patient_id: wf.data.patient.patientId };
     return { operation: journal.sendDischargeOtp, request, send: (client) => client.consent.sendDischargeOtp(request), settle: () => undefined };
   },
-  confirmCall: () => null,
+  confirm: () => ({ keptForNextCall: true }),
   onVerified: (ctx, wf) => {
     if (canTransition('discharge', wf.state, 'verified')) ctx.engine.transition(wf, 'verified', `by ${wf.data.verification.method ?? 'consent'}`);
     else ctx.engine.save(wf);
@@ -190,20 +191,13 @@ export async function closeVisit(ctx: Ctx, wf: DischargeWorkflow, action: 'disch
         discharge_date: dischargeDate,
         ...(intent.partial ? { discharge_status: 'PARTIAL' as const } : {}),
       };
-      await ctx.engine.call(wf, journal.discharge, request, () => ctx.session.client().claims.discharge(request), (state) => settleClosed(ctx, wf, intent, state), refused);
+      await ctx.engine.send(wf, { operation: journal.discharge, request, send: () => ctx.session.client().claims.discharge(request), settle: (state) => settleClosed(ctx, wf, intent, state), refused });
     } else {
       const request = { ...common, discharge_reason: intent.reason as (typeof submitReasons)[number], ...(finalisesPartial ? { discharge_status: 'FULL' as const } : {}) };
-      await ctx.engine.call(wf, journal.submit, request, () => ctx.session.client().claims.submit(request), (state) => settleClosed(ctx, wf, intent, state), refused);
+      await ctx.engine.send(wf, { operation: journal.submit, request, send: () => ctx.session.client().claims.submit(request), settle: (state) => settleClosed(ctx, wf, intent, state), refused });
     }
   } catch (error) {
-    // A lost or unreadable answer (the exchange answered 2xx: it most likely did it): the claim
-    // preview decides before anything is sent again, after a grace period, as a request that was
-    // slow rather than lost may still land.
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.transition(wf, 'outcomeUnknown');
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      return;
-    }
+    // SHA holds it submitted already (an earlier attempt whose answer was lost): the preview says so now.
     if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') ctx.engine.reconcileSoon(wf.id, 0);
     throw error;
   }
@@ -296,6 +290,26 @@ export async function reconcileDischarge(ctx: Ctx, wf: DischargeWorkflow, calls:
     }
   });
 }
+
+export const dischargeKind: WorkflowKindModule<'discharge'> = {
+  kind: 'discharge',
+  machine: dischargeMachine,
+  view: dischargeView,
+  verification: dischargeHost,
+  reconcile: async (ctx, wf, calls) => {
+    if (calls.length > 0 || wf.state === 'sending' || wf.state === 'reconciling') await reconcileDischarge(ctx, wf, calls);
+  },
+  unknownOutcome: {
+    // A lost or unreadable answer to the discharge or submit (a 2xx: SHA most likely did it): the
+    // visit end waits `reconciling`, and the claim preview decides after a grace period, as a
+    // request that was slow rather than lost may still land — never sent again before.
+    meanwhile: (ctx, wf, call) => {
+      if ((call.operation !== journal.discharge.name && call.operation !== journal.submit.name) || wf.state !== 'sending') return false;
+      ctx.engine.transition(wf, 'outcomeUnknown');
+      return true;
+    },
+  },
+};
 
 export function dischargeView(ctx: Ctx, wf: DischargeWorkflow): DischargeView {
   const v = wf.data.verification;

@@ -1,4 +1,4 @@
-// Flow A, the elective inpatient preauth, in two phases separated in time. Phase one: the patient's
+// Flow A, the elective inpatient preauth (the elective kind's module), in two phases separated in time. Phase one: the patient's
 // consent before the visit (AUTHORIZED_PENDING_VISIT), the preauth sent (multipart) with its token
 // as consent_token, then watched (doctor, then payer) until FINALISED. Phase two, on the day: no new
 // authorization — the visit opens with phase one's guid, or, where phase one was by SMS code, with
@@ -8,15 +8,17 @@ import type { electiveView as electiveViewSchema } from '../../contract';
 import { makeError, preauthStatus } from '../../contract';
 import { isExchangeError, type Preauth } from '../../payer';
 import { fail, StationFailure } from '../errors';
+import { electiveMachine } from '../machines';
 import type { Ctx } from './context';
-import { OutcomeUnknown, type CallRecord } from './engine';
+import type { CallRecord } from './engine';
 import { journal } from './journal';
+import type { WorkflowKindModule } from './kinds';
 import type { Paper } from '../papers-waiting';
 import type { AttendingDoctor, ElectiveWorkflow, PreauthData, PreauthRequest } from './types';
 import { newVerification, otpAuthorizeCall, reroute, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { listedDoctor } from './practitioner';
 import { consentingPatient, verifyingWorkflow } from './start';
-import { openVisit, reconcileOpenVisit } from './visit';
+import { followOpening, openVisit, reconcileOpenVisit } from './visit';
 
 export type ElectiveView = z.infer<typeof electiveViewSchema>;
 type PreauthStatus = PreauthData['status'];
@@ -83,15 +85,25 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
       },
     };
   },
-  confirmCall: (ctx, wf, code) => {
-    if (wf.data.phase === 'visit-day') {
-      // The code is spent by the visit itself: the step keeps it for visit.ts's request.
-      wf.data.verification.code = code;
-      return null;
-    }
+  confirm: (ctx, wf, code) => {
+    // On the day, the code is spent by the visit itself (visit.ts's request).
+    if (wf.data.phase === 'visit-day') return { opensVisit: true };
     // Phase one: the pre-visit OTP authorize, with the interventions and service type it requires.
     const request = { patient_id: wf.data.patient.patientId, otp: code, interventions: [wf.data.intervention.code], service_type: 'INPATIENT' as const };
-    return otpAuthorizeCall(ctx, wf.data.verification, request);
+    return { spentBy: otpAuthorizeCall(ctx, wf.data.verification, request) };
+  },
+  openVisitWithCode: async (ctx, wf) => {
+    try {
+      await openVisit(ctx, wf, null);
+    } catch (error) {
+      // The code did not open the visit (wrong, expired): a fresh code is needed.
+      if (wf.state === 'finalised') {
+        const failed = wf.data.verification.failedAttempts + (error instanceof StationFailure && error.error.code === 'OTP_INVALID' ? 1 : 0);
+        wf.data.verification = { ...visitDayStep(ctx, wf), failedAttempts: failed };
+        ctx.engine.save(wf);
+      }
+      throw error;
+    }
   },
   onVerified: (ctx, wf) => {
     if (wf.data.phase === 'visit-day') return;
@@ -102,21 +114,7 @@ export const electiveHost: VerificationHost<ElectiveWorkflow> = {
     ctx.engine.transition(wf, 'verified', `phase one by ${v.method ?? 'consent'}`);
   },
   afterVerified: async (ctx, wf) => {
-    if (wf.data.phase === 'visit-day') {
-      try {
-        await openVisit(ctx, wf, null);
-      } catch (error) {
-        // The code did not open the visit (wrong, expired): a fresh code is needed.
-        if (wf.state === 'finalised') {
-          const failed = wf.data.verification.failedAttempts + (error instanceof StationFailure && error.error.code === 'OTP_INVALID' ? 1 : 0);
-          wf.data.verification = { ...visitDayStep(ctx, wf), failedAttempts: failed };
-          ctx.engine.save(wf);
-        }
-        throw error;
-      }
-      return;
-    }
-    if (wf.state === 'verified' && wf.data.preauthRequest !== null) await createPreauth(ctx, wf);
+    if (wf.data.phase === 'pre-visit' && wf.state === 'verified' && wf.data.preauthRequest !== null) await createPreauth(ctx, wf);
   },
   cancelWorkflow: (ctx, wf) => {
     if (wf.state !== 'verifying') fail('WRONG_STATE', 'Use elective.cancelPreauth once the preauthorization is under way.', { state: wf.state });
@@ -208,28 +206,19 @@ async function createPreauth(ctx: Ctx, wf: ElectiveWorkflow): Promise<void> {
   if (papers === null) return;
   const request = preauthCreateRequest(wf, r, papers);
   ctx.engine.transition(wf, 'createPreauth');
-  try {
-    await ctx.engine.call(
-      wf,
-      journal.createPreauth,
-      // The journal names each paper; it never holds its bytes.
-      { ...request, attachments: papers.map((p) => ({ document_title: p.title, document_type: p.documentType, file_name: p.fileName, bytes: p.data.length })) },
-      () => ctx.session.client().preauth.create(request),
-      (p) => applyPreauth(ctx, wf, p),
-      (error) => {
-        wf.lastError = error;
-        ctx.engine.transition(wf, 'refused', error.code);
-      },
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.transition(wf, 'outcomeUnknown');
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      return;
-    }
-    throw error;
-  }
-  schedulePreauthPoll(ctx, wf.id);
+  await ctx.engine.send(wf, {
+    operation: journal.createPreauth,
+    // The journal names each paper; it never holds its bytes.
+    request: { ...request, attachments: papers.map((p) => ({ document_title: p.title, document_type: p.documentType, file_name: p.fileName, bytes: p.data.length })) },
+    send: () => ctx.session.client().preauth.create(request),
+    settle: (p) => applyPreauth(ctx, wf, p),
+    refused: (error) => {
+      wf.lastError = error;
+      ctx.engine.transition(wf, 'refused', error.code);
+    },
+  });
+  // Answered (a lost answer leaves it `reconciling`, for the look-up after the grace period).
+  if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id);
 }
 
 /** Moves the workflow to where the preauth's status says it is. */
@@ -331,7 +320,13 @@ export async function resendDoctorRequest(ctx: Ctx, wf: ElectiveWorkflow): Promi
     ...(named.identification_type === 'registration_number' ? { practitioner_registration_number: named.identification_number } : {}),
     ...named,
   };
-  await ctx.engine.call(wf, journal.resendDoctorConsent, request, () => ctx.session.client().consent.resendDoctorConsent(request), () => ctx.engine.setError(wf, null), (error) => ctx.engine.setError(wf, error));
+  await ctx.engine.send(wf, {
+    operation: journal.resendDoctorConsent,
+    request,
+    send: () => ctx.session.client().consent.resendDoctorConsent(request),
+    settle: () => ctx.engine.setError(wf, null),
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
   // A request that had failed is now sent: the status says so at once rather than at the next poll.
   await lookUpPreauth(ctx, wf).catch(() => undefined);
   schedulePreauthPoll(ctx, wf.id);
@@ -343,20 +338,19 @@ export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: stri
   // The exchange takes no reason: it is kept in the audit log.
   const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
   try {
-    await ctx.engine.call(
-      wf,
-      journal.cancelPreauth,
+    await ctx.engine.send(wf, {
+      operation: journal.cancelPreauth,
       request,
-      () => ctx.session.client().preauth.cancel(request),
-      () => {
+      send: () => ctx.session.client().preauth.cancel(request),
+      settle: () => {
         ctx.engine.cancelRepeat('preauth', wf.id);
         if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
         // A cancelled preauth opens no visit, finalised or not.
         wf.lastError = null;
         ctx.engine.transition(wf, 'preauthCancelled', reason.slice(0, 100));
       },
-      (error) => ctx.engine.setError(wf, error),
-    );
+      refused: (error) => ctx.engine.setError(wf, error),
+    });
   } catch (error) {
     if (error instanceof StationFailure && error.error.details?.exchangeCode === 'PREAUTH_NOT_CANCELLABLE') await refreshPreauth(ctx, wf).catch(() => undefined);
     throw error;
@@ -382,28 +376,19 @@ export async function changePreauthDoctor(ctx: Ctx, wf: ElectiveWorkflow, doctor
     fail('PAPERS_GONE', 'The documents of this preauthorization are no longer on this station, and a change of doctor sends it again: nothing was cancelled. Keep this doctor, or cancel the preauthorization and make a new request with the documents.', { state: wf.state });
   }
   const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
-  try {
-    await ctx.engine.call(
-      wf,
-      journal.cancelPreauth,
-      request,
-      () => ctx.session.client().preauth.cancel(request),
-      () => {
-        ctx.engine.cancelRepeat('preauth', wf.id);
-        wf.data.preauthRequest = { ...r, doctor };
-        wf.data.preauth = null;
-        wf.lastError = null;
-        ctx.engine.transition(wf, 'requestAgain', 'another requesting doctor');
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      fail('OUTCOME_UNKNOWN', 'SHA did not confirm the cancellation: the station is checking the preauthorization before anything is sent again.', { workflowId: wf.id });
-    }
-    throw error;
-  }
+  await ctx.engine.send(wf, {
+    operation: journal.cancelPreauth,
+    request,
+    send: () => ctx.session.client().preauth.cancel(request),
+    settle: () => {
+      ctx.engine.cancelRepeat('preauth', wf.id);
+      wf.data.preauthRequest = { ...r, doctor };
+      wf.data.preauth = null;
+      wf.lastError = null;
+      ctx.engine.transition(wf, 'requestAgain', 'another requesting doctor');
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
   await createPreauth(ctx, wf);
 }
 
@@ -420,8 +405,9 @@ export async function openElectiveVisit(ctx: Ctx, wf: ElectiveWorkflow, doctor: 
 
 export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: CallRecord[]): Promise<void> {
   for (const call of calls) {
-    if (call.operation === 'claims.createVisit') {
-      await reconcileOpenVisit(ctx, wf, call);
+    if (call.operation === journal.createVisit.name) {
+      const visit = await reconcileOpenVisit(ctx, wf, call);
+      if (visit !== undefined) followOpening(ctx, visit);
     } else if (call.operation === 'preauth.create' || call.operation === 'preauth.cancel') {
       const found = wf.data.authToken === null ? [] : await findPreauths(ctx, wf.data.authToken);
       const mine = latestFor(found, wf.data.intervention.code, wf.data.preauth?.reference ?? null);
@@ -439,6 +425,36 @@ export async function reconcileElective(ctx: Ctx, wf: ElectiveWorkflow, calls: C
   }
   if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
 }
+
+const awaitingApproval = (wf: ElectiveWorkflow) => wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer';
+
+export const electiveKind: WorkflowKindModule<'elective'> = {
+  kind: 'elective',
+  machine: electiveMachine,
+  view: electiveView,
+  verification: electiveHost,
+  reconcile: async (ctx, wf, calls) => {
+    if (calls.length > 0) await reconcileElective(ctx, wf, calls);
+    else if (wf.state === 'creating-preauth') ctx.engine.transition(wf, 'refused', 'the preauthorization was never sent');
+    else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
+  },
+  resume: (ctx, wf) => {
+    if (awaitingApproval(wf)) schedulePreauthPoll(ctx, wf.id, 0);
+  },
+  unknownOutcome: {
+    // A preauth perhaps made waits `reconciling` for the look-up after the grace period (a request
+    // only slow may still land: never sent again before); a visit perhaps opened waits there while
+    // it is posted again at once, the nurse told OUTCOME_UNKNOWN if that cannot be done now.
+    meanwhile: (ctx, wf, call) => {
+      if (call.operation === journal.createPreauth.name && wf.state === 'creating-preauth') {
+        ctx.engine.transition(wf, 'outcomeUnknown');
+        return true;
+      }
+      if (call.operation === journal.createVisit.name && wf.state === 'opening-visit') ctx.engine.transition(wf, 'outcomeUnknown');
+      return false;
+    },
+  },
+};
 
 // ---------------------------------------------------------------- the view
 

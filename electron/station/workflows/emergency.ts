@@ -1,4 +1,4 @@
-// Flow C, the emergency claim, as the live exchange runs it: the claim is created at once, with no
+// Flow C, the emergency claim (the emergency kind's module), as the live exchange runs it: the claim is created at once, with no
 // prior consent (its answer's authorization_code is the consent token of every later call); its
 // protocol is added by the multipart call and the attending doctor's approval asked for once it
 // exists; a patient unidentified on arrival is identified later by their own SMS code (the same
@@ -6,15 +6,18 @@
 import type { z } from 'zod';
 import type { CommandInput, emergencyProtocol, emergencyView as emergencyViewSchema } from '../../contract';
 import { makeError } from '../../contract';
-import type { EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../payer';
+import type { ClaimPreview as WireClaimPreview, EmergencyClaim, EmergencyProtocol as WireProtocol } from '../../payer';
 import { fail, StationFailure } from '../errors';
+import { emergencyMachine } from '../machines';
+import { isClaimCall, readBack } from './claims';
 import type { Ctx } from './context';
-import { OutcomeUnknown, type CallRecord } from './engine';
+import type { CallRecord } from './engine';
 import { journal } from './journal';
+import type { WorkflowKindModule } from './kinds';
 import { listedDoctor } from './practitioner';
 import { workflowHeader } from './start';
 import type { AnyWorkflow, AttendingDoctor, EmergencyWorkflow, PatientFacts } from './types';
-import { callSpec, newVerification, sendSms, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
+import { newVerification, sendSms, someCall, verificationDeadlines, verificationNextActions, verificationView, type VerificationHost } from './verification';
 import { claimStatusOf, dateTimeOf } from './visit';
 
 export type EmergencyView = z.infer<typeof emergencyViewSchema>;
@@ -150,36 +153,27 @@ function applyClaim(ctx: Ctx, wf: EmergencyWorkflow, claim: EmergencyClaim): voi
 async function sendClaim(ctx: Ctx, wf: EmergencyWorkflow): Promise<void> {
   const request = claimPayload(wf);
   try {
-    await ctx.engine.call(
-      wf,
-      journal.createEmergencyClaim,
+    await ctx.engine.send(wf, {
+      operation: journal.createEmergencyClaim,
       request,
-      () => ctx.session.client().emergency.createClaim(request),
-      (claim) => {
+      send: () => ctx.session.client().emergency.createClaim(request),
+      settle: (claim) => {
         applyClaim(ctx, wf, claim);
         ctx.engine.transition(wf, 'created', `reference ${wf.data.referenceNumber}`);
       },
-      (error) => {
+      refused: (error) => {
         wf.lastError = error;
         ctx.engine.transition(wf, 'refused', error.code);
       },
-    );
+    });
   } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.commit(() => {
-        const call = ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId);
-        if (call !== undefined) ctx.engine.reconciled(call, 'emergency.createClaim: its answer was lost or unreadable and no look-up finds the claim; left to the nurse', wf);
-        markUnconfirmed(ctx, wf);
-      });
-      scheduleWindowCheck(ctx, wf);
-      return;
-    }
     // Refused: the refusal is on the ended workflow, for the form.
     if (error instanceof StationFailure && wf.state === 'not-created') return;
     throw error;
   }
+  // Created, or (its answer lost) `unconfirmed` until the nurse has checked with SHA.
   scheduleWindowCheck(ctx, wf);
-  await afterCreated(ctx, wf);
+  if (wf.state === 'open-unidentified') await afterCreated(ctx, wf);
 }
 
 function markUnconfirmed(ctx: Ctx, wf: EmergencyWorkflow): void {
@@ -234,26 +228,17 @@ export async function addAnotherProtocol(ctx: Ctx, wf: EmergencyWorkflow, protoc
 
 async function sendProtocol(ctx: Ctx, wf: EmergencyWorkflow, p: Protocol, added: () => void): Promise<void> {
   const request = { consent_token: wf.data.consentToken!, protocol_code: p.protocolCode, intervention_code: p.interventionCode, unit_price: p.tariffKes, quantity: 1 };
-  try {
-    await ctx.engine.call(
-      wf,
-      journal.addEmergencyProtocol,
-      request,
-      () => ctx.session.client().emergency.addProtocol(request),
-      () => {
-        added();
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      return;
-    }
-    throw error;
-  }
+  await ctx.engine.send(wf, {
+    operation: journal.addEmergencyProtocol,
+    request,
+    send: () => ctx.session.client().emergency.addProtocol(request),
+    settle: () => {
+      added();
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
 }
 
 /** Corrections end with the 24 hours: after them SHA takes nothing more for the claim. */
@@ -305,7 +290,7 @@ async function attachClaimDoctor(ctx: Ctx, wf: EmergencyWorkflow, consentToken: 
   });
 }
 
-/** One journaled call on the emergency claim: a refusal on the view and thrown; a lost answer looked up in the claim preview. */
+/** One write on the emergency claim: a refusal on the view and thrown; a lost answer looked up in the claim preview (the nurse told OUTCOME_UNKNOWN meanwhile). */
 async function claimCall<R extends Record<string, unknown>, T>(
   ctx: Ctx,
   wf: EmergencyWorkflow,
@@ -314,26 +299,17 @@ async function claimCall<R extends Record<string, unknown>, T>(
   send: (client: ReturnType<Ctx['session']['client']>, request: R) => Promise<T>,
   settle: () => void,
 ): Promise<void> {
-  try {
-    await ctx.engine.call(
-      wf,
-      operation,
-      request,
-      () => send(ctx.session.client(), request),
-      () => {
-        settle();
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      fail('OUTCOME_UNKNOWN', 'SHA did not confirm the change of doctor: the station is checking the claim before anything is sent again.', { workflowId: wf.id });
-    }
-    throw error;
-  }
+  await ctx.engine.send(wf, {
+    operation,
+    request,
+    send: () => send(ctx.session.client(), request),
+    settle: () => {
+      settle();
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
 }
 
 /** Asks the attending doctor to approve the claim (EMERGENCY_CLAIM_DOCTOR_APPROVAL_REQUEST); the doctor answers SHA directly. */
@@ -341,31 +317,22 @@ export async function requestDoctorApproval(ctx: Ctx, wf: EmergencyWorkflow): Pr
   const consentToken = requireOpenClaim(wf);
   if (wf.data.claimId === null) fail('WRONG_STATE', 'The claim has no id from SHA to name it.', { state: wf.state });
   const request = { consent_token: consentToken, intervention_code: wf.data.intervention.code, emergency_claim_id: wf.data.claimId, ...listedDoctor(wf.data.doctor) };
-  try {
-    await ctx.engine.call(
-      wf,
-      journal.requestEmergencyDoctorApproval,
-      request,
-      () => ctx.session.client().emergency.requestDoctorApproval(request),
-      () => {
-        wf.data.doctorApprovalRequestedAt = ctx.nowIso();
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error) => ctx.engine.setError(wf, error),
-    );
-  } catch (error) {
-    // A request to the doctor cannot be looked up: not sent again; the nurse may ask again.
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.commit(() => settleDoctorRequest(ctx, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)));
-      return;
-    }
-    throw error;
-  }
+  await ctx.engine.send(wf, {
+    operation: journal.requestEmergencyDoctorApproval,
+    request,
+    send: () => ctx.session.client().emergency.requestDoctorApproval(request),
+    settle: () => {
+      wf.data.doctorApprovalRequestedAt = ctx.nowIso();
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
 }
 
-function settleDoctorRequest(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord | undefined): void {
-  if (call !== undefined) ctx.engine.reconciled(call, 'emergency.requestDoctorApproval: its answer was lost; not sent again', wf);
+/** A request to the doctor cannot be looked up: not sent again; the nurse may ask again. */
+function settleDoctorRequest(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord): void {
+  ctx.engine.reconciled(call, 'emergency.requestDoctorApproval: its answer was lost; not sent again', wf);
   ctx.engine.setError(wf, makeError('OUTCOME_UNKNOWN', 'SHA did not confirm the request to the doctor: ask the doctor whether it came; ask again if not.'));
 }
 
@@ -388,38 +355,27 @@ export const emergencyHost: VerificationHost<EmergencyWorkflow> = {
     const request = { patient_id: who.patientId, intervention_codes: [wf.data.intervention.code], ...(contact === null ? {} : { beneficiary_contact_id: contact.contactId }) };
     return { operation: journal.sendOtp, request, send: (client) => client.consent.sendOtp(request), settle: () => undefined };
   },
-  confirmCall: (ctx, wf, code) => {
+  confirm: (ctx, wf, code) => {
     const who = wf.data.identifying;
     if (who === null || wf.data.consentToken === null) fail('WRONG_STATE', 'There is no patient being identified.', { state: wf.state });
     // The original payload again, with the patient's registry id and code, and the claim's token (the contract).
     const request = { ...claimPayload(wf), beneficiary_cr_id: who.patientId, otp: code, consent_token: wf.data.consentToken };
-    return callSpec({
-      operation: journal.identifyEmergencyClaim,
-      request,
-      send: (client) => client.emergency.identifyClaim(request),
-      settle: (claim) => {
-        applyClaim(ctx, wf, claim);
-        wf.data.patient = who;
-        wf.data.identifying = null;
-        ctx.engine.transition(wf, 'identified');
-      },
-    });
+    return {
+      spentBy: someCall({
+        operation: journal.identifyEmergencyClaim,
+        request,
+        send: (client) => client.emergency.identifyClaim(request),
+        settle: (claim) => {
+          applyClaim(ctx, wf, claim);
+          wf.data.patient = who;
+          wf.data.identifying = null;
+          ctx.engine.transition(wf, 'identified');
+        },
+      }),
+    };
   },
   onVerified: () => undefined,
   afterVerified: async () => undefined,
-  // The claim's own calls that nothing can look up: what the station knows of each.
-  unknowable: (ctx, wf, call) => {
-    if (call.operation === journal.createEmergencyClaim.name) {
-      ctx.engine.reconciled(call, `emergency.createClaim: ${call.status === 'started' ? 'the station stopped before its answer was recorded' : 'its answer was lost'} and no look-up finds the claim; left to the nurse`, wf);
-      if (wf.state === 'creating') markUnconfirmed(ctx, wf);
-      return true;
-    }
-    if (call.operation === journal.requestEmergencyDoctorApproval.name) {
-      settleDoctorRequest(ctx, wf, call);
-      return true;
-    }
-    return false;
-  },
   cancelWorkflow: (ctx, wf) => {
     if (wf.state !== 'identifying') fail('WRONG_STATE', 'An emergency claim is not withdrawn from the station.', { state: wf.state });
     wf.data.identifying = null;
@@ -484,30 +440,24 @@ export async function submitEmergency(ctx: Ctx, wf: EmergencyWorkflow, input: Em
     ctx.engine.transition(wf, 'submit');
   });
   try {
-    await ctx.engine.call(
-      wf,
-      journal.submitEmergency,
+    await ctx.engine.send(wf, {
+      operation: journal.submitEmergency,
       request,
-      () => ctx.session.client().claims.submitEmergency(request),
-      (state) => {
+      send: () => ctx.session.client().claims.submitEmergency(request),
+      settle: (state) => {
         wf.data.claimStatus = state.workflowState ?? 'SUBMITTED';
         wf.data.submittedAt = dateTimeOf(state.submittedAt) ?? ctx.nowIso();
         wf.lastError = null;
         ctx.engine.transition(wf, 'submitted');
       },
-      (error) => {
+      refused: (error) => {
         wf.lastError = error;
         if (error.code === 'EMERGENCY_WINDOW_EXPIRED') ctx.engine.transition(wf, 'windowClosed');
         else if (error.code === 'CLAIM_ALREADY_SUBMITTED') ctx.engine.transition(wf, 'outcomeUnknown');
         else ctx.engine.transition(wf, identified ? 'refusedIdentified' : 'refusedUnidentified', error.code);
       },
-    );
+    });
   } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.transition(wf, 'outcomeUnknown');
-      ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-      return;
-    }
     // SHA holds it submitted (an earlier submit whose answer was lost): the preview settles it now.
     if (error instanceof StationFailure && error.error.code === 'CLAIM_ALREADY_SUBMITTED') {
       await reconcileEmergency(ctx, wf, ctx.engine.openCalls(wf.id)).catch(() => ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs));
@@ -543,56 +493,81 @@ export function scheduleWindowCheck(ctx: Ctx, wf: EmergencyWorkflow): void {
 
 // ---------------------------------------------------------------- reconciliation
 
-export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls: CallRecord[]): Promise<void> {
-  const client = ctx.session.client();
-  for (const call of calls) {
-    if (call.operation === journal.addEmergencyProtocol.name) {
-      const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
-      const code = typeof call.request.protocol_code === 'string' ? call.request.protocol_code : wf.data.protocol.protocolCode;
-      const onClaim = preview.lines.some((l) => l.itemCode === code);
-      ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, onClaim ? 'the protocol is on the claim' : 'the protocol is not on the claim', wf);
-        if (code === wf.data.protocol.protocolCode) wf.data.protocolAdded = onClaim;
-        else if (onClaim && !(wf.data.furtherProtocols ?? []).some((p) => p.protocolCode === code)) {
-          const price = Number(call.request.unit_price);
-          wf.data.furtherProtocols = [...(wf.data.furtherProtocols ?? []), { protocolCode: code, name: code, interventionCode: wf.data.intervention.code, tariffKes: Number.isFinite(price) ? price : 0 }];
-        }
-        wf.lastError = onClaim ? null : makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the protocol: add it again.');
-        ctx.engine.save(wf);
-      });
-    } else if (call.operation === journal.addDoctor.name || call.operation === journal.removeDoctor.name) {
-      const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
-      ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, preview.hasDoctor === true ? 'the claim has a doctor' : 'the claim has no doctor', wf);
-        if (preview.hasDoctor !== true) ctx.engine.setError(wf, makeError('NO_DOCTOR', 'SHA shows no doctor on the claim: attach the attending doctor again.'));
-      });
-    } else if (call.operation === journal.identifyEmergencyClaim.name || call.operation === journal.submitEmergency.name) {
-      const preview = await client.claims.preview({ consent_token: wf.data.consentToken! });
-      ctx.engine.commit(() => {
-        ctx.engine.reconciled(call, `claim ${preview.workflowState ?? 'state unknown'} at the exchange`, wf);
-        if (wf.state === 'submitting' || wf.state === 'identifying') ctx.engine.transition(wf, 'outcomeUnknown');
-        const submitted = preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED';
-        const identified = preview.patientId !== undefined && preview.patientId !== null && preview.patientId !== '';
-        if (identified && wf.data.identifying !== null) {
-          wf.data.patient = wf.data.identifying;
-          wf.data.identifying = null;
-        }
-        if (submitted) {
-          wf.data.claimStatus = preview.workflowState ?? 'SUBMITTED';
-          wf.data.submittedAt = dateTimeOf(preview.submittedAt) ?? ctx.nowIso();
-          ctx.engine.transition(wf, 'submitted');
-        } else {
-          if (call.operation === 'claims.submitEmergency') wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The exchange did not receive the submission: submit again.');
-          ctx.engine.transition(wf, wf.data.patient !== null ? (call.operation === 'emergency.identifyClaim' ? 'identified' : 'refusedIdentified') : 'refusedUnidentified');
-        }
-      });
-    } else {
-      ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
+/** The protocol a lost addition named, found on the claim's lines (by its code) or not. */
+function settleProtocol(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord, preview: WireClaimPreview, atOnce: boolean): void {
+  const code = typeof call.request.protocol_code === 'string' ? call.request.protocol_code : wf.data.protocol.protocolCode;
+  const onClaim = preview.lines.some((l) => l.itemCode === code);
+  // Not on the claim yet, right after the answer was lost: a slow request may still land.
+  if (!onClaim && atOnce) return;
+  ctx.engine.commit(() => {
+    ctx.engine.reconciled(call, onClaim ? 'the protocol is on the claim' : 'the protocol is not on the claim', wf);
+    if (code === wf.data.protocol.protocolCode) wf.data.protocolAdded = onClaim;
+    else if (onClaim && !(wf.data.furtherProtocols ?? []).some((p) => p.protocolCode === code)) {
+      const price = Number(call.request.unit_price);
+      wf.data.furtherProtocols = [...(wf.data.furtherProtocols ?? []), { protocolCode: code, name: code, interventionCode: wf.data.intervention.code, tariffKes: Number.isFinite(price) ? price : 0 }];
     }
+    wf.lastError = onClaim ? null : makeError('EXCHANGE_TIMEOUT', 'SHA did not receive the protocol: add it again.');
+    ctx.engine.save(wf);
+  });
+}
+
+/**
+ * The patient's identification or the submission whose answer was lost, as the claim preview shows
+ * it: the patient on the claim is identified (their code was spent: never asked for again), a claim
+ * submitted is submitted. Right after the answer was lost, only what the preview shows done is
+ * settled; later, what it does not show did not happen.
+ */
+function settleIdentifiedOrSubmitted(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord, preview: WireClaimPreview, atOnce: boolean): void {
+  const submitted = preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED';
+  const identified = preview.patientId !== undefined && preview.patientId !== null && preview.patientId !== '';
+  const done = call.operation === journal.identifyEmergencyClaim.name ? identified : submitted;
+  if (!done && atOnce) return;
+  ctx.engine.commit(() => {
+    ctx.engine.reconciled(call, `claim ${preview.workflowState ?? 'state unknown'} at the exchange`, wf);
+    if (wf.state === 'submitting' || wf.state === 'identifying') ctx.engine.transition(wf, 'outcomeUnknown');
+    if (identified && wf.data.identifying !== null) {
+      wf.data.patient = wf.data.identifying;
+      wf.data.identifying = null;
+    }
+    if (submitted) {
+      wf.data.claimStatus = preview.workflowState ?? 'SUBMITTED';
+      wf.data.submittedAt = dateTimeOf(preview.submittedAt) ?? ctx.nowIso();
+      ctx.engine.transition(wf, 'submitted');
+    } else {
+      if (call.operation === journal.submitEmergency.name) wf.lastError = makeError('EXCHANGE_TIMEOUT', 'The exchange did not receive the submission: submit again.');
+      else if (identified) wf.lastError = null;
+      ctx.engine.transition(wf, wf.data.patient !== null ? (call.operation === journal.identifyEmergencyClaim.name ? 'identified' : 'refusedIdentified') : 'refusedUnidentified');
+    }
+  });
+}
+
+/** What the claim preview says of the claim's own writes whose answer was lost; `atOnce` as above. */
+async function settleFromPreview(ctx: Ctx, wf: EmergencyWorkflow, call: CallRecord, atOnce: boolean): Promise<void> {
+  const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken! });
+  if (call.operation === journal.addEmergencyProtocol.name) settleProtocol(ctx, wf, call, preview, atOnce);
+  else if (call.operation === journal.identifyEmergencyClaim.name || call.operation === journal.submitEmergency.name) settleIdentifiedOrSubmitted(ctx, wf, call, preview, atOnce);
+  else if (!atOnce) {
+    ctx.engine.commit(() => {
+      ctx.engine.reconciled(call, preview.hasDoctor === true ? 'the claim has a doctor' : 'the claim has no doctor', wf);
+      if (preview.hasDoctor !== true) ctx.engine.setError(wf, makeError('NO_DOCTOR', 'SHA shows no doctor on the claim: attach the attending doctor again.'));
+    });
+  }
+}
+
+/** Writes the claim preview settles: a protocol, the identification, the submission, a change of doctor. */
+const PREVIEWED: ReadonlySet<string> = new Set(
+  [journal.addEmergencyProtocol, journal.identifyEmergencyClaim, journal.submitEmergency, journal.addDoctor, journal.removeDoctor].map((e) => e.name),
+);
+
+export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls: CallRecord[]): Promise<void> {
+  if (calls.some(isClaimCall)) await readBack(ctx, wf);
+  for (const call of calls.filter((c) => !isClaimCall(c))) {
+    if (PREVIEWED.has(call.operation)) await settleFromPreview(ctx, wf, call, false);
+    else ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
   }
   // Reconciling with no call open (a submit refused as already submitted): the preview decides.
   if (wf.state === 'reconciling' && wf.data.consentToken !== null) {
-    const preview = await client.claims.preview({ consent_token: wf.data.consentToken });
+    const preview = await ctx.session.client().claims.preview({ consent_token: wf.data.consentToken });
     ctx.engine.commit(() => {
       if (preview.submittedAt !== undefined || preview.workflowState === 'SUBMITTED') {
         wf.data.claimStatus = preview.workflowState ?? 'SUBMITTED';
@@ -609,6 +584,51 @@ export async function reconcileEmergency(ctx: Ctx, wf: EmergencyWorkflow, calls:
   if (wf.state === 'creating' && ctx.engine.openCalls(wf.id).length === 0 && wf.data.consentToken === null) await sendClaim(ctx, wf);
   scheduleWindowCheck(ctx, wf);
 }
+
+export const emergencyKind: WorkflowKindModule<'emergency'> = {
+  kind: 'emergency',
+  machine: emergencyMachine,
+  view: emergencyView,
+  verification: emergencyHost,
+  reconcile: async (ctx, wf, calls) => {
+    if (calls.length > 0 || wf.state === 'creating' || wf.state === 'submitting' || wf.state === 'reconciling') {
+      if (wf.state === 'submitting' && calls.length === 0) ctx.engine.transition(wf, wf.data.patient === null ? 'refusedUnidentified' : 'refusedIdentified', 'the submission was never sent');
+      else await reconcileEmergency(ctx, wf, calls);
+    }
+  },
+  resume: (ctx, wf) => scheduleWindowCheck(ctx, wf),
+  unknownOutcome: {
+    // A submission or an identification perhaps made waits `reconciling`; a protocol perhaps added
+    // leaves the claim open as it is while it is looked for on the claim.
+    meanwhile: (ctx, wf, call) => {
+      if ((call.operation === journal.submitEmergency.name && wf.state === 'submitting') || (call.operation === journal.identifyEmergencyClaim.name && wf.state === 'identifying')) {
+        ctx.engine.transition(wf, 'outcomeUnknown');
+        return true;
+      }
+      return call.operation === journal.addEmergencyProtocol.name;
+    },
+    // No look-up finds a claim without the answer that named it, nor a request to the doctor:
+    // never sent again; the nurse checks with SHA (the claim, by its reference number) or the doctor.
+    unknowable: (ctx, wf, call) => {
+      if (call.operation === journal.createEmergencyClaim.name) {
+        ctx.engine.reconciled(call, `emergency.createClaim: ${call.status === 'started' ? 'the station stopped before its answer was recorded' : 'its answer was lost'} and no look-up finds the claim; left to the nurse`, wf);
+        if (wf.state === 'creating') markUnconfirmed(ctx, wf);
+        return true;
+      }
+      if (call.operation === journal.requestEmergencyDoctorApproval.name) {
+        settleDoctorRequest(ctx, wf, call);
+        return true;
+      }
+      return undefined;
+    },
+    // The patient on the claim, a protocol on its lines: settled in the same command where SHA
+    // shows them already; a claim's paper or resubmission read back at once.
+    lookUpAtOnce: async (ctx, wf, call) => {
+      if (isClaimCall(call)) await readBack(ctx, wf);
+      else if (call.operation === journal.identifyEmergencyClaim.name || call.operation === journal.addEmergencyProtocol.name) await settleFromPreview(ctx, wf, call, true);
+    },
+  },
+};
 
 // ---------------------------------------------------------------- the view
 

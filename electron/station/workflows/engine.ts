@@ -9,21 +9,24 @@
 // it changed without committing (`discardUncommitted`): memory never runs ahead of the journal.
 // The one way the station comes back to a workflow by itself — a poll, a reconciliation, a wait
 // resumed — is `repeat`: under the workflow's lock, again while it asks to, or after a failure.
+// Every write to the exchange goes through `send`: journaled, sent, settled, and when its answer
+// is lost or unreadable, acted on by its operation's declared reconcile policy (journal.ts) — no
+// caller decides an unknown outcome for itself.
 import type { Logger } from 'pino';
-import { isExchangeError, type ExchangeError } from '../../payer';
-import { makeError, type ErrorCode, type StationError, type WorkflowKind, type WorkflowView } from '../../contract';
+import { isExchangeError } from '../../payer';
+import { makeError, type ErrorCode, type StationError, type WorkflowView } from '../../contract';
 import type { AuditEntry, AuditLog } from '../audit';
 import type { Db } from '../db';
 import type { Clock, JournalPoint } from '../deps';
 import { StationFailure, toStationError, type Scrub } from '../errors';
-import { isTerminal, transitionOf, type MachineEvent, type StateOf } from '../machines';
+import { isTerminal, transitionOf, type MachineEvent } from '../machines';
 import type { Quarantine } from '../quarantine';
 import { SealError, type Sealer } from '../sealing';
 import { envelopeOf, unwrap } from '../versioned';
 import { policyOf, type JournalEntry, type ReconcilePolicy } from './journal';
 import { forgetPatientInHand } from './patient-in-hand';
 import { callRecord, readWorkflow, workflowToKeep, type SealedCall } from './records';
-import type { AnyWorkflow, WorkflowOf } from './types';
+import type { AnyWorkflow } from './types';
 
 export interface CallRecord {
   readonly id: number;
@@ -45,16 +48,40 @@ export type RepeatPurpose = 'reconcile' | 'poll' | 'preauth' | 'whitelist' | 'wi
 /** Purposes that outlive the workflow's end: SHA works on a claim long after its visit has closed. */
 const AFTER_THE_END: ReadonlySet<RepeatPurpose> = new Set(['claim']);
 
-/** A state-changing call whose answer was lost (timeout, connection cut after sending): reconcile before anything is re-sent. */
-export class OutcomeUnknown extends Error {
-  override readonly name = 'OutcomeUnknown';
+/**
+ * A write whose answer was lost or unreadable and whose policy could not settle it in the command
+ * (nor did the workflow come to show it): the command answers OUTCOME_UNKNOWN. It carries its call
+ * record; the station comes back to it by itself (`reconcileSoon`) while the call is open.
+ */
+export class OutcomeUnknown extends StationFailure {
   constructor(
-    readonly callId: number,
-    readonly exchangeError: ExchangeError,
+    readonly call: CallRecord,
+    error: StationError,
   ) {
-    super(`The answer to ${exchangeError.operation} was lost: the station will check with the exchange before anything is sent again.`);
+    super(error);
   }
 }
+
+/** One write to the exchange, as `Engine.send` journals, sends and settles it. */
+export interface WriteSpec<T> {
+  readonly operation: JournalEntry;
+  /** The intent as journaled (sealed): what a reconciliation may need to send again; never a file's bytes. */
+  readonly request: Record<string, unknown>;
+  readonly send: () => Promise<T>;
+  /** The change the answer makes, in the transaction that records the outcome. Must not throw. */
+  readonly settle: (result: T) => void;
+  /** The change a refusal makes, in the transaction that records it. */
+  readonly refused?: (error: StationError, cause: unknown) => void;
+}
+
+/**
+ * What the station does with a write whose answer was lost, by the call's declared policy (the
+ * station's `settleUnknownOutcome`): answers whether the workflow now shows what became of it (its
+ * state or its view says so), in which case the command goes on and answers the workflow.
+ */
+export type UnknownOutcomeSettler = (wf: AnyWorkflow, call: CallRecord) => Promise<boolean>;
+
+const NOT_CONFIRMED = 'SHA did not confirm the request: the station is checking what became of it before anything is sent again.';
 
 interface Row {
   id: string;
@@ -92,6 +119,7 @@ export class Engine {
   private viewer: ((wf: AnyWorkflow) => WorkflowView) | undefined;
   private listener: ((view: WorkflowView) => void) | undefined;
   private reconciler: ((wf: AnyWorkflow) => Promise<void>) | undefined;
+  private unknownOutcome: UnknownOutcomeSettler | undefined;
   private stopped = false;
   // Prepared once: save() and call() run on every transition and every exchange call.
   private readonly insertWorkflow;
@@ -99,6 +127,7 @@ export class Engine {
   private readonly insertCall;
   private readonly finishCallStatement;
   private readonly selectOpenCalls;
+  private readonly selectCallStatus;
 
   private get retryMs(): number {
     return this.o.retryMs;
@@ -110,13 +139,23 @@ export class Engine {
     this.insertCall = o.db.prepare("INSERT INTO calls (workflow_id, operation, status, started_at, sealed) VALUES (?, ?, 'started', ?, ?)");
     this.finishCallStatement = o.db.prepare('UPDATE calls SET status = ?, finished_at = ?, error_code = ? WHERE id = ?');
     this.selectOpenCalls = o.db.prepare("SELECT id, workflow_id, operation, status, sealed FROM calls WHERE workflow_id = ? AND status IN ('started', 'unknown') ORDER BY id");
+    this.selectCallStatus = o.db.prepare('SELECT status FROM calls WHERE id = ?');
   }
 
-  /** The view function, the listener for workflow.updated and the reconciliation of one workflow; set once by the station. */
-  connect(viewer: (wf: AnyWorkflow) => WorkflowView, listener: (view: WorkflowView) => void, reconciler: (wf: AnyWorkflow) => Promise<void>): void {
-    this.viewer = viewer;
-    this.listener = listener;
-    this.reconciler = reconciler;
+  /**
+   * The view function, the listener for workflow.updated, the reconciliation of one workflow and
+   * what an unknown outcome's policy does; set once by the station.
+   */
+  connect(o: {
+    viewer: (wf: AnyWorkflow) => WorkflowView;
+    listener: (view: WorkflowView) => void;
+    reconciler: (wf: AnyWorkflow) => Promise<void>;
+    unknownOutcome: UnknownOutcomeSettler;
+  }): void {
+    this.viewer = o.viewer;
+    this.listener = o.listener;
+    this.reconciler = o.reconciler;
+    this.unknownOutcome = o.unknownOutcome;
   }
 
   now(): string {
@@ -255,9 +294,9 @@ export class Engine {
   }
 
   /** Moves a workflow along its table (WRONG_STATE when the table has no such move) and journals it. */
-  transition<K extends WorkflowKind>(wf: WorkflowOf<K>, event: MachineEvent<K>, summary?: string): void {
-    const from = wf.state as StateOf<K>;
-    const to = transitionOf(wf.kind as K, from, event);
+  transition<W extends AnyWorkflow>(wf: W, event: MachineEvent<W['kind']>, summary?: string): void {
+    const from = wf.state;
+    const to = transitionOf(wf.kind, from, event);
     this.commit(() => {
       (wf as { state: string }).state = to;
       this.save(wf);
@@ -283,21 +322,19 @@ export class Engine {
   }
 
   /**
-   * One state-changing exchange call, journaled: the intent (with its reconcile policy) is written
-   * before it is sent; the outcome is written after, together with the workflow change `settle`
-   * makes, in one transaction. A lost or unreadable answer is recorded as unknown and thrown as
-   * OutcomeUnknown. `settle` must not throw; if it does, the workflow stays as it was, the call is
-   * journaled as answered but not applied (never left `started`, which recovery reads as "the
-   * station stopped before the exchange answered"), and the command fails with INTERNAL.
+   * The one write to the exchange. The intent (with its reconcile policy) is journaled before it is
+   * sent; the outcome after, together with the workflow change `settle` makes, in one transaction.
+   * A refusal is journaled with the change `refused` makes and thrown (StationFailure). A lost or
+   * unreadable answer is journaled unknown and acted on at once by its policy (`connect`'s
+   * `unknownOutcome`): settled there and then where it can be, else the station comes back to it
+   * (`reconcileSoon`); the command goes on when the workflow shows what became of the write, and
+   * answers OUTCOME_UNKNOWN (`OutcomeUnknown`, with the call record) when it does not. `settle`
+   * must not throw; if it does, the workflow stays as it was, the call is journaled as answered but
+   * not applied (never left `started`, which recovery reads as "the station stopped before the
+   * exchange answered"), and the command fails with INTERNAL.
    */
-  async call<T>(
-    wf: AnyWorkflow,
-    operation: JournalEntry,
-    request: Record<string, unknown>,
-    send: () => Promise<T>,
-    settle: (result: T) => void,
-    refused?: (error: StationError, cause: unknown) => void,
-  ): Promise<T> {
+  async send<T>(wf: AnyWorkflow, spec: WriteSpec<T>): Promise<void> {
+    const { operation, request } = spec;
     const name = operation.name;
     const callId = this.commit(() => {
       const sealedCall: SealedCall = callRecord.check({ request, reconcile: operation.reconcile });
@@ -308,7 +345,7 @@ export class Engine {
     this.point(name, 'before-send', wf);
     let result: T;
     try {
-      result = await send();
+      result = await spec.send();
     } catch (cause) {
       const error = toStationError(cause, this.o.scrub);
       const unknown = isExchangeError(cause) && cause.outcomeUnknown;
@@ -324,9 +361,9 @@ export class Engine {
             ? `${name}: ${cause.kind === 'malformed_response' ? 'answered unreadably' : 'no answer'}; to be reconciled`
             : `${name} refused (${error.details?.exchangeCode ?? error.code})`,
         });
-        if (!unknown) refused?.(error, cause);
+        if (!unknown) spec.refused?.(error, cause);
       });
-      if (unknown) throw new OutcomeUnknown(callId, cause);
+      if (unknown) return this.unknown(wf, { id: callId, workflowId: wf.id, operation: name, status: 'unknown', request, reconcile: operation.reconcile });
       throw cause instanceof StationFailure ? cause : new StationFailure(error);
     }
     this.point(name, 'after-answer', wf);
@@ -334,7 +371,7 @@ export class Engine {
       this.commit(() => {
         this.finishCall(callId, 'succeeded', null);
         this.audit({ action: `exchange.${name}`, workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: `${name} done` });
-        settle(result);
+        spec.settle(result);
       });
     } catch (error) {
       this.o.log.error({ workflowId: wf.id, operation: name, err: error instanceof Error ? error.message : String(error) }, 'an answer of the exchange could not be applied');
@@ -345,7 +382,31 @@ export class Engine {
       throw error instanceof StationFailure ? error : new StationFailure(makeError('INTERNAL', 'The exchange answered, but the station could not apply its answer; it has been logged.'));
     }
     this.point(name, 'after-outcome', wf);
-    return result;
+  }
+
+  /** A write whose answer was lost: its policy acts now; what it leaves open is come back to. */
+  private async unknown(wf: AnyWorkflow, call: CallRecord): Promise<void> {
+    let shown = false;
+    try {
+      shown = (await this.unknownOutcome?.(wf, call)) ?? false;
+    } catch (error) {
+      // The look-up the policy makes failed too (the exchange out of reach): the call stays open.
+      this.discardUncommitted(wf.id);
+      this.o.log.info({ workflowId: wf.id, operation: call.operation, err: error instanceof Error ? error.message : String(error) }, 'an unknown outcome is left to reconciliation');
+    }
+    const open = this.isOpen(call.id);
+    if (open) this.reconcileSoon(wf.id, this.retryMs);
+    // Settled by a look-up, the workflow says what became of the write — unless its last word is
+    // still that SHA never confirmed it (a fingerprint request withdrawn unconfirmed).
+    const said = wf.lastError?.code === 'OUTCOME_UNKNOWN' ? wf.lastError.message : undefined;
+    if (shown || (!open && call.reconcile !== 'cannot-look-up' && said === undefined)) return;
+    throw new OutcomeUnknown(call, makeError('OUTCOME_UNKNOWN', said ?? NOT_CONFIRMED, { workflowId: wf.id }));
+  }
+
+  /** Whether a journaled call's outcome is still not known. */
+  isOpen(callId: number): boolean {
+    const row = this.selectCallStatus.get(callId) as { status: CallRecord['status'] } | undefined;
+    return row?.status === 'started' || row?.status === 'unknown';
   }
 
   /** Calls whose outcome is not known: started and never finished (a crash), or answered by silence. */
@@ -475,10 +536,9 @@ export class Engine {
 
 /** Puts a workflow back as its committed image, in place: every holder of the object sees the journal's version. */
 function restore(wf: AnyWorkflow, image: string): void {
-  const committed = JSON.parse(image) as Record<string, unknown>;
-  const target = wf as unknown as Record<string, unknown>;
-  for (const key of Object.keys(target)) if (!(key in committed)) delete target[key];
-  Object.assign(target, committed);
+  const committed = JSON.parse(image) as object;
+  for (const key of Object.keys(wf)) if (!(key in committed)) Reflect.deleteProperty(wf, key);
+  Object.assign(wf, committed);
 }
 
 /** The patient a workflow is about; an emergency may not know its patient yet. */

@@ -6,13 +6,16 @@ import { operationGroups, type OperationName } from '../../payer';
 
 /**
  * How an unanswered call is settled before anything is sent again:
- * - `look-up`: the workflow's own look-up decides (the claim preview, the preauth look-up);
+ * - `look-up`: the workflow's own look-up decides (the claim preview, the preauth look-up, the
+ *   facility's authorizations list for a fingerprint request): at once where what it finds already
+ *   settles the call, and after a grace period, when a request only slow would have landed;
  * - `post-again`: posted again, the exchange answers with what it made (the visit: "an open visit
  *   is answered again rather than duplicated");
  * - `send-again`: harmless to repeat (rejecting a pending fingerprint request);
- * - `cannot-look-up`: nothing finds its result without its answer (an SMS code sent, an
- *   authorization made, a request to a doctor, an emergency claim created): never re-sent; the
+ * - `cannot-look-up`: nothing finds its result without its answer (an SMS code sent, a code spent
+ *   by the OTP authorize, a request to a doctor, an emergency claim created): never re-sent; the
  *   workflow says what it knows and offers the one safe next step.
+ * Engine.send acts on the policy when an answer is lost; recovery.ts when the station comes back.
  */
 export type ReconcilePolicy = 'look-up' | 'post-again' | 'send-again' | 'cannot-look-up';
 
@@ -31,8 +34,10 @@ export const journal = {
   sendOtp: entry(consent.sendOtp, 'cannot-look-up'),
   sendDischargeOtp: entry(consent.sendDischargeOtp, 'cannot-look-up'),
   authorizeOtp: entry(consent.authorizeOtp, 'cannot-look-up'),
-  authorizeBiometric: entry(consent.authorizeBiometric, 'cannot-look-up'),
-  authorizeDischarge: entry(consent.authorizeDischarge, 'cannot-look-up'),
+  // A fingerprint request left PENDING blocks the patient's SMS consent: the facility's
+  // authorizations list finds it, and it is rejected (verification.ts, withdrawStrayRequests).
+  authorizeBiometric: entry(consent.authorizeBiometric, 'look-up'),
+  authorizeDischarge: entry(consent.authorizeDischarge, 'look-up'),
   rejectAuthorization: entry(consent.rejectAuthorization, 'send-again'),
   requestOtpWhitelist: entry(consent.requestOtpWhitelist, 'cannot-look-up'),
   resendDoctorConsent: entry(consent.resendDoctorConsent, 'cannot-look-up'),

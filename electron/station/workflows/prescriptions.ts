@@ -88,32 +88,28 @@ const passing = (error: unknown) => isExchangeError(error) && (error.outcomeUnkn
 
 /**
  * Settles the visit's prescription creates whose answer was lost. Only the first prescription of a
- * consent token is journaled `look-up`: SHA's one answer can only be about it. A later one is
- * `cannot-look-up` (the answer may keep showing an earlier one); a read-back that happens to prove
- * it still settles it, on opening or on demand. Answers the calls left for the visit's reconciliation.
+ * consent token is journaled `look-up` (a later one is `cannot-look-up`, settled as unknowable:
+ * SHA's one answer can only be about the first); a read-back that happens to prove a later one
+ * still settles it, on opening or on demand. Answers the calls left for the visit's reconciliation.
  */
 export async function settlePrescriptionCreates(c: Ctx, visit: VisitWorkflow, calls: CallRecord[]): Promise<CallRecord[]> {
   const creates = calls.filter((call) => call.operation === journal.createPrescription.name);
   if (creates.length === 0) return calls;
-  let readBack: ReadBack | 'refused' | null = null;
-  if (creates.some((call) => call.reconcile === 'look-up')) {
-    try {
-      readBack = await readBackPrescriptions(c, visit);
-    } catch (error) {
-      if (passing(error)) throw error;
-      readBack = 'refused';
-    }
+  let readBack: ReadBack | 'refused';
+  try {
+    readBack = await readBackPrescriptions(c, visit);
+  } catch (error) {
+    if (passing(error)) throw error;
+    readBack = 'refused';
   }
   c.engine.commit(() => {
     for (const call of creates) {
       const summary =
-        call.reconcile !== 'look-up'
-          ? 'SHA answers one prescription per consent token and this visit has another: kept unconfirmed'
-          : readBack === 'refused'
-            ? 'SHA refused the prescription read-back: kept unconfirmed'
-            : readBack?.answer === 'settled'
-              ? 'the prescription read-back shows it at SHA'
-              : 'the prescription read-back does not show it: kept unconfirmed';
+        readBack === 'refused'
+          ? 'SHA refused the prescription read-back: kept unconfirmed'
+          : readBack.answer === 'settled'
+            ? 'the prescription read-back shows it at SHA'
+            : 'the prescription read-back does not show it: kept unconfirmed';
       c.engine.reconciled(call, summary, visit);
     }
   });

@@ -1,114 +1,89 @@
-// On start-up (and after a lost answer), every unfinished workflow is reconciled with the exchange
-// before anything is sent again: calls whose outcome the journal does not know are settled from
-// what the exchange says now (the authorization look-up, the claim preview, the visit posted again
-// and answered with the one already open), waits are resumed (fingerprint look-ups, preauth
-// status, the emergency window), and what cannot be known is left for the nurse, with a message.
+// Writes whose outcome the journal does not know, settled by their declared policy (journal.ts),
+// for every kind the same way: right after an answer was lost (`settleUnknownOutcome`, which the
+// engine's `send` hands every lost answer to), and on start-up, after a grace period or before a
+// command (`resumeWorkflow`). A rejection is sent again; a call nothing can look up is never sent
+// again and the workflow says what it knows; a call the exchange can be asked about is looked up
+// (the facility's authorizations list, the claim preview, the preauth look-up) or, for the visit,
+// posted again and answered with the one already open. What each kind does with its own calls is
+// its module's (kinds.ts); waits are resumed where they were.
 import { isExchangeError } from '../../payer';
-import { verificationNext } from '../machines';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
-import { consentHost } from './consent';
-import { dischargeHost, reconcileDischarge } from './discharge';
-import { electiveHost, reconcileElective, schedulePreauthPoll } from './elective';
-import { emergencyHost, reconcileEmergency, scheduleWindowCheck } from './emergency';
-import type { AnyWorkflow } from './types';
 import { journal } from './journal';
-import { settlePrescriptionCreates } from './prescriptions';
-import { pollNow, schedulePoll, settleUnknowable, type VerificationHost } from './verification';
-import { reconcileOpenVisit, reconcileVisit } from './visit';
+import { hostOf, kindOf } from './kinds';
+import type { AnyWorkflow } from './types';
+import { isStepCall, pollNow, rejectAgain, schedulePoll, settleUnknowable, stepMeanwhile, withdrawStrayRequests } from './verification';
 
-export function hostOf(wf: AnyWorkflow): VerificationHost<AnyWorkflow> | undefined {
-  switch (wf.kind) {
-    case 'consent':
-      return consentHost as unknown as VerificationHost<AnyWorkflow>;
-    case 'elective':
-      return electiveHost as unknown as VerificationHost<AnyWorkflow>;
-    case 'discharge':
-      return dischargeHost as unknown as VerificationHost<AnyWorkflow>;
-    case 'emergency':
-      return emergencyHost as unknown as VerificationHost<AnyWorkflow>;
-    case 'visit':
-      return undefined;
-  }
+/**
+ * A write nothing can look up: never sent again. The workflow's kind says what it knows of its own
+ * calls, the verification step of its calls; a call of neither is closed as it is. In the caller's
+ * transaction; answers whether the workflow shows it.
+ */
+function unknowable(ctx: Ctx, wf: AnyWorkflow, call: CallRecord): boolean {
+  const own = kindOf(wf.kind).unknownOutcome.unknowable?.(ctx, wf, call);
+  if (own !== undefined) return own;
+  const host = hostOf(wf);
+  if (host !== null) return settleUnknowable(ctx, host, wf, call);
+  ctx.engine.reconciled(call, `${call.operation}: ${call.status === 'started' ? 'the station stopped before its answer was recorded' : 'its answer was lost'}; not sent again`, wf);
+  return false;
 }
 
 /**
- * Settles what each open call's own policy settles without the workflow's look-up: a rejection is
- * sent again; a call nothing can look up is never re-sent, and the workflow says what it knows
- * (settleUnknowable). Answers the calls left for the workflow's reconciliation.
+ * What each open call's own policy settles without the workflow's look-up: a rejection is sent
+ * again; a call nothing can look up says what the station knows; a fingerprint request is looked
+ * for in the facility's list. Answers the calls left for the kind's reconciliation.
  */
 async function settleByPolicy(ctx: Ctx, wf: AnyWorkflow, calls: CallRecord[]): Promise<CallRecord[]> {
   const rest: CallRecord[] = [];
   const host = hostOf(wf);
   for (const call of calls) {
-    if (call.reconcile === 'send-again' && call.operation === journal.rejectAuthorization.name) {
-      const token = typeof call.request.token === 'string' ? call.request.token : undefined;
-      if (token !== undefined) {
-        try {
-          await ctx.session.client().consent.rejectAuthorization({ token });
-        } catch (error) {
-          // Already rejected, expired or authorized: the look-up below tells.
-          if (isExchangeError(error) && (error.outcomeUnknown || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server')) throw error;
-        }
-      }
-      ctx.engine.reconciled(call, 'the fingerprint request is rejected', wf);
-      const v = host?.step(wf);
-      if (host !== undefined && v !== null && v !== undefined && v.stage === 'awaiting-fingerprint' && call.request.stale !== true) {
-        ctx.engine.commit(() => {
-          v.stage = verificationNext(v.stage, 'cancel');
-          v.authToken = null;
-          v.authGuid = null;
-          v.link = null;
-          ctx.engine.save(wf);
-        });
-      }
-    } else if (call.reconcile === 'cannot-look-up' && host !== undefined) {
-      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, call));
-    } else {
-      rest.push(call);
-    }
+    if (call.reconcile === 'send-again' && call.operation === journal.rejectAuthorization.name) await rejectAgain(ctx, host, wf, call);
+    else if (call.reconcile === 'cannot-look-up') ctx.engine.commit(() => unknowable(ctx, wf, call));
+    else if (call.reconcile === 'look-up' && host !== null && isStepCall(call)) await withdrawStrayRequests(ctx, host, wf, call, false);
+    else rest.push(call);
   }
   return rest;
+}
+
+/** These calls settled, and the workflow's state with them. Throws while the exchange cannot be reached. */
+async function settle(ctx: Ctx, wf: AnyWorkflow, calls: CallRecord[]): Promise<void> {
+  const rest = await settleByPolicy(ctx, wf, calls);
+  await kindOf(wf.kind).reconcile(ctx, wf, rest);
+}
+
+/**
+ * A write whose answer was just lost or unreadable, by its declared policy, in the same command:
+ * the workflow first shows where it waits (its kind's `meanwhile`, or the step's); then a call
+ * nothing can look up says what is known; a rejection or a visit is sent again now; a call the
+ * exchange can be asked about is looked up now where that can tell already. Answers whether the
+ * workflow shows what became of the write. What stays open the engine comes back to.
+ */
+export async function settleUnknownOutcome(ctx: Ctx, wf: AnyWorkflow, call: CallRecord): Promise<boolean> {
+  const kind = kindOf(wf.kind);
+  const host = isStepCall(call) ? hostOf(wf) : null;
+  const shown = ctx.engine.commit(() => (host !== null ? stepMeanwhile(ctx, host, wf, call) : kind.unknownOutcome.meanwhile(ctx, wf, call)));
+  switch (call.reconcile) {
+    case 'cannot-look-up':
+      return ctx.engine.commit(() => unknowable(ctx, wf, call));
+    case 'look-up':
+      if (host !== null) await withdrawStrayRequests(ctx, host, wf, call, true);
+      else await kind.unknownOutcome.lookUpAtOnce?.(ctx, wf, call);
+      return shown;
+    case 'post-again':
+    case 'send-again':
+      await settle(ctx, wf, [call]);
+      return shown;
+  }
 }
 
 /** Brings one unfinished workflow back in line with the exchange. Throws while the exchange cannot be reached. */
 export async function resumeWorkflow(ctx: Ctx, wf: AnyWorkflow): Promise<void> {
   if (ctx.engine.isEnded(wf)) return;
-  const calls = await settleByPolicy(ctx, wf, ctx.engine.openCalls(wf.id));
-  switch (wf.kind) {
-    case 'consent': {
-      const visitCall = calls.find((c) => c.operation === journal.createVisit.name);
-      if (visitCall !== undefined) await reconcileOpenVisit(ctx, wf, visitCall);
-      else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
-      for (const call of calls.filter((c) => c !== visitCall)) ctx.engine.reconciled(call, `${call.operation}: nothing to re-send`, wf);
-      break;
-    }
-    case 'visit': {
-      const rest = await settlePrescriptionCreates(ctx, wf, calls);
-      if (rest.length > 0) await reconcileVisit(ctx, wf, rest);
-      break;
-    }
-    case 'discharge':
-      if (calls.length > 0 || wf.state === 'sending' || wf.state === 'reconciling') await reconcileDischarge(ctx, wf, calls);
-      break;
-    case 'elective':
-      if (calls.length > 0) await reconcileElective(ctx, wf, calls);
-      else if (wf.state === 'creating-preauth') ctx.engine.transition(wf, 'refused', 'the preauthorization was never sent');
-      else if (wf.state === 'opening-visit') ctx.engine.transition(wf, 'visitNotOpened', 'the visit was never sent');
-      if (wf.state === 'awaiting-doctor' || wf.state === 'awaiting-payer') schedulePreauthPoll(ctx, wf.id, 0);
-      break;
-    case 'emergency':
-      if (calls.length > 0 || wf.state === 'creating' || wf.state === 'submitting' || wf.state === 'reconciling') {
-        if (wf.state === 'submitting' && calls.length === 0) ctx.engine.transition(wf, wf.data.patient === null ? 'refusedUnidentified' : 'refusedIdentified', 'the submission was never sent');
-        else await reconcileEmergency(ctx, wf, calls);
-      }
-      scheduleWindowCheck(ctx, wf);
-      break;
-  }
-  // Waits resume where they were.
+  await settle(ctx, wf, ctx.engine.openCalls(wf.id));
+  kindOf(wf.kind).resume?.(ctx, wf);
+  // A fingerprint request still pending: looked up at once, then every few seconds again.
   const host = hostOf(wf);
-  const v = host?.step(wf);
-  if (host !== undefined && v !== undefined && v !== null && v.stage === 'awaiting-fingerprint') {
+  if (host !== null && host.step(wf)?.stage === 'awaiting-fingerprint') {
     await pollNow(ctx, host, wf).catch(() => schedulePoll(ctx, host, wf.id));
   }
 }

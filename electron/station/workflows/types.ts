@@ -313,5 +313,13 @@ export interface EmergencyWorkflow extends Base<'emergency', EmergencyState> {
   };
 }
 
-export type AnyWorkflow = ConsentWorkflow | VisitWorkflow | DischargeWorkflow | ElectiveWorkflow | EmergencyWorkflow;
-export type WorkflowOf<K extends WorkflowKind> = Extract<AnyWorkflow, { kind: K }>;
+/** Each kind's workflow, by its kind: the kinds table (kinds.ts) is keyed the same way. */
+export interface WorkflowsByKind {
+  consent: ConsentWorkflow;
+  visit: VisitWorkflow;
+  discharge: DischargeWorkflow;
+  elective: ElectiveWorkflow;
+  emergency: EmergencyWorkflow;
+}
+export type AnyWorkflow = WorkflowsByKind[WorkflowKind];
+export type WorkflowOf<K extends WorkflowKind> = WorkflowsByKind[K];

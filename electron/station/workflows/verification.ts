@@ -13,7 +13,7 @@ import { verificationNext, type VerificationEvent } from '../machines';
 import { maskContact } from '../masking';
 import { decideRoute, type VerificationPurpose } from '../route';
 import type { Ctx } from './context';
-import { OutcomeUnknown, type CallRecord, type RepeatAgain } from './engine';
+import type { CallRecord, RepeatAgain } from './engine';
 import { journal, type JournalEntry } from './journal';
 import type { AnyWorkflow, SmsContact, VerificationData } from './types';
 
@@ -44,10 +44,24 @@ export interface CallSpec<T> {
   readonly settle: (result: T) => void;
 }
 
-/** A call spec of any answer type, for hosts whose calls differ by state. */
-export function callSpec<T>(spec: CallSpec<T>): CallSpec<unknown> {
-  return spec as unknown as CallSpec<unknown>;
+/** A call spec whatever its answer's type (hosts whose calls differ by state): handed to what makes the call. */
+export type SomeCallSpec = <R>(use: <T>(spec: CallSpec<T>) => R) => R;
+
+export function someCall<T>(spec: CallSpec<T>): SomeCallSpec {
+  return (use) => use(spec);
 }
+
+/** What a confirmed SMS code does. */
+export type CodeUse =
+  /** Spent now by this call (the OTP authorize, an emergency's identification): its answer verifies the step. */
+  | { readonly spentBy: SomeCallSpec }
+  /**
+   * Spent by the visit it opens at once (the visit creation is the consent): held, sealed, and the
+   * step verified only once SHA opens the visit with it.
+   */
+  | { readonly opensVisit: true }
+  /** Kept for the workflow's next call (the discharge, the submit), where SHA checks it: the step is verified now. */
+  | { readonly keptForNextCall: true };
 
 /**
  * The OTP authorize that spends an elective's SMS code before the visit (phase one): the
@@ -59,8 +73,8 @@ export function otpAuthorizeCall(
   v: VerificationData,
   request: { patient_id: string; otp: string; interventions: string[]; service_type: 'CAPITATION' | 'OUTPATIENT' | 'INPATIENT' },
   then?: (a: Authorization) => void,
-): CallSpec<unknown> {
-  return callSpec({
+): SomeCallSpec {
+  return someCall({
     operation: journal.authorizeOtp,
     request,
     send: (client) => client.consent.authorizeOtp(request),
@@ -90,19 +104,16 @@ export interface VerificationHost<W extends AnyWorkflow> {
   patientRef(wf: W): string | null;
   fingerprintCall?(ctx: Ctx, wf: W, bio: BiometricFields): CallSpec<Authorization>;
   codeCall(ctx: Ctx, wf: W, contact: SmsContact | null): CallSpec<OtpSent>;
-  /** The call that spends the code now; null keeps the code for the workflow's next call (discharge, submit). */
-  confirmCall(ctx: Ctx, wf: W, code: string): CallSpec<unknown> | null;
+  /** What the code confirmed does (`CodeUse`). */
+  confirm(ctx: Ctx, wf: W, code: string): CodeUse;
+  /** The visit opened with the code the step holds (`CodeUse.opensVisit`); its answer verifies the step. */
+  openVisitWithCode?(ctx: Ctx, wf: W): Promise<void>;
   /** In the transaction that marks the step verified: the workflow's own transition. */
   onVerified(ctx: Ctx, wf: W): void;
   /** After consent is in, outside the transaction: the workflow's next exchange call, if any. */
   afterVerified?(ctx: Ctx, wf: W): Promise<void>;
   /** consent.cancel with nothing pending: the workflow itself is abandoned (WRONG_STATE if it cannot be). */
   cancelWorkflow(ctx: Ctx, wf: W): void;
-  /**
-   * A call of the workflow's own that nothing can look up, unanswered: settles it (in the caller's
-   * transaction) and answers true, or false to leave it to the step (settleUnknowable).
-   */
-  unknowable?(ctx: Ctx, wf: W, call: CallRecord): boolean;
 }
 
 export interface RouteInputs {
@@ -279,9 +290,9 @@ function biometricFields(ctx: Ctx): BiometricFields {
   };
 }
 
-async function run<W extends AnyWorkflow, T>(ctx: Ctx, wf: W, spec: CallSpec<T>, refused?: (error: ReturnType<typeof makeError>, cause: unknown) => void): Promise<T> {
+async function run<W extends AnyWorkflow, T>(ctx: Ctx, wf: W, spec: CallSpec<T>, refused?: (error: ReturnType<typeof makeError>, cause: unknown) => void): Promise<void> {
   const client = ctx.session.client();
-  return ctx.engine.call(wf, spec.operation, spec.request, () => spec.send(client), spec.settle, refused);
+  await ctx.engine.send(wf, { operation: spec.operation, request: spec.request, send: () => spec.send(client), settle: spec.settle, refused });
 }
 
 export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W): Promise<void> {
@@ -351,10 +362,6 @@ export async function startFingerprint<W extends AnyWorkflow>(ctx: Ctx, host: Ve
   } catch (error) {
     // Unusable fingerprints are an answer (the route changed), not a failure of the command.
     if (error instanceof StationFailure && error.error.details?.exchangeCode === 'BIOMETRICS_NOT_FOUND_OTP_ALLOWED') return;
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
-      fail('OUTCOME_UNKNOWN', UNKNOWN_AUTHORIZE, { workflowId: wf.id });
-    }
     throw error;
   }
   if (linkless !== null) {
@@ -425,10 +432,6 @@ export async function sendSms<W extends AnyWorkflow>(ctx: Ctx, host: Verificatio
         await rejectByToken(ctx, wf, blockingToken);
         return attempt(true);
       }
-      if (error instanceof OutcomeUnknown) {
-        ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
-        return;
-      }
       throw error;
     }
   };
@@ -440,8 +443,8 @@ export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
   if (v.stage !== 'sms-sent') fail('WRONG_STATE', 'Send the SMS code first.', { state: v.stage });
   if (v.failedAttempts >= MAX_CODE_FAILURES) fail('WRONG_STATE', 'Three wrong codes: no more codes are tried. Take the fingerprint, or ask SHA to allow this patient SMS codes.', { state: v.stage });
   ctx.scrubber.add(code.length >= 4 ? code : undefined);
-  const spec = host.confirmCall(ctx, wf, code);
-  if (spec === null) {
+  const use = host.confirm(ctx, wf, code);
+  if ('keptForNextCall' in use) {
     // Kept for the next call (discharge, submit): the exchange checks it there.
     ctx.engine.commit(() => {
       v.code = code;
@@ -451,54 +454,101 @@ export async function confirmSms<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
     await host.afterVerified?.(ctx, wf);
     return;
   }
+  if ('opensVisit' in use) {
+    // Held (sealed) for the visit, which SHA answers with the consent: not verified before then.
+    ctx.engine.commit(() => {
+      v.code = code;
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    });
+    await host.openVisitWithCode?.(ctx, wf);
+    return;
+  }
+  let verified = false;
   try {
-    await run(
-      ctx,
-      wf,
-      {
-        ...spec,
-        settle: (result) => {
-          spec.settle(result);
-          v.codeSpentUnconfirmed = false;
-          verifiedBy(ctx, host, wf, v, 'sms');
-          ctx.engine.save(wf);
+    await use.spentBy((spec) =>
+      run(
+        ctx,
+        wf,
+        {
+          ...spec,
+          settle: (result) => {
+            spec.settle(result);
+            v.codeSpentUnconfirmed = false;
+            verifiedBy(ctx, host, wf, v, 'sms');
+            verified = true;
+            ctx.engine.save(wf);
+          },
         },
-      },
-      (error) => codeRefused(ctx, wf, v, error),
+        (error) => codeRefused(ctx, wf, v, error),
+      ),
     );
   } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      ctx.engine.commit(() => settleUnknowable(ctx, host, wf, ctx.engine.openCalls(wf.id).find((c) => c.id === error.callId)!));
-      fail('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE, { workflowId: wf.id });
-    }
     // Refused as used after its spending went unanswered: the step says why (codeRefused), not "wrong code".
     if (error instanceof StationFailure && error.error.code === 'OTP_INVALID' && wf.lastError?.code === 'OUTCOME_UNKNOWN') throw new StationFailure(wf.lastError);
     throw error;
   }
-  await host.afterVerified?.(ctx, wf);
+  if (verified) await host.afterVerified?.(ctx, wf);
 }
 
 const UNKNOWN_SMS = 'SHA did not confirm that the SMS code was sent: if the patient received a code, type it; if not, send the code again.';
 const UNKNOWN_AUTHORIZE = 'SHA did not confirm the fingerprint request: start the fingerprint again (or send an SMS code where allowed, which withdraws any request left open).';
+const WITHDRAWN_AUTHORIZE = 'SHA did not confirm the fingerprint request; the request it had made was withdrawn so that it blocks nothing: start the fingerprint again.';
 const UNKNOWN_SPENT_CODE =
   'SHA did not confirm the SMS code: it may have accepted it, so the same code will now be refused as used. No look-up finds the consent without SHA’s answer: send a new code only if the patient agrees to consent again.';
 
+/** The step's own calls; a workflow's other calls are its kind's (kinds.ts). */
+const STEP_OPERATIONS: ReadonlySet<string> = new Set(
+  [journal.sendOtp, journal.sendDischargeOtp, journal.authorizeOtp, journal.authorizeBiometric, journal.authorizeDischarge, journal.requestOtpWhitelist, journal.rejectAuthorization].map((e) => e.name),
+);
+const FINGERPRINT_REQUESTS: ReadonlySet<string> = new Set([journal.authorizeBiometric.name, journal.authorizeDischarge.name]);
+
+export function isStepCall(call: CallRecord): boolean {
+  return STEP_OPERATIONS.has(call.operation);
+}
+
+/** A fingerprint request whose answer never came: no link came with it, so the step offers to start again. */
+function fingerprintRequestUnconfirmed(v: VerificationData, wf: AnyWorkflow, message: string): void {
+  if (v.stage === 'verified') return;
+  v.attempt = 'fingerprint';
+  v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
+  v.link = null;
+  if (v.stage === 'awaiting-fingerprint' || v.stage === 'ready') v.stage = verificationNext(v.stage, 'cancel');
+  wf.lastError = makeError('OUTCOME_UNKNOWN', message);
+}
+
 /**
- * A verification call whose answer is not known and which nothing can look up (its policy is
- * `cannot-look-up`): it is never sent again. The step says what the station knows and offers the
- * one safe next step — a code perhaps sent: type it if it came, else send again; a fingerprint
- * request perhaps made: start again; a code perhaps spent: a refusal of it as used is not counted
- * as a wrong code. In the caller's transaction.
+ * In the transaction that journals a step call's outcome unknown: what the step shows while it is
+ * not known. A fingerprint request perhaps made offers to start again, while the request SHA may
+ * hold is looked for (`withdrawStrayRequests`). The step never shows the outcome itself here: the
+ * command answers OUTCOME_UNKNOWN unless the call's policy settles it.
  */
-export function settleUnknowable<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, call: CallRecord): void {
-  if (host.unknowable?.(ctx, wf, call) === true) return;
+export function stepMeanwhile<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, call: CallRecord): boolean {
+  const v = host.step(wf);
+  if (v !== null && FINGERPRINT_REQUESTS.has(call.operation)) {
+    fingerprintRequestUnconfirmed(v, wf, UNKNOWN_AUTHORIZE);
+    ctx.engine.save(wf);
+  }
+  return false;
+}
+
+/**
+ * A step call whose answer is not known and which nothing can look up (its policy is
+ * `cannot-look-up`): it is never sent again. The step says what the station knows and offers the
+ * one safe next step — a code perhaps sent: type it if it came, else send again; a code perhaps
+ * spent: a refusal of it as used is not counted as a wrong code; a fingerprint request perhaps made
+ * (journaled so before the facility's list was used to find it): start again. In the caller's
+ * transaction. Answers whether the step shows it (a code perhaps sent: the command answers the
+ * step), or the command must say OUTCOME_UNKNOWN.
+ */
+export function settleUnknowable<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, call: CallRecord): boolean {
   const v = host.step(wf);
   const stopped = call.status === 'started';
   const summary = `${call.operation}: ${stopped ? 'the station stopped before its answer was recorded' : 'its answer was lost or unreadable'}; not sent again`;
   ctx.engine.reconciled(call, summary, wf);
-  if (v === null) return;
+  if (v === null) return false;
   const sms = call.operation === journal.sendOtp.name || call.operation === journal.sendDischargeOtp.name;
-  const authorize = call.operation === journal.authorizeBiometric.name || call.operation === journal.authorizeDischarge.name;
+  let shown = false;
   if (sms && (v.stage === 'ready' || v.stage === 'sms-sent' || v.stage === 'cancelled' || v.stage === 'rejected' || v.stage === 'expired' || v.stage === 'awaiting-fingerprint')) {
     const at = ctx.clock.now();
     v.sentAt = new Date(at).toISOString();
@@ -510,12 +560,9 @@ export function settleUnknowable<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
     v.codeLength = learnedCodeLength(ctx);
     if (v.stage !== 'sms-sent') v.stage = 'sms-sent';
     wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_SMS);
-  } else if (authorize && v.stage !== 'verified') {
-    v.attempt = 'fingerprint';
-    v.fingerprintAttempts = (v.fingerprintAttempts ?? 0) + 1;
-    v.link = null;
-    if (v.stage === 'awaiting-fingerprint' || v.stage === 'ready') v.stage = verificationNext(v.stage, 'cancel');
-    wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_AUTHORIZE);
+    shown = true;
+  } else if (FINGERPRINT_REQUESTS.has(call.operation)) {
+    fingerprintRequestUnconfirmed(v, wf, UNKNOWN_AUTHORIZE);
   } else if (call.operation === journal.authorizeOtp.name && v.stage !== 'verified') {
     v.codeSpentUnconfirmed = true;
     wf.lastError = makeError('OUTCOME_UNKNOWN', UNKNOWN_SPENT_CODE);
@@ -525,6 +572,81 @@ export function settleUnknowable<W extends AnyWorkflow>(ctx: Ctx, host: Verifica
     wf.lastError = makeError('OUTCOME_UNKNOWN', stopped ? 'The station stopped before SHA’s answer to the last request was recorded: check the screen and try again.' : 'SHA’s answer to the last request was lost: check the screen and try again.');
   }
   ctx.engine.save(wf);
+  return shown;
+}
+
+/**
+ * A fingerprint request whose answer never came (journaled `look-up`): SHA may hold it PENDING,
+ * which blocks the patient's SMS consent until it expires. The facility's authorizations list
+ * (`consent.listFacilityAuthorizations`, the list R's WORKFLOWS names for finding "a dangling
+ * PENDING one") shows it: the patient's rows (`beneficiaryCode`) still PENDING, made at this
+ * workstation (`workStationId`) for the request's intervention, that no workflow of this station
+ * is waiting on, are rejected by their `token`. Right after the answer was lost (`atOnce`), a
+ * request that was only slow may not have reached SHA yet: finding none leaves the call open for
+ * the look after the grace period, where finding none settles it.
+ */
+export async function withdrawStrayRequests<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W>, wf: W, call: CallRecord, atOnce: boolean): Promise<void> {
+  const r = call.request;
+  const patientId = typeof r.patient_id === 'string' ? r.patient_id : null;
+  const interventions = Array.isArray(r.interventions) ? r.interventions.filter((c): c is string => typeof c === 'string') : [];
+  const rows = patientId === null ? [] : await ctx.session.client().consent.listFacilityAuthorizations({});
+  // Requests a workflow of this station is waiting on (this one's, started again since) are not strays.
+  const awaited = new Set(ctx.engine.all().flatMap((other) => ('verification' in other.data ? [other.data.verification.authToken, other.data.verification.authGuid] : [])));
+  const stray = rows.filter(
+    (a) =>
+      a.patientId === patientId &&
+      a.status === 'PENDING' &&
+      a.token !== undefined &&
+      !awaited.has(a.token) &&
+      (a.guid === undefined || !awaited.has(a.guid)) &&
+      (a.workStationId === undefined || a.workStationId === r.work_station_id) &&
+      (a.interventions.length === 0 || a.interventions.some((c) => interventions.includes(c))),
+  );
+  if (stray.length === 0 && atOnce) return;
+  for (const a of stray) {
+    try {
+      await rejectByToken(ctx, wf, a.token!, 'a PENDING fingerprint request whose answer was lost was rejected');
+    } catch (error) {
+      // No longer PENDING (matched, expired, closed meanwhile): nothing of it is left to withdraw.
+      if (!(error instanceof StationFailure) || error.error.code === 'OUTCOME_UNKNOWN') throw error;
+    }
+  }
+  const v = host.step(wf);
+  ctx.engine.commit(() => {
+    // The station stopped before the answer: the step is told now what it would have been told then.
+    if (call.status === 'started' && v !== null) fingerprintRequestUnconfirmed(v, wf, UNKNOWN_AUTHORIZE);
+    if (stray.length > 0 && v !== null && v.stage !== 'verified') wf.lastError = makeError('OUTCOME_UNKNOWN', WITHDRAWN_AUTHORIZE);
+    const outcome = call.status === 'started' ? 'the station stopped before its answer was recorded' : 'its answer was lost or unreadable';
+    ctx.engine.reconciled(call, `${call.operation}: ${outcome}; ${stray.length === 0 ? 'SHA lists no request of it PENDING' : `the PENDING request SHA lists was rejected (${stray.length})`}; not sent again`, wf);
+    ctx.engine.save(wf);
+  });
+}
+
+/**
+ * A rejection of a fingerprint request whose answer was lost (`send-again`): sent again, harmless
+ * to repeat. Already rejected, expired or authorized, the look-up tells; the step's request is
+ * withdrawn (a stray one found elsewhere leaves the step as it is).
+ */
+export async function rejectAgain<W extends AnyWorkflow>(ctx: Ctx, host: VerificationHost<W> | null, wf: W, call: CallRecord): Promise<void> {
+  const token = typeof call.request.token === 'string' ? call.request.token : undefined;
+  if (token !== undefined) {
+    try {
+      await ctx.session.client().consent.rejectAuthorization({ token });
+    } catch (error) {
+      if (isExchangeError(error) && (error.outcomeUnknown || error.kind === 'network' || error.kind === 'timeout' || error.kind === 'server')) throw error;
+    }
+  }
+  ctx.engine.reconciled(call, 'the fingerprint request is rejected', wf);
+  const v = host?.step(wf);
+  if (v !== null && v !== undefined && v.stage === 'awaiting-fingerprint' && call.request.stale !== true) {
+    ctx.engine.commit(() => {
+      v.stage = verificationNext(v.stage, 'cancel');
+      v.authToken = null;
+      v.authGuid = null;
+      v.link = null;
+      ctx.engine.save(wf);
+    });
+  }
 }
 
 /** A code the exchange refused: counted, and after three the escape hatch is offered. */
@@ -740,30 +862,29 @@ async function rejectPending(ctx: Ctx, wf: AnyWorkflow, v: VerificationData): Pr
     });
     return;
   }
-  await ctx.engine.call(
-    wf,
-    journal.rejectAuthorization,
-    { token },
-    () => ctx.session.client().consent.rejectAuthorization({ token }),
-    () => {
+  await ctx.engine.send(wf, {
+    operation: journal.rejectAuthorization,
+    request: { token },
+    send: () => ctx.session.client().consent.rejectAuthorization({ token }),
+    settle: () => {
       move(v, 'cancel');
       v.authToken = null;
       v.authGuid = null;
       v.link = null;
       ctx.engine.save(wf);
     },
-  );
+  });
 }
 
-export async function rejectByToken(ctx: Ctx, wf: AnyWorkflow, token: string): Promise<void> {
+/** Rejects a PENDING fingerprint request no step of this workflow holds (`stale`: the step is left as it is); audited with why. */
+export async function rejectByToken(ctx: Ctx, wf: AnyWorkflow, token: string, why = 'a PENDING fingerprint request blocking the SMS code was rejected'): Promise<void> {
   ctx.scrubber.add(token);
-  await ctx.engine.call(
-    wf,
-    journal.rejectAuthorization,
-    { token, stale: true },
-    () => ctx.session.client().consent.rejectAuthorization({ token }),
-    () => ctx.engine.audit({ action: 'consent.staleAuthorizationRejected', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: 'a PENDING fingerprint request blocking the SMS code was rejected' }),
-  );
+  await ctx.engine.send(wf, {
+    operation: journal.rejectAuthorization,
+    request: { token, stale: true },
+    send: () => ctx.session.client().consent.rejectAuthorization({ token }),
+    settle: () => ctx.engine.audit({ action: 'consent.staleAuthorizationRejected', workflowId: wf.id, workflowKind: wf.kind, outcome: 'succeeded', summary: why }),
+  });
 }
 
 /** The token of the PENDING authorization named by the exchange's 409 PENDING_AUTHORIZATION_EXISTS (details[0].token). */

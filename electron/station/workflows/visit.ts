@@ -1,16 +1,18 @@
-// The visit: opened from a verified consent (flow B) or a finalised elective (flow A, day of the
-// visit), then billed and previewed. The claim's consent_token stays here; the view shows the visit
-// number and status. An unanswered visit call is reconciled by posting it again with the same
+// The visit kind's module: opened from a consent (flow B) or a finalised elective (flow A, day of
+// the visit), then billed and previewed. The claim's consent_token stays here; the view shows the
+// visit number and status. An unanswered visit call is reconciled by posting it again with the same
 // consent, which the exchange answers with the visit already open rather than a second one.
 import type { z } from 'zod';
 import { claimStatus as claimStatusSchema, makeError, type claimPreview as claimPreviewSchema, type lineAttachment, type StationError, type visitView as visitViewSchema } from '../../contract';
 import { isExchangeError, type ClaimDiagnosis, type ClaimLine, type ClaimPreview as WireClaimPreview, type ExchangeClient, type Visit } from '../../payer';
 import { fail, fromExchangeError, StationFailure } from '../errors';
-import { verificationNext } from '../machines';
+import { verificationNext, visitMachine } from '../machines';
+import { isClaimCall, readBack } from './claims';
 import type { Ctx } from './context';
 import type { CallRecord } from './engine';
-import { OutcomeUnknown } from './engine';
 import { journal, type JournalEntry } from './journal';
+import type { WorkflowKindModule } from './kinds';
+import { settlePrescriptionCreates } from './prescriptions';
 import { requireStillOpen } from './open-visits';
 import { workflowHeader } from './start';
 import { noteDocumentsReturn } from './documents-deadline';
@@ -106,7 +108,8 @@ function visitRequestOf(ctx: Ctx, source: Source, doctor: AttendingDoctor | null
   const consent: { auth_guid: string } | { otp: string } = (() => {
     if (source.kind === 'consent') {
       const v = source.data.verification;
-      if (v.method === 'sms' && v.code !== null) return { otp: v.code };
+      // A code the nurse confirmed is held for the visit, which spends it (the visit is the consent).
+      if (v.code !== null) return { otp: v.code };
       if (v.authGuid !== null) return { auth_guid: v.authGuid };
     } else {
       if (source.data.phase === 'visit-day' && source.data.verification.code !== null) return { otp: source.data.verification.code };
@@ -161,9 +164,9 @@ function createVisitWorkflow(ctx: Ctx, source: Source, visit: Visit, request: Re
 
 /**
  * Opens the visit (consent → opening-visit → visit-opened; elective likewise) and answers it. A
- * lost answer is settled at once by posting the same visit again: the exchange answers with the
- * visit the consent (or the spent SMS code) opened, never a second one. When that cannot be done
- * now either, OUTCOME_UNKNOWN, and the source is reconciled in the background.
+ * lost answer is settled in the same command by the visit's policy (`post-again`): posted again,
+ * the exchange answers with the visit the consent (or the spent SMS code) opened, never a second
+ * one; when that cannot be done now either, the engine answers OUTCOME_UNKNOWN and comes back to it.
  */
 export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDoctor | null): Promise<VisitWorkflow> {
   const request = visitRequestOf(ctx, source, doctor);
@@ -171,42 +174,29 @@ export async function openVisit(ctx: Ctx, source: Source, doctor: AttendingDocto
   if (expectedGuid !== undefined) await requireStillOpen(ctx, source.data.patient.patientId, expectedGuid);
   if (source.kind === 'consent') ctx.engine.transition(source, 'openVisit');
   else if (source.state !== 'opening-visit') ctx.engine.transition(source, 'openVisit');
-  let opened: VisitWorkflow | null = null;
-  try {
-    await ctx.engine.call(
-      source,
-      journal.createVisit,
-      request,
-      () => ctx.session.client().claims.createVisit(request),
-      (visit) => {
-        opened = settleVisit(ctx, source, visit, request, doctor);
-      },
-      (error) => visitRefused(ctx, source, error),
-    );
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) {
-      if (source.kind === 'elective') ctx.engine.transition(source, 'outcomeUnknown');
-      const call = ctx.engine.openCalls(source.id).find((c) => c.id === error.callId);
-      try {
-        if (call !== undefined) await reconcileOpenVisit(ctx, source, call);
-      } catch {
-        ctx.engine.reconcileSoon(source.id, ctx.timing.reconcileRetryMs);
-        fail('OUTCOME_UNKNOWN', 'SHA did not confirm the visit: the station is checking whether it opened before anything is sent again.', { workflowId: source.id });
-      }
-      const visit = source.data.visitWorkflowId === null ? undefined : ctx.engine.get(source.data.visitWorkflowId);
-      if (visit?.kind === 'visit') {
-        if (expectedGuid !== undefined) answeredAnotherVisit(ctx, visit, expectedGuid);
-        return visit;
-      }
-      // Posted again and refused: the refusal is on the source, as for a first refusal.
-      throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
-    }
-    throw error;
-  }
-  if (opened === null) throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
-  if (expectedGuid !== undefined) answeredAnotherVisit(ctx, opened, expectedGuid);
-  followOpening(ctx, opened);
-  return opened;
+  const answered: { visit?: VisitWorkflow } = {};
+  await ctx.engine.send(source, {
+    operation: journal.createVisit,
+    request,
+    send: () => ctx.session.client().claims.createVisit(request),
+    settle: (visit) => {
+      answered.visit = settleVisit(ctx, source, visit, request, doctor);
+    },
+    refused: (error) => visitRefused(ctx, source, error),
+  });
+  // Answered, or found by posting it again (where the reconciliation followed its opening already).
+  if (answered.visit !== undefined) followOpening(ctx, answered.visit);
+  const visit = openedVisitOf(ctx, source);
+  // Posted again and refused: the refusal is on the source, as for a first refusal.
+  if (visit === undefined) throw new StationFailure(source.lastError ?? makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
+  if (expectedGuid !== undefined) answeredAnotherVisit(ctx, visit, expectedGuid);
+  return visit;
+}
+
+/** The visit a consent or an elective opened, once it has. */
+export function openedVisitOf(ctx: Ctx, source: Source): VisitWorkflow | undefined {
+  const visit = source.data.visitWorkflowId === null ? undefined : ctx.engine.get(source.data.visitWorkflowId);
+  return visit?.kind === 'visit' ? visit : undefined;
 }
 
 /**
@@ -231,10 +221,11 @@ function answeredAnotherVisit(ctx: Ctx, visit: VisitWorkflow, expectedGuid: stri
  * visit's own lock, so that any visit command waits for them, and reach the screen as the view's
  * update.
  */
-function followOpening(ctx: Ctx, wf: VisitWorkflow): void {
+export function followOpening(ctx: Ctx, wf: VisitWorkflow): void {
   void ctx.engine
     .lock(wf.id, async () => {
-      await setChosenCover(ctx, wf);
+      // A refusal shows on the visit; an unknown outcome the engine comes back to.
+      await setChosenCover(ctx, wf).catch(() => undefined);
       await refreshFromPreview(ctx, wf).catch(() => undefined);
     })
     .catch((error: unknown) => ctx.log.warn({ workflowId: wf.id, err: (error as Error).message }, 'the cover or the preview after the visit opened failed'));
@@ -253,9 +244,10 @@ async function setChosenCover(ctx: Ctx, wf: VisitWorkflow): Promise<void> {
 }
 
 /**
- * In the refusal's transaction. A consent whose SMS code the visit refused (wrong, expired) goes
- * back to the code, counted as a wrong code where it was one; any other refusal leaves the consent
- * verified, with the error, for the nurse to open the visit again.
+ * In the refusal's transaction. A consent by fingerprint stays verified, with the error, for the
+ * nurse to open the visit again. A consent whose SMS code was to open the visit was never given:
+ * it goes back to the code, a wrong or expired one counted as such, and the nurse confirms a code
+ * again (the same one, where SHA refused for another reason).
  */
 function visitRefused(ctx: Ctx, source: Source, error: StationError): void {
   source.lastError = error;
@@ -263,30 +255,37 @@ function visitRefused(ctx: Ctx, source: Source, error: StationError): void {
     ctx.engine.transition(source, 'visitNotOpened', error.code);
     return;
   }
-  ctx.engine.transition(source, 'visitNotOpened', error.code);
   const v = source.data.verification;
-  if (v.method === 'sms' && (error.code === 'OTP_INVALID' || error.code === 'OTP_EXPIRED')) {
-    v.stage = verificationNext(v.stage, 'codeRefused');
-    v.method = null;
-    v.code = null;
-    ctx.engine.transition(source, 'codeRefused', error.code);
-    codeRefused(ctx, source, v, error);
+  if (v.stage === 'verified') {
+    ctx.engine.transition(source, 'visitNotOpened', error.code);
+    return;
   }
+  v.code = null;
+  ctx.engine.transition(source, 'codeNotAccepted', error.code);
+  if (error.code === 'OTP_INVALID' || error.code === 'OTP_EXPIRED') codeRefused(ctx, source, v, error);
 }
 
 function settleVisit(ctx: Ctx, source: Source, visit: Visit, request: Record<string, unknown>, doctor: AttendingDoctor | null): VisitWorkflow {
   const wf = createVisitWorkflow(ctx, source, visit, request, doctor);
   source.data.visitWorkflowId = wf.id;
   source.lastError = null;
-  // A code spent by the visit is kept no longer.
-  source.data.verification.code = null;
+  // The code the visit spent was the consent: the step is verified by SHA's answer, and the code kept no longer.
+  const v = source.data.verification;
+  if (v.code !== null && v.stage !== 'verified') {
+    v.stage = verificationNext(v.stage, 'verified');
+    v.method = 'sms';
+  }
+  v.code = null;
   if (source.kind === 'consent') ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
   else ctx.engine.transition(source, 'visitOpened', `visit ${wf.id}`);
   return wf;
 }
 
-/** After a crash or a lost answer: post the same visit again; an open visit comes back, not a second one. */
-export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRecord): Promise<void> {
+/**
+ * After a crash or a lost answer: post the same visit again; an open visit comes back, not a second
+ * one. Answers the visit, once open (its opening to be followed by the caller).
+ */
+export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRecord): Promise<VisitWorkflow | undefined> {
   const request = call.request;
   const doctor = doctorFromRequest(request);
   let visit: Visit;
@@ -301,14 +300,12 @@ export async function reconcileOpenVisit(ctx: Ctx, source: Source, call: CallRec
         visitRefused(ctx, source, isExchangeError(error) ? fromExchangeError(error, (t) => ctx.scrubber.scrub(t)) : makeError('EXCHANGE_ERROR', 'The visit was not opened.'));
       }
     });
-    return;
+    return undefined;
   }
-  ctx.engine.commit(() => {
+  return ctx.engine.commit(() => {
     ctx.engine.reconciled(call, 'the exchange answered with the visit', source);
-    settleVisit(ctx, source, visit, request, doctor);
+    return settleVisit(ctx, source, visit, request, doctor);
   });
-  const wf = source.data.visitWorkflowId === null ? undefined : (ctx.engine.get(source.data.visitWorkflowId) as VisitWorkflow | undefined);
-  if (wf !== undefined) followOpening(ctx, wf);
 }
 
 function doctorFromRequest(r: Record<string, unknown>): AttendingDoctor | null {
@@ -381,9 +378,9 @@ function lineRequestOf(wf: VisitWorkflow, consentToken: string, input: LineInput
 }
 
 /**
- * One billing call on an open visit, journaled: a refusal shows on the visit; an answer lost leaves
- * the visit to be reconciled against the claim preview after a grace period. Answers whether the
- * outcome is known (false: it is not, and nothing more should be done now).
+ * One billing call on an open visit, through the engine's write: a refusal shows on the visit (and
+ * is thrown); an answer lost is the visit's to settle by the claim preview (`visitKind`), the nurse
+ * told OUTCOME_UNKNOWN until it is.
  */
 export async function billingCall<T>(
   ctx: Ctx,
@@ -392,29 +389,22 @@ export async function billingCall<T>(
   request: Record<string, unknown>,
   send: () => Promise<T>,
   settle: (result: T) => void,
-  refused?: (cause: unknown) => void,
 ): Promise<boolean> {
-  try {
-    await ctx.engine.call(
-      wf,
-      operation,
-      request,
-      send,
-      (result) => {
-        settle(result);
-        wf.lastError = null;
-        ctx.engine.save(wf);
-      },
-      (error, cause) => {
-        ctx.engine.setError(wf, error);
-        refused?.(cause);
-      },
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof OutcomeUnknown) return false;
-    throw error;
-  }
+  // Answers whether SHA answered; false when the answer was lost and its policy settled it (the claim looked up).
+  let answered = false;
+  await ctx.engine.send(wf, {
+    operation,
+    request,
+    send,
+    settle: (result) => {
+      settle(result);
+      answered = true;
+      wf.lastError = null;
+      ctx.engine.save(wf);
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
+  return answered;
 }
 
 /**
@@ -434,38 +424,26 @@ const lineAdds = new Set<string>([journal.addBilling.name, 'claims.addLine']);
 export async function addLine(ctx: Ctx, wf: VisitWorkflow, input: LineInput): Promise<void> {
   const consentToken = requireOpen(wf);
   const { send, journal: journaled } = lineRequestOf(wf, consentToken, input);
-  const outcomeKnown = await billingCall(
-    ctx,
-    wf,
-    journal.addBilling,
-    journaled,
-    () => ctx.session.client().claims.addBilling(send),
-    (line) => {
-      const named = new Map(input.diagnoses.map((d) => [d.code, d.name]));
-      const sent = (send.diagnoses ?? []).map((code) => ({ code, name: named.get(code), interventionCode: send.intervention_code }));
-      settleLine(wf, lineOf(line, sent, [...wf.data.addedLineIds, line.id], wf.data.intervention.code));
-      if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
-    },
-  );
+  let answered = false;
+  // A lost or unreadable answer is looked for on the claim at once (`lookUpAtOnce`): the nurse is
+  // told either way — never an empty success she might answer by adding it again.
+  await billingCall(ctx, wf, journal.addBilling, journaled, () => ctx.session.client().claims.addBilling(send), (line) => {
+    const named = new Map(input.diagnoses.map((d) => [d.code, d.name]));
+    const sent = (send.diagnoses ?? []).map((code) => ({ code, name: named.get(code), interventionCode: send.intervention_code }));
+    settleLine(wf, lineOf(line, sent, [...wf.data.addedLineIds, line.id], wf.data.intervention.code));
+    if (wf.data.doctor === null && input.doctor !== undefined) wf.data.doctor = input.doctor;
+    answered = true;
+  });
   // The claim as the exchange holds it now: totals, and the diagnoses it keeps per intervention.
-  if (outcomeKnown) {
-    await refreshFromPreview(ctx, wf).catch(() => undefined);
-    return;
-  }
-  // The answer was lost or unreadable: the claim preview says at once whether the line is there,
-  // and the nurse is told either way — never an empty success she might answer by adding it again.
-  const landed = await adoptLandedLines(ctx, wf).catch(() => false);
-  if (landed) return;
-  // Not there (yet): a slow request may still land, so it is looked for again after a grace period.
-  ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-  fail('OUTCOME_UNKNOWN', 'SHA did not confirm the line: the station is checking whether it is on the claim. Do not add it again until the visit shows.', { workflowId: wf.id });
+  if (answered) await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
 /**
- * Unanswered line adds found on the claim (the preview): kept as the station's, their calls closed.
- * Answers whether every one was found; those not found stay open for reconciliation.
+ * Line adds whose answer was lost, found on the claim (the preview): kept as the station's, their
+ * calls closed. One not there yet stays open: a slow request may still land, so it is looked for
+ * again after the grace period (`reconcileVisit`, where not found is final).
  */
-async function adoptLandedLines(ctx: Ctx, wf: VisitWorkflow): Promise<boolean> {
+async function adoptLandedLines(ctx: Ctx, wf: VisitWorkflow): Promise<void> {
   const calls = ctx.engine.openCalls(wf.id).filter((c) => lineAdds.has(c.operation));
   const preview = await ctx.session.client().claims.preview({ consent_token: requireOpen(wf) });
   const owned = new Set(wf.data.addedLineIds);
@@ -485,7 +463,6 @@ async function adoptLandedLines(ctx: Ctx, wf: VisitWorkflow): Promise<boolean> {
     applyPreview(wf, preview);
     ctx.engine.save(wf);
   });
-  return all;
 }
 
 /** Adds a line the exchange confirmed to the visit (once), and the total with it. */
@@ -501,11 +478,11 @@ export async function removeLine(ctx: Ctx, wf: VisitWorkflow, lineId: string): P
   if (line === undefined) fail('NOT_FOUND', 'The visit has no such line.', { field: 'lineId' });
   if (line.automatic) fail('WRONG_STATE', 'Lines the exchange generated cannot be removed here.', { state: 'automatic' });
   const request = { consent_token: consentToken, line_guid: lineId };
-  const known = await billingCall(ctx, wf, journal.removeLine, request, () => ctx.session.client().claims.removeLine(request), () => {
+  await billingCall(ctx, wf, journal.removeLine, request, () => ctx.session.client().claims.removeLine(request), () => {
     wf.data.lines = wf.data.lines.filter((l) => l.lineId !== lineId);
     wf.data.totalKes = kes(wf.data.lines.reduce((sum, l) => sum + l.amountKes, 0));
   });
-  if (known) await refreshFromPreview(ctx, wf).catch(() => undefined);
+  await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
 /** The doctor a claims.addDoctor request named. */
@@ -522,25 +499,17 @@ const sameDoctor = (a: AttendingDoctor, b: AttendingDoctor): boolean =>
 /** Adds the doctor to the claim (POST /claims/doctors); a refusal is on the visit and thrown. */
 async function addClaimDoctor(ctx: Ctx, wf: VisitWorkflow, consentToken: string, doctor: AttendingDoctor): Promise<void> {
   const request = { consent_token: consentToken, identification_number: doctor.identificationNumber, identification_type: doctor.identificationType, regulation_body: doctor.regulationBody };
-  const known = await billingCall(ctx, wf, journal.addDoctor, request, () => ctx.session.client().claims.addDoctor(request), () => {
+  await billingCall(ctx, wf, journal.addDoctor, request, () => ctx.session.client().claims.addDoctor(request), () => {
     wf.data.doctor = doctor;
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the doctor: the station is checking the claim before anything is sent again.');
 }
 
 /** Removes the claim's doctor (DELETE /claims/doctors: one doctor per claim, named by the claim alone). */
 async function removeClaimDoctor(ctx: Ctx, wf: VisitWorkflow, consentToken: string): Promise<void> {
   const request = { consent_token: consentToken };
-  const known = await billingCall(ctx, wf, journal.removeDoctor, request, () => ctx.session.client().claims.removeDoctor(request), () => {
+  await billingCall(ctx, wf, journal.removeDoctor, request, () => ctx.session.client().claims.removeDoctor(request), () => {
     wf.data.doctor = null;
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm that the previous doctor was removed: the station is checking the claim before anything is sent again.');
-}
-
-/** A correction whose answer was lost: looked up in the claim preview after a grace period; the nurse is told so. */
-export function unconfirmed(ctx: Ctx, wf: VisitWorkflow, message: string): never {
-  ctx.engine.reconcileSoon(wf.id, ctx.timing.reconcileRetryMs);
-  return fail('OUTCOME_UNKNOWN', message, { workflowId: wf.id });
 }
 
 /**
@@ -698,6 +667,43 @@ export async function reconcileVisit(ctx: Ctx, wf: VisitWorkflow, calls: CallRec
     ctx.engine.save(wf);
   });
 }
+
+/**
+ * The visit's writes whose answer was lost, settled later (after the grace period, a restart, or
+ * before a command): a first prescription by SHA's read-back, a claim's papers and resubmission by
+ * the claim's read-back, the billing and corrections by the claim preview.
+ */
+async function reconcileVisitWrites(ctx: Ctx, wf: VisitWorkflow, calls: CallRecord[]): Promise<void> {
+  const rest = await settlePrescriptionCreates(ctx, wf, calls);
+  if (rest.some(isClaimCall)) await readBack(ctx, wf);
+  const billing = rest.filter((call) => !isClaimCall(call));
+  if (billing.length > 0) await reconcileVisit(ctx, wf, billing);
+}
+
+export const visitKind: WorkflowKindModule<'visit'> = {
+  kind: 'visit',
+  machine: visitMachine,
+  view: (_ctx, wf) => visitView(wf),
+  // A visit takes no consent: its end is a discharge workflow's.
+  verification: null,
+  reconcile: reconcileVisitWrites,
+  unknownOutcome: {
+    // Nothing on the visit shows a lost write: the nurse is told OUTCOME_UNKNOWN until it is settled.
+    meanwhile: () => false,
+    // A later prescription (SHA's read-back answers one per consent token, maybe another) and a
+    // dispense: no operation finds them. Kept unconfirmed on the visit, never sent again.
+    unknowable: (ctx, wf, call) => {
+      const what = call.operation === journal.dispense.name ? 'no operation finds a dispense' : 'SHA answers one prescription per consent token and this visit has another';
+      ctx.engine.reconciled(call, `${what}: kept unconfirmed; not sent again`, wf);
+      return false;
+    },
+    // A line is found on the claim at once where it landed; a claim's paper or resubmission is read back at once.
+    lookUpAtOnce: async (ctx, wf, call) => {
+      if (lineAdds.has(call.operation)) await adoptLandedLines(ctx, wf);
+      else if (isClaimCall(call)) await readBack(ctx, wf);
+    },
+  },
+};
 
 // ---------------------------------------------------------------- the view
 

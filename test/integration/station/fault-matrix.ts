@@ -366,10 +366,11 @@ const TERMINAL = new Set([
 
 /**
  * Whether a case held: the flow completed with every record once, or it stopped at an actionable
- * message with nothing done twice (what was never done there is not lost: the nurse was told).
+ * message with nothing done twice (what was never done there is not lost: the nurse was told); and
+ * no fingerprint request is left PENDING at SHA, where it would block the patient's SMS consent.
  */
 export function held(r: CaseResult): boolean {
-  if (!r.fired || r.duplicated.length > 0 || r.silent.length > 0 || r.strayConsents > 0) return false;
+  if (!r.fired || r.duplicated.length > 0 || r.silent.length > 0 || r.strayConsents > 0 || r.strayPending > 0) return false;
   return r.completed ? r.lost.length === 0 : r.actionable !== null && !r.lost.includes('claim');
 }
 
@@ -381,7 +382,8 @@ export function failures(results: readonly CaseResult[]): string[] {
       (r) =>
         `${r.flow} ${r.plan?.fault ?? 'clean'} at ${r.plan?.kind ?? '-'} #${r.plan?.occurrence ?? 0}: ${r.fired ? '' : 'fault never met, '}${r.completed ? 'completed' : `stopped (${r.lastError?.code ?? 'no message'})`}` +
         `${r.lost.length > 0 ? `, lost ${r.lost.join(', ')}` : ''}${r.duplicated.length > 0 ? `, duplicated ${r.duplicated.join(', ')}` : ''}` +
-        `${r.silent.length > 0 ? `, silent ${r.silent.join(', ')}` : ''}${r.strayConsents > 0 ? `, ${r.strayConsents} unused consent(s)` : ''}`,
+        `${r.silent.length > 0 ? `, silent ${r.silent.join(', ')}` : ''}${r.strayConsents > 0 ? `, ${r.strayConsents} unused consent(s)` : ''}` +
+        `${r.strayPending > 0 ? `, ${r.strayPending} fingerprint request(s) left PENDING` : ''}`,
     );
 }
 
