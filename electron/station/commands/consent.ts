@@ -12,13 +12,18 @@ function patientIdOf(wf: AnyWorkflow): string | null {
   return wf.data.patient.patientId;
 }
 
+/** The commands that start the step over go on once an earlier unknown outcome is settled. */
+const startsOver = { afterReconciling: 'run' } as const;
+
 export const consentCommands = (s: StationServices) => {
   const step = s.workflowCommand;
   return defineCommands({
     'consent.begin': async (input) => consentView(s.ctx, await beginConsent(s.ctx, input)),
-    'consent.sendSms': step(consentTakingKinds, (wf, c, input: { workflowId: string; contactId?: string | undefined }) => verification.sendSms(c, requireHost(wf), wf, input.contactId)),
+    // A fingerprint request whose answer was lost is looked for and withdrawn first (its policy);
+    // then the nurse's new request goes out, as she asked: a lost request never costs her a click.
+    'consent.sendSms': step(consentTakingKinds, (wf, c, input: { workflowId: string; contactId?: string | undefined }) => verification.sendSms(c, requireHost(wf), wf, input.contactId), undefined, startsOver),
     'consent.confirmSms': step(consentTakingKinds, (wf, c, input: { workflowId: string; code: string }) => verification.confirmSms(c, requireHost(wf), wf, input.code)),
-    'consent.startFingerprint': step(consentTakingKinds, (wf, c) => verification.startFingerprint(c, requireHost(wf), wf)),
+    'consent.startFingerprint': step(consentTakingKinds, (wf, c) => verification.startFingerprint(c, requireHost(wf), wf), undefined, startsOver),
     'consent.checkFingerprint': step(consentTakingKinds, (wf, c) => verification.checkFingerprint(c, requireHost(wf), wf)),
     'consent.cancel': step(consentTakingKinds, async (wf, c) => {
       if (wf.kind === 'consent' && wf.state === 'verified') c.engine.transition(wf, 'cancel', 'withdrawn by the nurse');

@@ -694,7 +694,7 @@ export const visitKind: WorkflowKindModule<'visit'> = {
     // dispense: no operation finds them. Kept unconfirmed on the visit, never sent again.
     unknowable: (ctx, wf, call) => {
       const what = call.operation === journal.dispense.name ? 'no operation finds a dispense' : 'SHA answers one prescription per consent token and this visit has another';
-      ctx.engine.reconciled(call, `${what}: kept unconfirmed; not sent again`, wf);
+      ctx.engine.reconciled(call, `${what}: kept unconfirmed`, wf);
       return false;
     },
     // A line is found on the claim at once where it landed; a claim's paper or resubmission is read back at once.
