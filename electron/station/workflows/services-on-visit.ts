@@ -8,7 +8,7 @@ import { fail, StationFailure } from '../errors';
 import type { Ctx } from './context';
 import { journal } from './journal';
 import type { VisitWorkflow } from './types';
-import { billingCall, refreshFromPreview, requireOpen, servicesOf, unconfirmed } from './visit';
+import { billingCall, refreshFromPreview, requireOpen, servicesOf } from './visit';
 
 function setActive(wf: VisitWorkflow, code: string, active: boolean): void {
   wf.data.services = servicesOf(wf).map((s) => (s.code === code ? { ...s, active } : s));
@@ -34,9 +34,8 @@ export async function addService(ctx: Ctx, wf: VisitWorkflow, code: string): Pro
   }
   const intervention = await ctx.patients.intervention(wf.data.patient.ref, code);
   const request = { consent_token: consentToken, intervention_code: intervention.code };
-  let known: boolean;
   try {
-    known = await billingCall(ctx, wf, journal.addIntervention, request, () => ctx.session.client().claims.addIntervention(request), () => {
+    await billingCall(ctx, wf, journal.addIntervention, request, () => ctx.session.client().claims.addIntervention(request), () => {
       wf.data.services = [...servicesOf(wf), { code: intervention.code, name: intervention.name, scenario: intervention.scenario, active: true }];
     });
   } catch (error) {
@@ -49,7 +48,6 @@ export async function addService(ctx: Ctx, wf: VisitWorkflow, code: string): Pro
     });
     return;
   }
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm the new service: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -68,11 +66,10 @@ export async function retireService(ctx: Ctx, wf: VisitWorkflow, code: string): 
     fail('WRONG_STATE', 'This is the visit’s only service: a claim needs one. Close the visit instead if no service was given.', { state: 'open' });
   }
   const request = { consent_token: consentToken, intervention_code: code };
-  const known = await billingCall(ctx, wf, journal.retireIntervention, request, () => ctx.session.client().claims.retireIntervention(request), () => {
+  await billingCall(ctx, wf, journal.retireIntervention, request, () => ctx.session.client().claims.retireIntervention(request), () => {
     setActive(wf, code, false);
     wf.data.lines = wf.data.lines.filter((l) => l.interventionCode !== code);
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm that the service was taken off: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }
 
@@ -83,9 +80,8 @@ export async function restoreService(ctx: Ctx, wf: VisitWorkflow, code: string):
   if (service === undefined) fail('NOT_FOUND', 'That service is not on this visit.', { field: 'interventionCode' });
   if (service.active) fail('WRONG_STATE', `${service.name} is on this visit already.`, { state: 'active' });
   const request = { consent_token: consentToken, intervention_code: code };
-  const known = await billingCall(ctx, wf, journal.restoreIntervention, request, () => ctx.session.client().claims.restoreIntervention(request), () => {
+  await billingCall(ctx, wf, journal.restoreIntervention, request, () => ctx.session.client().claims.restoreIntervention(request), () => {
     setActive(wf, code, true);
   });
-  if (!known) unconfirmed(ctx, wf, 'SHA did not confirm that the service is back: the station is checking the claim before anything is sent again.');
   await refreshFromPreview(ctx, wf).catch(() => undefined);
 }

@@ -389,22 +389,18 @@ export async function billingCall<T>(
   request: Record<string, unknown>,
   send: () => Promise<T>,
   settle: (result: T) => void,
-): Promise<boolean> {
-  // Answers whether SHA answered; false when the answer was lost and its policy settled it (the claim looked up).
-  let answered = false;
+): Promise<void> {
   await ctx.engine.send(wf, {
     operation,
     request,
     send,
     settle: (result) => {
       settle(result);
-      answered = true;
       wf.lastError = null;
       ctx.engine.save(wf);
     },
     refused: (error) => ctx.engine.setError(wf, error),
   });
-  return answered;
 }
 
 /**
