@@ -116,12 +116,22 @@ export async function suggestFor(
     const fromUsual = pick(await services.list(usual.subBenefitCode, 'now'));
     if (fromUsual !== null) return fromUsual;
   }
-  const ward = (await services.subBenefits()).filter((s) => fitsWard(s, patient.serviceType) && services.asked(s.code));
-  const lists = ward.map((s) => services.list(s.code, 'soon'));
-  if (usual.code !== undefined && usual.subBenefitCode === undefined) return pick((await Promise.all(lists)).flat());
-  for (const list of lists) {
-    const found = pick(await list);
-    if (found !== null) return found;
+  const ward = (await services.subBenefits()).filter((s) => fitsWard(s, patient.serviceType));
+  // The lists already asked first; the ward's others only when those hold nothing to suggest (a
+  // patient whose lists were asked for another care setting earlier in the shift).
+  const asked = ward.filter((s) => services.asked(s.code));
+  const later = ward.filter((s) => !services.asked(s.code));
+  for (const group of [asked, later]) {
+    const lists = group.map((s) => services.list(s.code, 'soon'));
+    if (usual.code !== undefined && usual.subBenefitCode === undefined) {
+      const found = pick((await Promise.all(lists)).flat());
+      if (found !== null) return found;
+      continue;
+    }
+    for (const list of lists) {
+      const found = pick(await list);
+      if (found !== null) return found;
+    }
   }
   return null;
 }
