@@ -47,20 +47,20 @@ describe('claims after submit', () => {
       status: 'DRAFT_RESUBMIT_DOCUMENTS',
       attention: 'documents',
       resubmit: 'send-back',
-      documents: [],
-      documentTypes: { applicable: expect.arrayContaining(['INVOICE']), missing: expect.arrayContaining(['INVOICE']) },
-      next: expect.arrayContaining(['claims.get', 'claims.attach', 'claims.resubmit']),
+      // The invoice the station made at submit is on the claim; SHA returned it all the same.
+      documents: [expect.objectContaining({ documentType: 'INVOICE', title: expect.stringMatching(/^invoice-INV-.*\.pdf$/) })],
+      documentTypes: { applicable: expect.arrayContaining(['INVOICE']) },
+      next: expect.arrayContaining(['claims.get', 'claims.attach', 'claims.removeAttachment', 'claims.resubmit']),
     });
+    // The nurse takes the station's invoice off, to put the facility's own scan in its place.
+    const madeInvoice = returned.documents[0]!;
+    const emptied = await s.ok('claims.removeAttachment', { workflowId: visitId, attachmentId: madeInvoice.attachmentId });
+    expect(emptied).toMatchObject({ documents: [], documentTypes: { missing: expect.arrayContaining(['INVOICE']) } });
     const list = await s.ok('claims.list', { checkWithSha: true });
     expect(list.items[0]).toMatchObject({ workflowId: visitId, attention: 'documents' });
     expect(list.needsNurse).toBe(1);
     // The visit itself shows SHA's state too.
     expect(await s.ok('workflow.get', { workflowId: visitId })).toMatchObject({ state: 'closed', claimStatus: 'DRAFT_RESUBMIT_DOCUMENTS' });
-
-    // Sent back without the paper: SHA refuses it, and the claim says why.
-    const refused = await s.refused('claims.resubmit', { workflowId: visitId });
-    expect(refused).toMatchObject({ code: 'DOCUMENTS_MISSING', details: { exchangeCode: 'DOCUMENTS_MISSING' } });
-    expect((await s.ok('claims.get', { workflowId: visitId })).lastError).toMatchObject({ code: 'DOCUMENTS_MISSING' });
 
     const attached = await s.ok('claims.attach', { workflowId: visitId, document: invoicePaper });
     expect(attached.documents).toEqual([expect.objectContaining({ documentType: 'INVOICE', interventionCode: 'SHA-02-001' })]);
@@ -193,6 +193,8 @@ describe('claims after submit', () => {
     expect(close.closeToDeadline).toBe(1);
     expect(close.needsNurse).toBeGreaterThanOrEqual(1);
 
+    const made = (await s.ok('claims.get', { workflowId: visitId })).documents.find((d) => d.documentType === 'INVOICE')!;
+    await s.ok('claims.removeAttachment', { workflowId: visitId, attachmentId: made.attachmentId });
     await s.ok('claims.attach', { workflowId: visitId, document: invoicePaper });
     const back = await s.ok('claims.resubmit', { workflowId: visitId });
     expect(back).toMatchObject({ status: 'SUBMITTED', resubmitBy: null });
