@@ -54,8 +54,7 @@ async function submitAClaim(): Promise<void> {
   before = (await station.sandbox.smsCodes('30000002')).length;
   await page.getByRole('button', { name: 'Send code' }).click();
   await page.getByRole('textbox', { name: 'SMS code' }).fill(await nextCode(() => station.sandbox.smsCodes('30000002'), before));
-  // At the visit end the code opens nothing: the nurse confirms it.
-  await page.getByRole('button', { name: 'Confirm' }).click();
+  // The full code confirms itself (at the visit end it opens nothing).
   const reason = page.getByRole('combobox', { name: 'Reason' });
   await reason.waitFor({ timeout: 30_000 });
   // Before the claim goes, the documents SHA lists for the service and not on it are named.

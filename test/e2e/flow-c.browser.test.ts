@@ -71,7 +71,6 @@ describe('flow C, emergency for an unidentified patient', () => {
     await timeLeft().waitFor();
     const patientCode = await nextCode(() => station.sandbox.smsCodes('30000001'), patientBefore);
     await page.getByRole('textbox', { name: 'SMS code' }).fill(patientCode);
-    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Patient identified').waitFor({ timeout: 30_000 });
     await timeLeft().waitFor();
 

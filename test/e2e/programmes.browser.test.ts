@@ -71,7 +71,7 @@ describe('shared health record and a referral discharge', () => {
     await page.getByText('Entries not shown: 2.').waitFor();
     const record = (await page.locator('section[aria-labelledby=record-title]').textContent()) ?? '';
     for (const restricted of ['HIV', 'viral load', 'PHQ-9']) expect(record).not.toContain(restricted);
-    await inBothLanguages('shared health record', 'Kumbukumbu za afya za pamoja');
+    await inBothLanguages('shared health record', 'Rekodi ya afya ya pamoja');
 
     // The visit's end: a line with the doctor, the patient's fingerprint, then the referral.
     await page.getByRole('textbox', { name: 'Unit price (KES)' }).fill('850');

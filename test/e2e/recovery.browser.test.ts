@@ -58,7 +58,6 @@ describe('consent when the fingerprint cannot be used', () => {
     await page.getByRole('button', { name: 'Send code' }).click();
     const code = await nextCode(() => station.sandbox.smsCodes('30000004'), before);
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('button', { name: 'Open visit' }).click();
     await page.getByText('Visit open', { exact: true }).waitFor();
   });
@@ -80,7 +79,6 @@ describe('consent when the fingerprint cannot be used', () => {
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('button', { name: 'Open visit' }).waitFor();
   });
 
@@ -90,6 +88,8 @@ describe('consent when the fingerprint cannot be used', () => {
     const stale = await station.sandbox.openFingerprintRequestElsewhere('30000002', 'SHA-02-002');
     expect(stale.status).toBe('PENDING');
     await lookUp('30000002');
+    // The visit the test above opened is offered first: the nurse asks for another service's consent.
+    await page.getByRole('button', { name: 'Consent for another service' }).click();
     await page.getByText('SMS code allowed').waitFor();
     const interventions = page.getByRole('listbox', { name: 'Interventions' });
     await interventions.getByRole('option', { selected: true }).waitFor();
@@ -99,7 +99,6 @@ describe('consent when the fingerprint cannot be used', () => {
     // The exchange refuses the code while the stale request is PENDING; the station withdraws it and sends again.
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('button', { name: 'Open visit' }).click();
     await page.getByText('Visit open', { exact: true }).waitFor();
     const rejected = (await station.sandbox.transitions()).filter((t) => t.subject_guid === stale.guid && t.to_state === 'REJECTED');
@@ -111,6 +110,7 @@ describe('the exchange failing mid-flow', () => {
   it('keeps the work, says the exchange is not answering, and the recovery the screen offers completes the step', { timeout: 90_000 }, async () => {
     await lookUp('30000002');
     await page.getByText('Covered', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Consent for another service' }).click();
     await page.getByRole('button', { name: 'Verify by SMS code' }).click();
     await page.getByRole('button', { name: 'Send code' }).waitFor();
     // Every exchange call fails from now on (the sandbox's fault injection).
@@ -130,7 +130,6 @@ describe('the exchange failing mid-flow', () => {
     const code = await nextCode(() => station.sandbox.smsCodes('30000002'), before);
     await expect.poll(() => statusBar.textContent(), { timeout: 10_000 }).toContain('SHA exchange answering');
     await page.getByRole('textbox', { name: 'SMS code' }).fill(code);
-    await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('button', { name: 'Open visit' }).click();
     await page.getByText('Visit open', { exact: true }).waitFor();
   });
