@@ -824,8 +824,10 @@ function scheduleWhitelistPoll<W extends AnyWorkflow>(ctx: Ctx, host: Verificati
           const ref = host.patientRef(wf as W);
           if (ref !== null) ctx.patients.markWhitelisted(ref);
           reroute(ctx, v, { whitelisted: true });
-          // SHA's permission is the way on after three wrong codes: new codes may be tried.
+          // SHA's permission is the way on after three wrong codes: new codes may be tried, and a new
+          // one sent at once (the code the three tries spent is no reason to wait).
           v.failedAttempts = 0;
+          v.resendAvailableAt = null;
         }
         ctx.engine.save(wf);
       });
