@@ -336,25 +336,32 @@ export async function cancelPreauth(ctx: Ctx, wf: ElectiveWorkflow, reason: stri
   if (wf.state !== 'awaiting-doctor' && wf.state !== 'awaiting-payer' && wf.state !== 'finalised') fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
   if (wf.data.authToken === null) fail('WRONG_STATE', 'There is no preauthorization to cancel.', { state: wf.state });
   // The exchange takes no reason: it is kept in the audit log.
-  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
   try {
-    await ctx.engine.send(wf, {
-      operation: journal.cancelPreauth,
-      request,
-      send: () => ctx.session.client().preauth.cancel(request),
-      settle: () => {
-        ctx.engine.cancelRepeat('preauth', wf.id);
-        if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
-        // A cancelled preauth opens no visit, finalised or not.
-        wf.lastError = null;
-        ctx.engine.transition(wf, 'preauthCancelled', reason.slice(0, 100));
-      },
-      refused: (error) => ctx.engine.setError(wf, error),
+    await sendPreauthCancel(ctx, wf, wf.data.authToken, () => {
+      if (wf.data.preauth !== null) wf.data.preauth = { ...wf.data.preauth, status: 'CANCELLED', checkedAt: ctx.nowIso() };
+      // A cancelled preauth opens no visit, finalised or not.
+      wf.lastError = null;
+      ctx.engine.transition(wf, 'preauthCancelled', reason.slice(0, 100));
     });
   } catch (error) {
     if (error instanceof StationFailure && error.error.details?.exchangeCode === 'PREAUTH_NOT_CANCELLABLE') await refreshPreauth(ctx, wf).catch(() => undefined);
     throw error;
   }
+}
+
+/** POST /preauths/cancel on the one write path; its polling stops, then `afterCancel` says what the cancel means here. */
+async function sendPreauthCancel(ctx: Ctx, wf: ElectiveWorkflow, authToken: string, afterCancel: () => void): Promise<void> {
+  const request = { consent_token: authToken, intervention_code: wf.data.intervention.code };
+  await ctx.engine.send(wf, {
+    operation: journal.cancelPreauth,
+    request,
+    send: () => ctx.session.client().preauth.cancel(request),
+    settle: () => {
+      ctx.engine.cancelRepeat('preauth', wf.id);
+      afterCancel();
+    },
+    refused: (error) => ctx.engine.setError(wf, error),
+  });
 }
 
 /**
@@ -375,19 +382,11 @@ export async function changePreauthDoctor(ctx: Ctx, wf: ElectiveWorkflow, doctor
   if ((await ctx.papers.take(wf.id, r.documents ?? [])) === null) {
     fail('PAPERS_GONE', 'The documents of this preauthorization are no longer on this station, and a change of doctor sends it again: nothing was cancelled. Keep this doctor, or cancel the preauthorization and make a new request with the documents.', { state: wf.state });
   }
-  const request = { consent_token: wf.data.authToken, intervention_code: wf.data.intervention.code };
-  await ctx.engine.send(wf, {
-    operation: journal.cancelPreauth,
-    request,
-    send: () => ctx.session.client().preauth.cancel(request),
-    settle: () => {
-      ctx.engine.cancelRepeat('preauth', wf.id);
-      wf.data.preauthRequest = { ...r, doctor };
-      wf.data.preauth = null;
-      wf.lastError = null;
-      ctx.engine.transition(wf, 'requestAgain', 'another requesting doctor');
-    },
-    refused: (error) => ctx.engine.setError(wf, error),
+  await sendPreauthCancel(ctx, wf, wf.data.authToken, () => {
+    wf.data.preauthRequest = { ...r, doctor };
+    wf.data.preauth = null;
+    wf.lastError = null;
+    ctx.engine.transition(wf, 'requestAgain', 'another requesting doctor');
   });
   await createPreauth(ctx, wf);
 }
